@@ -1,0 +1,49 @@
+import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../capability/types.js";
+
+export type ApprovalStatus = "pending" | "approved" | "rejected" | "expired" | "cancelled" | "consumed";
+
+export type ApprovalRequest = {
+  /** Runtime-minted `apr_<uuid>`. */
+  id: string;
+  capabilityId: string;
+  surface: ExposureSurface;
+  /** The requester. */
+  actor: Actor;
+  /** The validated input the approval binds. */
+  input: unknown;
+  /** Lowercase hex SHA-256 of the canonical JSON of `input`. */
+  inputHash: string;
+  reasons: string[];
+  types: string[];
+  risk: RiskLevel;
+  sideEffect: SideEffect;
+  requestedAt: Date;
+  expiresAt: Date;
+};
+
+export type ApprovalDecision = { status: "approved" | "rejected"; approver: Actor; comment?: string };
+
+export type ApprovalRecord = ApprovalRequest & {
+  status: ApprovalStatus;
+  decision?: ApprovalDecision & { decidedAt: Date };
+  consumedByExecutionId?: string;
+};
+
+export type ApprovalListFilter = { status?: ApprovalStatus; capabilityId?: string; actorId?: string };
+
+/** Storage and state machine for approvals. Every implementation passes the coordinator contract suite. core.md §10 */
+export interface ApprovalCoordinator {
+  create(request: ApprovalRequest): Promise<ApprovalRecord>;
+  get(id: string): Promise<ApprovalRecord | null>;
+  decide(id: string, decision: ApprovalDecision): Promise<ApprovalRecord>;
+  markConsumed(id: string, executionId: string): Promise<ApprovalRecord>;
+  list?(filter?: ApprovalListFilter): Promise<ApprovalRecord[]>;
+}
+
+export type ApprovalsConfig = {
+  coordinator?: ApprovalCoordinator;
+  /** Inline mode: a decision is final in the same call; `undefined` defers to the coordinator. */
+  handler?: (req: ApprovalRequest) => Promise<ApprovalDecision | undefined>;
+  /** Default true (SI-4). */
+  rejectSelfApproval?: boolean;
+};

@@ -1,0 +1,62 @@
+import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../capability/types.js";
+import type { PolicyDecisionRecord } from "../policy/types.js";
+import type { ErrorCode } from "../errors/codes.js";
+import type { FailureStage } from "../errors/capability-error.js";
+
+/** An actor reduced to what evidence may hold: never attributes or display name (SI-10). */
+export type AuditActorRef = { id: string; kind: Actor["kind"] };
+
+export type DeniedReason = "unknown" | "not-exposed" | "hidden" | "policy-denied" | "policy-failed";
+
+type AuditEventData = {
+  "capabilities.discovered": { count: number; surface: ExposureSurface; digest: string; capabilityIds?: string[] };
+  "capability.requested": { sideEffect?: SideEffect; risk?: RiskLevel };
+  "capability.denied": { reason: DeniedReason; publicCode: ErrorCode; policyDecisions?: PolicyDecisionRecord[] };
+  "capability.approval_requested": { approvalId: string; reasons: string[]; types: string[]; expiresAt: Date };
+  "capability.approved": { approvalId: string; approver: AuditActorRef; comment?: string };
+  "capability.rejected": { approvalId: string; approver: AuditActorRef; comment?: string };
+  "capability.started": { attempt: 1; approvalId?: string };
+  "capability.retried": { attempt: number; previousErrorCode: ErrorCode };
+  "capability.completed": { durationMs: number; attempts: number };
+  "capability.failed": {
+    code: ErrorCode;
+    stage: FailureStage;
+    retryable: boolean;
+    attempts: number;
+    executedBeforeFailure?: true;
+    effectStatus?: "unknown";
+    policyDecisions?: PolicyDecisionRecord[];
+  };
+  "capability.cancelled": { code: "TIMEOUT" | "CANCELLED"; durationMs: number; effectStatus?: "unknown" };
+};
+
+export type AgentAuditEventType = keyof AuditEventData;
+
+type AuditEnvelope<T extends AgentAuditEventType> = {
+  type: T;
+  timestamp: Date;
+  surface: ExposureSurface;
+  actor: AuditActorRef;
+  executionId?: string;
+  capabilityId?: string;
+  correlationId?: string;
+  inputHash?: string;
+  data: AuditEventData[T];
+};
+
+/** Union of every audit event, discriminated by `type`. core.md §11 */
+export type AgentAuditEvent = { [T in AgentAuditEventType]: AuditEnvelope<T> }[AgentAuditEventType];
+
+export type AuditSink = (event: AgentAuditEvent) => void | Promise<void>;
+
+export type AuditConfig =
+  | AuditSink
+  | AuditSink[]
+  | {
+      sinks: AuditSink[];
+      /** Await the `capability.started` write on every sink before the procedure runs. */
+      strict?: boolean;
+      /** Add `capabilityIds` to `capabilities.discovered`. */
+      verbose?: boolean;
+      onSinkError?: (err: unknown, event: AgentAuditEvent) => void;
+    };

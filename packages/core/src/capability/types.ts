@@ -1,0 +1,77 @@
+import type { AgentPolicy } from "../policy/types.js";
+import type { CapabilityError } from "../errors/capability-error.js";
+
+/** Where a capability can be reached from. `direct` is server code; model surfaces are `aiSdk` and `mcp`. */
+export type ExposureSurface = "direct" | "aiSdk" | "mcp" | "workflow" | "test";
+export type SideEffect = "none" | "read" | "write" | "destructive" | "external";
+export type RiskLevel = "low" | "medium" | "high" | "critical";
+
+/** Who asks. Always taken from authenticated transport or app state, never from model output (SI-3). */
+export type Actor = {
+  id: string;
+  kind: "user" | "service" | "automation" | "anonymous";
+  displayName?: string;
+  /** Application-defined; the runtime never interprets it. */
+  attributes?: Record<string, unknown>;
+};
+
+/** Structural mirror of MCP ToolAnnotations (core imports no protocol SDK). */
+export type McpToolAnnotations = {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+};
+
+/** Agent metadata, placed under `.meta({ agent })` of an oRPC procedure. core.md §1.1 */
+export type AgentMeta = {
+  description: string;
+  expose: Partial<Record<ExposureSurface, boolean>>;
+  sideEffect: SideEffect;
+  risk: RiskLevel;
+  tags?: string[];
+  timeoutMs?: number;
+  retry?: { maxAttempts: number; backoffMs?: number; retryOn?: (error: CapabilityError) => boolean };
+  idempotent?: boolean;
+  approval?: { required?: boolean; type?: string; expiresInMs?: number };
+  redact?: { output?: (output: unknown) => unknown; approvalInput?: (input: unknown) => unknown };
+  policies?: AgentPolicy[];
+  discovery?: "discoverable" | "contextual";
+  adapters?: {
+    aiSdk?: { toolName?: string };
+    mcp?: { toolName?: string; annotations?: McpToolAnnotations };
+  };
+};
+
+/** `ctx.agent` inside the procedure call made by the runtime. core.md §1.2 */
+export type AgentInvocationInfo = {
+  executionId: string;
+  capabilityId: string;
+  surface: ExposureSurface;
+  actor: Actor;
+  approval?: { id: string; approver: Actor };
+  correlationId?: string;
+  idempotencyKey: string;
+};
+
+export const EXPOSURE_SURFACES: readonly ExposureSurface[] = ["direct", "aiSdk", "mcp", "workflow", "test"];
+export const SIDE_EFFECTS: readonly SideEffect[] = ["none", "read", "write", "destructive", "external"];
+export const RISK_LEVELS: readonly RiskLevel[] = ["low", "medium", "high", "critical"];
+export const ACTOR_KINDS: readonly Actor["kind"][] = ["user", "service", "automation", "anonymous"];
+export const MODEL_SURFACES: readonly ExposureSurface[] = ["aiSdk", "mcp"];
+
+export function isWriteLike(sideEffect: SideEffect): boolean {
+  return sideEffect === "write" || sideEffect === "destructive" || sideEffect === "external";
+}
+
+export function isExposureSurface(value: unknown): value is ExposureSurface {
+  return typeof value === "string" && (EXPOSURE_SURFACES as readonly string[]).includes(value);
+}
+
+/** A well-formed actor: object, non-empty string id, valid kind. core.md §1 */
+export function isWellFormedActor(value: unknown): value is Actor {
+  if (typeof value !== "object" || value === null) return false;
+  const a = value as { id?: unknown; kind?: unknown };
+  return typeof a.id === "string" && a.id.length > 0 && (ACTOR_KINDS as readonly unknown[]).includes(a.kind);
+}

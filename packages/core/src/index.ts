@@ -1,0 +1,84 @@
+// Public entry of @orpc-agent/core, grouped as core.md §0 lists it.
+
+// Capability model
+export { agentProcedure } from "./capability/agent-procedure.js";
+export type {
+  Actor,
+  AgentInvocationInfo,
+  AgentMeta,
+  ExposureSurface,
+  McpToolAnnotations,
+  RiskLevel,
+  SideEffect,
+} from "./capability/types.js";
+
+// Registry
+export { createCapabilityRegistry } from "./registry/create-registry.js";
+export { defaultToolName } from "./registry/tool-name.js";
+export type {
+  AgentCapability,
+  CapabilityDefs,
+  CapabilityQuery,
+  CapabilityRegistry,
+  RegistryInspection,
+} from "./registry/types.js";
+
+// Policies and governance
+export { definePolicy } from "./policy/define-policy.js";
+export { allow, deny, hide, requireApproval } from "./policy/decisions.js";
+export { composePolicies } from "./policy/compose.js";
+export type {
+  AgentPolicy,
+  PolicyDecision,
+  PolicyDecisionRecord,
+  PolicyPhase,
+  PolicyRequest,
+  PolicyScope,
+} from "./policy/types.js";
+export { defineGovernance } from "./governance/define-governance.js";
+export type { AgentGovernance, PolicyManifestEntry } from "./governance/types.js";
+
+// Runtime
+export { createAgentRuntime } from "./runtime/create-runtime.js";
+export { unwrap } from "./runtime/unwrap.js";
+export type {
+  AgentRuntime,
+  AgentRuntimeOptions,
+  CapabilityDescriptor,
+  DescribeOptions,
+  DescribeScope,
+  ExecutionOptions,
+  ExecutionRequest,
+  ExecutionResult,
+  ResumeOptions,
+  RuntimeDefaults,
+} from "./runtime/types.js";
+
+// Errors
+export { CapabilityError } from "./errors/capability-error.js";
+export type { CapabilityErrorOptions, FailureStage } from "./errors/capability-error.js";
+export type { ErrorCode } from "./errors/codes.js";
+export type { ModelError } from "./errors/model-error.js";
+
+// Approvals
+export { createInMemoryApprovalCoordinator } from "./approvals/in-memory-coordinator.js";
+export type {
+  ApprovalCoordinator,
+  ApprovalDecision,
+  ApprovalListFilter,
+  ApprovalRecord,
+  ApprovalRequest,
+  ApprovalsConfig,
+  ApprovalStatus,
+} from "./approvals/types.js";
+
+// Audit and tracing
+export type {
+  AgentAuditEvent,
+  AgentAuditEventType,
+  AuditActorRef,
+  AuditConfig,
+  AuditSink,
+  DeniedReason,
+} from "./audit/types.js";
+export type { SpanAttributes, SpanHandle, TracingAdapter } from "./tracing/types.js";

@@ -1,0 +1,48 @@
+import type { AgentMeta, Actor, ExposureSurface, RiskLevel, SideEffect } from "../capability/types.js";
+import type { ApprovalRecord } from "../approvals/types.js";
+
+export type PolicyPhase = "discovery" | "invocation" | "execution";
+
+export type PolicyDecision =
+  | { type: "allow"; metadata?: Record<string, unknown> }
+  | { type: "deny"; code?: string; message?: string }
+  | { type: "hide" }
+  | { type: "require-approval"; reason: string; approvalType?: string; expiresInMs?: number };
+
+export type PolicyRequest = {
+  phase: PolicyPhase;
+  capability: { id: string; meta: AgentMeta };
+  surface: ExposureSurface;
+  actor: Actor;
+  /** The application context as passed, without an `agent` key. */
+  context: unknown;
+  /** The validated input; undefined at discovery. */
+  input?: unknown;
+  /** Present for resumed executions. */
+  approval?: ApprovalRecord;
+};
+
+export type PolicyScope = {
+  capabilities?: {
+    ids?: readonly string[];
+    tags?: readonly string[];
+    sideEffects?: readonly SideEffect[];
+    risks?: readonly RiskLevel[];
+  };
+  surfaces?: readonly ExposureSurface[];
+};
+
+export type AgentPolicy = {
+  name: string;
+  phases: readonly PolicyPhase[];
+  scope?: PolicyScope;
+  evaluate(req: PolicyRequest): PolicyDecision | Promise<PolicyDecision>;
+};
+
+export type PolicyDecisionRecord = {
+  policy: string;
+  type: PolicyDecision["type"] | "error";
+  metadata?: Record<string, unknown>;
+};
+
+export const POLICY_PHASES: readonly PolicyPhase[] = ["discovery", "invocation", "execution"];

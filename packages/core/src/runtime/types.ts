@@ -1,0 +1,86 @@
+import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../capability/types.js";
+import type { ApprovalCoordinator, ApprovalRecord, ApprovalsConfig } from "../approvals/types.js";
+import type { AuditConfig } from "../audit/types.js";
+import type { CapabilityError } from "../errors/capability-error.js";
+import type { AgentGovernance } from "../governance/types.js";
+import type { CapabilityRegistry } from "../registry/types.js";
+import type { JsonSchemaObject } from "../schema/types.js";
+import type { TracingAdapter } from "../tracing/types.js";
+
+export type RuntimeDefaults = {
+  timeoutMs?: number;
+  policyTimeoutMs?: number;
+  policyConcurrency?: number;
+  discoveryBudgetMs?: number;
+  approvalExpiresInMs?: number;
+};
+
+export type AgentRuntimeOptions<TContext = unknown> = {
+  governance: AgentGovernance;
+  approvals?: ApprovalsConfig;
+  audit?: AuditConfig;
+  tracing?: TracingAdapter;
+  defaults?: RuntimeDefaults;
+  /** Timestamps, durations and expiry checks. Never drives timers. */
+  now?: () => Date;
+};
+
+export type ExecutionOptions<TContext = unknown> = {
+  actor: Actor;
+  context: TContext;
+  surface?: ExposureSurface;
+  signal?: AbortSignal;
+  correlationId?: string;
+  /** A trusted effect key from the application, never from model input. */
+  idempotencyKey?: string;
+};
+
+export type ExecutionRequest<TContext = unknown> = {
+  executionId: string;
+  capabilityId: string;
+  surface: ExposureSurface;
+  actor: Actor;
+  context: TContext;
+  input: unknown;
+  correlationId?: string;
+};
+
+export type ResumeOptions<TContext = unknown> = {
+  context: TContext;
+  signal?: AbortSignal;
+  expectedActor?: Actor;
+  expectedSurface?: ExposureSurface;
+  correlationId?: string;
+  idempotencyKey?: string;
+};
+
+export type DescribeScope = { tags?: string[]; ids?: string[] };
+
+export type DescribeOptions<TContext = unknown> = { actor: Actor; context: TContext; scope?: DescribeScope };
+
+export type CapabilityDescriptor = {
+  id: string;
+  description: string;
+  inputSchema: JsonSchemaObject;
+  sideEffect: SideEffect;
+  risk: RiskLevel;
+  tags: string[];
+  requiresApproval?: true;
+  contextual?: true;
+};
+
+export type ExecutionResult<O = unknown> =
+  | { status: "completed"; executionId: string; output: O }
+  | { status: "approval-required"; executionId: string; approval: ApprovalRecord }
+  | { status: "failed"; executionId: string; error: CapabilityError; effectStatus?: "unknown" }
+  | { status: "cancelled"; executionId: string; error: CapabilityError; effectStatus?: "unknown" };
+
+export interface AgentRuntime<TContext = unknown> {
+  readonly governance: AgentGovernance;
+  readonly registry: CapabilityRegistry;
+  readonly approvals: ApprovalCoordinator;
+  invoke<O = unknown>(id: string, input: unknown, options: ExecutionOptions<TContext>): Promise<ExecutionResult<O>>;
+  describe(surface: ExposureSurface, options: DescribeOptions<TContext>): Promise<CapabilityDescriptor[]>;
+  resume<O = unknown>(approvalId: string, options: ResumeOptions<TContext>): Promise<ExecutionResult<O>>;
+  drainAudit(options?: { timeoutMs?: number }): Promise<void>;
+}

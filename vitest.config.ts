@@ -1,0 +1,21 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+import projects from "./vitest.workspace";
+
+const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+// Tests run against package sources, so a fresh clone needs no build first.
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@orpc-agent\/core\/schema\/valibot$/, replacement: src("./packages/core/src/schema/valibot.ts") },
+      { find: /^@orpc-agent\/core\/schema\/arktype$/, replacement: src("./packages/core/src/schema/arktype.ts") },
+      { find: /^@orpc-agent\/core\/schema$/, replacement: src("./packages/core/src/schema/index.ts") },
+      { find: /^@orpc-agent\/core$/, replacement: src("./packages/core/src/index.ts") },
+    ],
+  },
+  test: {
+    projects,
+    dangerouslyIgnoreUnhandledErrors: false,
+  },
+});
