@@ -5,4 +5,5 @@ export default [
     extends: true,
     test: { name: "core", root: "packages/core", include: ["test/**/*.test.ts"], typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "packages/core/tsconfig.json" } },
   },
+  { extends: true, test: { name: "scripts", root: "scripts", include: ["test/**/*.test.ts"] } },
 ];

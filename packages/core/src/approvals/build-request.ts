@@ -1,0 +1,51 @@
+import type { Actor, ExposureSurface } from "../capability/types.js";
+import { newApprovalId } from "../internal/ids.js";
+import type { ApprovalDemand } from "../policy/evaluate-batch.js";
+import type { CapabilityPlan } from "../runtime/plan.js";
+import type { ApprovalRequest } from "./types.js";
+
+/**
+ * Merges the static gate and every require-approval stance into one request (core.md §10 "Request building"):
+ * reasons in order, types deduplicated, the shortest expiry wins.
+ */
+export function buildApprovalRequest(init: {
+  plan: CapabilityPlan;
+  surface: ExposureSurface;
+  actor: Actor;
+  input: unknown;
+  inputHash: string;
+  demands: readonly ApprovalDemand[];
+  requestedAt: Date;
+  defaultExpiresInMs: number;
+}): ApprovalRequest {
+  const { plan, demands } = init;
+  const gate = plan.meta.approval;
+  const reasons: string[] = [];
+  const types: string[] = [];
+  const expiries: number[] = [];
+  if (plan.approvalRequired) {
+    reasons.push(`Approval is required for ${plan.id}.`);
+    if (gate?.type !== undefined) types.push(gate.type);
+  }
+  if (gate?.expiresInMs !== undefined) expiries.push(gate.expiresInMs);
+  for (const demand of demands) {
+    reasons.push(demand.reason);
+    if (demand.approvalType !== undefined && !types.includes(demand.approvalType)) types.push(demand.approvalType);
+    if (demand.expiresInMs !== undefined) expiries.push(demand.expiresInMs);
+  }
+  const expiresInMs = expiries.length > 0 ? Math.min(...expiries) : init.defaultExpiresInMs;
+  return {
+    id: newApprovalId(),
+    capabilityId: plan.id,
+    surface: init.surface,
+    actor: init.actor,
+    input: init.input,
+    inputHash: init.inputHash,
+    reasons,
+    types,
+    risk: plan.meta.risk,
+    sideEffect: plan.meta.sideEffect,
+    requestedAt: init.requestedAt,
+    expiresAt: new Date(init.requestedAt.getTime() + expiresInMs),
+  };
+}

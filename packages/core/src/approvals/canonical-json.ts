@@ -1,0 +1,130 @@
+// Canonical JSON: the byte string an approval's input hash is taken over (core.md §10, ADR-012 §5, SI-5).
+// Unlike JSON.stringify it sorts keys and refuses values it cannot represent, because
+// a hash must never bind less than what executes (core.md §15 item 11).
+
+/**
+ * Thrown when a value has no canonical JSON form. Internal: the runtime maps it to
+ * `APPROVAL_UNSERIALIZABLE_INPUT`. `path` locates the offending value (keys only, never values).
+ */
+export class UnserializableInputError extends Error {
+  override readonly name = "UnserializableInputError";
+  readonly reason: string;
+  readonly path: (string | number)[];
+
+  constructor(reason: string, options?: { cause?: unknown; path?: (string | number)[] }) {
+    const path = options?.path ?? [];
+    super(`Input has no canonical JSON form: ${reason} at ${formatPath(path)}.`, { cause: options?.cause });
+    this.reason = reason;
+    this.path = path;
+  }
+
+  /** A copy with one more path segment in front, built only while a failure unwinds. */
+  within(segment: string | number): UnserializableInputError {
+    return new UnserializableInputError(this.reason, { cause: this.cause, path: [segment, ...this.path] });
+  }
+}
+
+function formatPath(path: (string | number)[]): string {
+  let out = "$";
+  for (const segment of path) out += typeof segment === "number" ? `[${segment}]` : `.${segment}`;
+  return out;
+}
+
+/**
+ * Serializes `value` as canonical JSON: no insignificant whitespace, object keys in default
+ * JS sort order, `undefined` properties dropped, array holes and `undefined` elements as `null`.
+ * Throws `UnserializableInputError` for anything else JSON.stringify would silently lose.
+ *
+ * @example
+ * canonicalJson({ b: 1, a: [true, undefined] }) // '{"a":[true,null],"b":1}'
+ */
+export function canonicalJson(value: unknown): string {
+  let out: string | undefined;
+  try {
+    out = serialize(value, "", new Set(), true);
+  } catch (error) {
+    if (error instanceof UnserializableInputError) throw error;
+    // A throwing getter or toJSON, or nesting too deep for the stack: no canonical form either.
+    throw new UnserializableInputError("reading the value threw", { cause: error });
+  }
+  if (out === undefined) throw new UnserializableInputError("undefined");
+  return out;
+}
+
+/** Returns the canonical text, or `undefined` when the value is to be dropped (an undefined property). */
+function serialize(value: unknown, key: string | number, ancestors: Set<object>, honourToJSON: boolean): string | undefined {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      if (!Number.isFinite(value)) throw new UnserializableInputError(`non-finite number ${value}`);
+      return String(value);
+    case "boolean":
+      return value ? "true" : "false";
+    case "undefined":
+      return undefined;
+    case "bigint":
+      throw new UnserializableInputError("bigint");
+    case "function":
+      throw new UnserializableInputError("function value");
+    case "symbol":
+      throw new UnserializableInputError("symbol value");
+  }
+  if (value === null) return "null";
+  const object = value as object;
+
+  if (honourToJSON) {
+    const toJSON = (object as { toJSON?: unknown }).toJSON;
+    // Called once per position, as JSON.stringify does; its result follows the same rules.
+    if (typeof toJSON === "function") return serialize(toJSON.call(object, String(key)), key, ancestors, false);
+  }
+
+  if (ancestors.has(object)) throw new UnserializableInputError("cycle");
+  ancestors.add(object);
+  try {
+    if (Array.isArray(object)) return serializeArray(object, ancestors);
+    const proto = Object.getPrototypeOf(object);
+    if (proto !== Object.prototype && proto !== null) {
+      const kind = (proto as { constructor?: { name?: unknown } }).constructor?.name;
+      throw new UnserializableInputError(`non-plain object${typeof kind === "string" && kind ? ` (${kind})` : ""}`);
+    }
+    return serializeObject(object as Record<string, unknown>, ancestors);
+  } finally {
+    ancestors.delete(object);
+  }
+}
+
+function serializeArray(array: readonly unknown[], ancestors: Set<object>): string {
+  let out = "[";
+  for (let i = 0; i < array.length; i++) {
+    let item: string | undefined;
+    try {
+      item = serialize(array[i], i, ancestors, true);
+    } catch (error) {
+      throw error instanceof UnserializableInputError ? error.within(i) : error;
+    }
+    if (i > 0) out += ",";
+    out += item ?? "null";
+  }
+  return out + "]";
+}
+
+function serializeObject(object: Record<string, unknown>, ancestors: Set<object>): string {
+  // Object.keys skips symbol keys; default sort compares UTF-16 code units.
+  const keys = Object.keys(object).sort();
+  let out = "{";
+  let first = true;
+  for (const key of keys) {
+    let item: string | undefined;
+    try {
+      item = serialize(object[key], key, ancestors, true);
+    } catch (error) {
+      throw error instanceof UnserializableInputError ? error.within(key) : error;
+    }
+    if (item === undefined) continue;
+    if (!first) out += ",";
+    out += JSON.stringify(key) + ":" + item;
+    first = false;
+  }
+  return out + "}";
+}

@@ -1,0 +1,74 @@
+import { canonicalJson, UnserializableInputError } from "./canonical-json.js";
+
+// core.md §16: hash synchronously with node:crypto when the platform has it. The module is
+// looked up at load time, never statically imported, so core stays loadable outside Node.
+type NodeHash = { update(data: string, encoding: "utf8"): NodeHash; digest(encoding: "hex"): string };
+type NodeCrypto = { createHash(algorithm: "sha256"): NodeHash };
+
+function loadNodeCrypto(): NodeCrypto | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  try {
+    const mod = proc?.getBuiltinModule?.("node:crypto") as Partial<NodeCrypto> | undefined;
+    return typeof mod?.createHash === "function" ? (mod as NodeCrypto) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const nodeCrypto = loadNodeCrypto();
+
+/** True when `sha256Hex` and `hashCanonicalInput` can run synchronously on this platform. */
+export const canHashSync: boolean = nodeCrypto !== undefined;
+
+/**
+ * Lowercase hex SHA-256 of the UTF-8 bytes of `text`, computed synchronously.
+ * Throws where `canHashSync` is false; use `sha256HexAsync` there.
+ *
+ * @example
+ * sha256Hex("abc") // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+ */
+export function sha256Hex(text: string): string {
+  if (nodeCrypto === undefined) {
+    throw new Error("Synchronous SHA-256 needs node:crypto, which this platform lacks; use sha256HexAsync.");
+  }
+  return nodeCrypto.createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/** Lowercase hex SHA-256 of `text`: node:crypto when present, else Web Crypto. */
+export async function sha256HexAsync(text: string): Promise<string> {
+  if (nodeCrypto !== undefined) return sha256Hex(text);
+  const subtle = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
+  if (subtle === undefined) throw new Error("No SHA-256 implementation: neither node:crypto nor Web Crypto is available.");
+  const digest = await subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return toHex(new Uint8Array(digest));
+}
+
+function toHex(bytes: Uint8Array): string {
+  let out = "";
+  for (const byte of bytes) out += byte.toString(16).padStart(2, "0");
+  return out;
+}
+
+/**
+ * The approval input hash: SHA-256 of the canonical JSON of `value` (core.md §10, SI-5).
+ * `undefined` when the value has no canonical form (→ `APPROVAL_UNSERIALIZABLE_INPUT`).
+ */
+export function hashCanonicalInput(value: unknown): string | undefined {
+  const text = canonicalTextOrUndefined(value);
+  return text === undefined ? undefined : sha256Hex(text);
+}
+
+/** `hashCanonicalInput` for platforms without node:crypto. */
+export async function hashCanonicalInputAsync(value: unknown): Promise<string | undefined> {
+  const text = canonicalTextOrUndefined(value);
+  return text === undefined ? undefined : sha256HexAsync(text);
+}
+
+function canonicalTextOrUndefined(value: unknown): string | undefined {
+  try {
+    return canonicalJson(value);
+  } catch (error) {
+    if (error instanceof UnserializableInputError) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,149 @@
+import { isWellFormedActor, type Actor } from "../capability/types.js";
+import type {
+  ApprovalCoordinator,
+  ApprovalDecision,
+  ApprovalListFilter,
+  ApprovalRecord,
+  ApprovalRequest,
+  ApprovalStatus,
+} from "./types.js";
+
+export type InMemoryApprovalCoordinatorOptions = {
+  /** The coordinator clock: lazy expiry and `decidedAt`. Defaults to `() => new Date()`. */
+  now?: () => Date;
+};
+
+/** The in-memory coordinator always has `list`. */
+export type InMemoryApprovalCoordinator = ApprovalCoordinator & {
+  list(filter?: ApprovalListFilter): Promise<ApprovalRecord[]>;
+};
+
+/**
+ * A `Map`-backed approval coordinator for development and tests; state lives in the process
+ * and is lost on restart. Passes the coordinator contract suite (core.md §10).
+ *
+ * @example
+ * const coordinator = createInMemoryApprovalCoordinator({ now: () => clock.now() });
+ * const runtime = createAgentRuntime({ governance, approvals: { coordinator } });
+ */
+export function createInMemoryApprovalCoordinator(
+  options: InMemoryApprovalCoordinatorOptions = {},
+): InMemoryApprovalCoordinator {
+  const now = options.now ?? (() => new Date());
+  const records = new Map<string, ApprovalRecord>();
+
+  // Every method does its checks and its mutation synchronously, before any await, so
+  // concurrent calls cannot interleave between check and set (core.md §10).
+  return {
+    async create(request) {
+      if (records.has(request.id)) throw new Error(`Approval "${request.id}" already exists`);
+      const stored: ApprovalRecord = { ...storedRequest(request), status: "pending" };
+      records.set(stored.id, stored);
+      return detach(stored, stored.status);
+    },
+
+    async get(id) {
+      const stored = records.get(id);
+      return stored === undefined ? null : detach(stored, reportedStatus(stored, now()));
+    },
+
+    async decide(id, decision) {
+      const accepted = validDecision(decision);
+      const stored = records.get(id);
+      if (stored === undefined) throw new Error(`Approval "${id}" was not found`);
+      const decidedAt = now();
+      const status = reportedStatus(stored, decidedAt);
+      if (status !== "pending") throw new Error(`Approval "${id}" is not pending (status: ${status})`);
+      stored.status = accepted.status;
+      stored.decision = { ...accepted, decidedAt: new Date(decidedAt.getTime()) };
+      return detach(stored, stored.status);
+    },
+
+    async markConsumed(id, executionId) {
+      const stored = records.get(id);
+      if (stored === undefined) throw new Error(`Approval "${id}" was not found`);
+      // Only pending expires, so an approved record past expiresAt is still consumable (core.md §15 item 9).
+      if (stored.status !== "approved" || stored.consumedByExecutionId !== undefined) {
+        const status = reportedStatus(stored, now());
+        const by = stored.consumedByExecutionId === undefined ? "" : `, consumed by ${stored.consumedByExecutionId}`;
+        throw new Error(`Approval "${id}" cannot be consumed (status: ${status}${by})`);
+      }
+      stored.status = "consumed";
+      stored.consumedByExecutionId = executionId;
+      return detach(stored, stored.status);
+    },
+
+    async list(filter = {}) {
+      const at = now();
+      const out: ApprovalRecord[] = [];
+      for (const stored of records.values()) {
+        const status = reportedStatus(stored, at);
+        if (filter.status !== undefined && status !== filter.status) continue;
+        if (filter.capabilityId !== undefined && stored.capabilityId !== filter.capabilityId) continue;
+        if (filter.actorId !== undefined && stored.actor.id !== filter.actorId) continue;
+        out.push(detach(stored, status));
+      }
+      // Oldest first, the same order as the postgres coordinator (postgres.md §5.3).
+      return out.sort(byRequestedAtThenId);
+    },
+  };
+}
+
+/** Lazy expiry, strict: at exactly `expiresAt` a record is still pending (core.md §10). */
+function reportedStatus(record: ApprovalRecord, at: Date): ApprovalStatus {
+  return record.status === "pending" && at.getTime() > record.expiresAt.getTime() ? "expired" : record.status;
+}
+
+function validDecision(decision: ApprovalDecision): ApprovalDecision {
+  const status = (decision as { status?: unknown } | null | undefined)?.status;
+  if (status !== "approved" && status !== "rejected") {
+    throw new Error(`Invalid decision status "${String(status)}"`);
+  }
+  if (!isWellFormedActor(decision.approver)) {
+    throw new Error("The decision approver is not a well-formed actor (non-empty string id and a valid kind)");
+  }
+  // Only the declared fields are kept: extra decision fields have no effect (SI-6).
+  const accepted: ApprovalDecision = { status, approver: jsonCopy(decision.approver) as Actor };
+  if (decision.comment !== undefined) accepted.comment = decision.comment;
+  return accepted;
+}
+
+/** Picks the request fields only, each detached the way a persistent store would keep it. */
+function storedRequest(request: ApprovalRequest): ApprovalRequest {
+  return {
+    id: request.id,
+    capabilityId: request.capabilityId,
+    surface: request.surface,
+    actor: jsonCopy(request.actor) as Actor,
+    input: jsonCopy(request.input),
+    inputHash: request.inputHash,
+    reasons: [...request.reasons],
+    types: [...request.types],
+    risk: request.risk,
+    sideEffect: request.sideEffect,
+    requestedAt: new Date(request.requestedAt.getTime()),
+    expiresAt: new Date(request.expiresAt.getTime()),
+  };
+}
+
+function detach(record: ApprovalRecord, status: ApprovalStatus): ApprovalRecord {
+  const copy: ApprovalRecord = { ...storedRequest(record), status };
+  if (record.decision !== undefined) {
+    const { decidedAt, ...decision } = record.decision;
+    copy.decision = { ...decision, approver: jsonCopy(decision.approver) as Actor, decidedAt: new Date(decidedAt.getTime()) };
+  }
+  if (record.consumedByExecutionId !== undefined) copy.consumedByExecutionId = record.consumedByExecutionId;
+  return copy;
+}
+
+/** JSON semantics, as a persistent store keeps input: a `Date` becomes its ISO string; absent stays absent. */
+function jsonCopy(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  return text === undefined ? undefined : JSON.parse(text);
+}
+
+function byRequestedAtThenId(a: ApprovalRecord, b: ApprovalRecord): number {
+  const byTime = a.requestedAt.getTime() - b.requestedAt.getTime();
+  if (byTime !== 0) return byTime;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}

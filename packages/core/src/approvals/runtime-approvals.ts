@@ -1,0 +1,51 @@
+import { toAuditActorRef } from "../audit/actor-ref.js";
+import type { AgentAuditEvent } from "../audit/types.js";
+import type { AuditEmitter } from "../audit/emitter.js";
+import { CapabilityError } from "../errors/capability-error.js";
+import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord } from "./types.js";
+
+/**
+ * `runtime.approvals`: the coordinator, with `decide` guarded and audited (core.md §10). Self-approval is refused
+ * before the coordinator is touched, so the record stays pending for someone else (SI-4).
+ */
+export function wrapCoordinator(
+  coordinator: ApprovalCoordinator,
+  options: { audit: AuditEmitter; now: () => Date; rejectSelfApproval: boolean },
+): ApprovalCoordinator {
+  const wrapped: ApprovalCoordinator = {
+    create: (request) => coordinator.create(request),
+    get: (id) => coordinator.get(id),
+    markConsumed: (id, executionId) => coordinator.markConsumed(id, executionId),
+    async decide(id: string, decision: ApprovalDecision): Promise<ApprovalRecord> {
+      if (options.rejectSelfApproval) {
+        const record = await coordinator.get(id);
+        const approverId = (decision as { approver?: { id?: unknown } } | null)?.approver?.id;
+        if (record !== null && approverId === record.actor.id) throw new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" });
+      }
+      const decided = await coordinator.decide(id, decision);
+      if (options.audit.enabled) options.audit.emit(decisionEvent(decided, decision, options.now()));
+      return decided;
+    },
+  };
+  if (typeof coordinator.list === "function") {
+    const list = coordinator.list.bind(coordinator);
+    wrapped.list = (filter) => list(filter);
+  }
+  return Object.freeze(wrapped);
+}
+
+function decisionEvent(record: ApprovalRecord, decision: ApprovalDecision, timestamp: Date): AgentAuditEvent {
+  const approver = toAuditActorRef(decision.approver);
+  const data: { approvalId: string; approver: typeof approver; comment?: string } = { approvalId: record.id, approver };
+  if (typeof decision.comment === "string") data.comment = decision.comment;
+  // The approver is the event's actor; no executionId, since deciding executes nothing (ADR-012 §8).
+  return Object.freeze({
+    type: decision.status === "approved" ? "capability.approved" : "capability.rejected",
+    timestamp,
+    surface: record.surface,
+    actor: approver,
+    capabilityId: record.capabilityId,
+    inputHash: record.inputHash,
+    data: Object.freeze(data),
+  }) as AgentAuditEvent;
+}

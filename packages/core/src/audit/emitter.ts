@@ -1,0 +1,129 @@
+import { CapabilityError } from "../errors/capability-error.js";
+import type { AgentAuditEvent, AuditConfig, AuditSink } from "./types.js";
+
+export type AuditEmitter = {
+  /** False when no sink is configured: callers build no event at all (core.md §16). */
+  readonly enabled: boolean;
+  readonly strict: boolean;
+  readonly verbose: boolean;
+  /** Best-effort: every sink called synchronously, in order; failures go to onSinkError. */
+  emit(event: AgentAuditEvent): void;
+  /** Strict `capability.started`: awaited on all sinks; the first failure rejects (no onSinkError). */
+  emitAwaited(event: AgentAuditEvent): Promise<void>;
+  drain(timeoutMs: number): Promise<void>;
+};
+
+const MAX_KEPT_FAILURES = 100;
+
+const defaultOnSinkError = (err: unknown, event: AgentAuditEvent): void => {
+  console.error(`[orpc-agent] audit sink failed for ${event.type}:`, err);
+};
+
+export function normalizeAuditConfig(config: AuditConfig | undefined) {
+  if (config === undefined) return { sinks: [] as AuditSink[], strict: false, verbose: false, onSinkError: defaultOnSinkError };
+  if (typeof config === "function") return { sinks: [config], strict: false, verbose: false, onSinkError: defaultOnSinkError };
+  if (Array.isArray(config)) {
+    assertSinks(config);
+    return { sinks: [...config], strict: false, verbose: false, onSinkError: defaultOnSinkError };
+  }
+  if (typeof config !== "object" || config === null || !Array.isArray(config.sinks)) {
+    throw new TypeError("audit must be a sink function, an array of sinks, or { sinks: AuditSink[], strict?, verbose?, onSinkError? }.");
+  }
+  assertSinks(config.sinks);
+  if (config.onSinkError !== undefined && typeof config.onSinkError !== "function") throw new TypeError("audit.onSinkError must be a function.");
+  return {
+    sinks: [...config.sinks],
+    strict: config.strict === true,
+    verbose: config.verbose === true,
+    onSinkError: config.onSinkError ?? defaultOnSinkError,
+  };
+}
+
+function assertSinks(sinks: unknown[]): asserts sinks is AuditSink[] {
+  for (const sink of sinks) if (typeof sink !== "function") throw new TypeError("Every audit sink must be a function.");
+}
+
+export function createAuditEmitter(config: AuditConfig | undefined): AuditEmitter {
+  const { sinks, strict, verbose, onSinkError } = normalizeAuditConfig(config);
+  const inFlight = new Set<Promise<unknown>>();
+  let unreported: unknown[] = [];
+
+  const report = (err: unknown, event: AgentAuditEvent) => {
+    // Bounded: a failing sink in a process that never drains must not grow memory without limit.
+    if (unreported.length < MAX_KEPT_FAILURES) unreported.push(err);
+    try {
+      onSinkError(err, event);
+    } catch {
+      // A throwing error handler must not break execution (core.md §11).
+    }
+  };
+
+  const emit = (event: AgentAuditEvent): void => {
+    for (const sink of sinks) {
+      let result: void | Promise<void>;
+      try {
+        result = sink(event);
+      } catch (err) {
+        report(err, event);
+        continue;
+      }
+      if (result && typeof (result as Promise<void>).then === "function") {
+        const tracked: Promise<void> = (result as Promise<void>).then(
+          () => {
+            inFlight.delete(tracked);
+          },
+          (err) => {
+            inFlight.delete(tracked);
+            report(err, event);
+          },
+        );
+        inFlight.add(tracked);
+      }
+    }
+  };
+
+  const emitAwaited = async (event: AgentAuditEvent): Promise<void> => {
+    // Start every write before awaiting any, so one slow sink does not serialize the others.
+    const writes = sinks.map((sink) => {
+      try {
+        return Promise.resolve(sink(event));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    });
+    const settled = await Promise.allSettled(writes);
+    const failure = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+    if (failure) throw failure.reason;
+  };
+
+  const drain = async (timeoutMs: number): Promise<void> => {
+    if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      throw new TypeError("drainAudit timeoutMs must be a finite number > 0.");
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), timeoutMs);
+    });
+    try {
+      // Writes started while we wait are awaited too.
+      while (inFlight.size > 0) {
+        const outcome = await Promise.race([Promise.allSettled([...inFlight]), deadline]);
+        if (outcome === "timeout") {
+          throw new CapabilityError({ code: "AUDIT_UNAVAILABLE", cause: new Error(`Audit sinks did not settle within ${timeoutMs} ms.`) });
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    if (unreported.length > 0) {
+      const failures = unreported;
+      unreported = [];
+      throw new CapabilityError({
+        code: "AUDIT_UNAVAILABLE",
+        cause: failures.length === 1 ? failures[0] : new AggregateError(failures, `${failures.length} audit writes failed.`),
+      });
+    }
+  };
+
+  return { enabled: sinks.length > 0, strict, verbose, emit, emitAwaited, drain };
+}

@@ -1,0 +1,64 @@
+import type { Builder, BuilderWithMiddlewares, Context, ErrorMap, Meta, Schema } from "@orpc/server";
+import type { AgentInvocationInfo, AgentMeta } from "./types.js";
+
+// Mirrors @orpc/contract's AnySchema, which @orpc/server does not re-export.
+type AnySchema = Schema<any, any>;
+
+/** What `agentProcedure` adds to a builder's meta: the `agent` key read by the registry. */
+export type AgentProcedureMeta = { agent?: AgentMeta };
+
+/** What `agentProcedure` adds to a builder's contexts: `ctx.agent`, set only on runtime calls. */
+export type AgentProcedureContext = { agent?: AgentInvocationInfo };
+
+/**
+ * Types an oRPC builder for agent capabilities: `.meta({ agent })` is checked against
+ * `AgentMeta` and handlers see `context.agent`. Type-level only: the builder itself is
+ * returned, so procedures stay ordinary oRPC procedures (core.md §1, ADR-001).
+ *
+ * Call it after `$context` / `$meta`, which replace the types it adds.
+ *
+ * @example
+ * const ap = agentProcedure(os.$context<{ db: Db }>());
+ * export const refund = ap
+ *   .input(z.object({ orderId: z.string() }))
+ *   .meta({ agent: { description: "Refund an order", expose: { aiSdk: true },
+ *                    sideEffect: "write", risk: "high" } })
+ *   .handler(({ input, context }) => refundOrder(context.db, input.orderId, context.agent?.actor));
+ */
+export function agentProcedure<
+  TInitialContext extends Context,
+  TCurrentContext extends Context,
+  TInputSchema extends AnySchema,
+  TOutputSchema extends AnySchema,
+  TErrorMap extends ErrorMap,
+  TMeta extends Meta,
+>(
+  builder: Builder<TInitialContext, TCurrentContext, TInputSchema, TOutputSchema, TErrorMap, TMeta>,
+): Builder<
+  TInitialContext & AgentProcedureContext,
+  TCurrentContext & AgentProcedureContext,
+  TInputSchema,
+  TOutputSchema,
+  TErrorMap,
+  TMeta & AgentProcedureMeta
+>;
+export function agentProcedure<
+  TInitialContext extends Context,
+  TCurrentContext extends Context,
+  TInputSchema extends AnySchema,
+  TOutputSchema extends AnySchema,
+  TErrorMap extends ErrorMap,
+  TMeta extends Meta,
+>(
+  builder: BuilderWithMiddlewares<TInitialContext, TCurrentContext, TInputSchema, TOutputSchema, TErrorMap, TMeta>,
+): BuilderWithMiddlewares<
+  TInitialContext & AgentProcedureContext,
+  TCurrentContext & AgentProcedureContext,
+  TInputSchema,
+  TOutputSchema,
+  TErrorMap,
+  TMeta & AgentProcedureMeta
+>;
+export function agentProcedure(builder: unknown): unknown {
+  return builder;
+}

@@ -1,0 +1,106 @@
+import { createInMemoryApprovalCoordinator } from "../approvals/in-memory-coordinator.js";
+import { wrapCoordinator } from "../approvals/runtime-approvals.js";
+import { createAuditEmitter, normalizeAuditConfig } from "../audit/emitter.js";
+import { EXPOSURE_SURFACES, MODEL_SURFACES, type ExposureSurface } from "../capability/types.js";
+import { toJsonSchema } from "../schema/to-json-schema.js";
+import { describe } from "./describe.js";
+import { invoke } from "./invoke.js";
+import { buildCapabilityPlan, type CapabilityPlan } from "./plan.js";
+import { resume } from "./resume.js";
+import type { ResolvedDefaults, RuntimeState } from "./state.js";
+import type { AgentRuntime, AgentRuntimeOptions, RuntimeDefaults } from "./types.js";
+import { emitStartupWarnings } from "./warnings.js";
+
+const DEFAULTS: ResolvedDefaults = Object.freeze({
+  timeoutMs: 30_000,
+  policyTimeoutMs: 5_000,
+  policyConcurrency: 16,
+  discoveryBudgetMs: 30_000,
+  approvalExpiresInMs: 900_000,
+});
+
+/**
+ * Builds the governed runtime over a governance. Pure, synchronous and cheap (one runtime per request is fine):
+ * everything static per capability is computed here, not per call (core.md §5, §16).
+ *
+ * @example
+ * const runtime = createAgentRuntime({ governance, audit: auditSink, approvals: { coordinator } });
+ * const result = await runtime.invoke("orders.refund", input, { actor, context, surface: "aiSdk" });
+ */
+export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOptions<TContext>): AgentRuntime<TContext> {
+  const governance = options?.governance;
+  if (typeof governance !== "object" || governance === null || typeof governance.registry?.get !== "function" || !Array.isArray(governance.policies)) {
+    throw new TypeError("createAgentRuntime needs a governance: createAgentRuntime({ governance: defineGovernance({ registry, policies }) }).");
+  }
+  const defaults = resolveDefaults(options.defaults);
+  const now = options.now ?? (() => new Date());
+  if (typeof now !== "function") throw new TypeError("now must be a function returning a Date.");
+  const approvals = options.approvals ?? {};
+  if (approvals.handler !== undefined && typeof approvals.handler !== "function") throw new TypeError("approvals.handler must be a function.");
+  const audit = createAuditEmitter(options.audit);
+  const coordinator = approvals.coordinator ?? createInMemoryApprovalCoordinator({ now });
+  const rejectSelfApproval = approvals.rejectSelfApproval !== false;
+
+  const plans = new Map<string, CapabilityPlan>();
+  const exposedBySurface = Object.fromEntries(EXPOSURE_SURFACES.map((s) => [s, [] as CapabilityPlan[]])) as Record<ExposureSurface, CapabilityPlan[]>;
+  for (const capability of governance.registry.capabilities()) {
+    const plan = buildCapabilityPlan(capability, governance.policies, defaults.timeoutMs);
+    verifySchemaConvertible(plan);
+    plans.set(plan.id, plan);
+    for (const surface of EXPOSURE_SURFACES) if (plan.exposed[surface]) exposedBySurface[surface].push(plan);
+  }
+
+  emitStartupWarnings(governance, [...plans.values()], {
+    hasCoordinator: approvals.coordinator !== undefined,
+    hasHandler: approvals.handler !== undefined,
+    hasSink: normalizeAuditConfig(options.audit).sinks.length > 0,
+  });
+
+  const state: RuntimeState = {
+    governance,
+    plans,
+    exposedBySurface,
+    defaults,
+    now,
+    audit,
+    tracing: options.tracing,
+    coordinator,
+    approvalHandler: approvals.handler,
+    rejectSelfApproval,
+  };
+
+  const runtime: AgentRuntime<TContext> = {
+    governance,
+    registry: governance.registry,
+    approvals: wrapCoordinator(coordinator, { audit, now, rejectSelfApproval }),
+    invoke: (id, input, invokeOptions) => invoke(state, id, input, invokeOptions as never),
+    describe: (surface, describeOptions) => describe(state, surface, describeOptions as never),
+    resume: (approvalId, resumeOptions) => resume(state, approvalId, resumeOptions as never),
+    drainAudit: (drainOptions) => audit.drain(drainOptions?.timeoutMs ?? 5_000),
+  };
+  return Object.freeze(runtime);
+}
+
+function resolveDefaults(given: RuntimeDefaults | undefined): ResolvedDefaults {
+  if (given === undefined) return DEFAULTS;
+  if (typeof given !== "object" || given === null) throw new TypeError("defaults must be an object.");
+  const out = { ...DEFAULTS };
+  for (const key of Object.keys(DEFAULTS) as (keyof ResolvedDefaults)[]) {
+    const value = given[key];
+    if (value === undefined) continue;
+    const valid = typeof value === "number" && Number.isFinite(value) && value > 0 && (key !== "policyConcurrency" || Number.isInteger(value));
+    if (!valid) throw new TypeError(`defaults.${key} must be ${key === "policyConcurrency" ? "a positive integer" : "a finite number > 0"}, got ${String(value)}.`);
+    out[key] = value;
+  }
+  return Object.freeze(out);
+}
+
+/** Schema-consuming exposures must convert at startup, never on a first call (core.md §5, §13). */
+function verifySchemaConvertible(plan: CapabilityPlan): void {
+  if (!plan.inputSchema || !MODEL_SURFACES.some((s) => plan.exposed[s])) return;
+  try {
+    toJsonSchema(plan.inputSchema);
+  } catch (error) {
+    throw new Error(`Capability ${plan.id}: its input schema cannot be converted to JSON Schema: ${(error as Error).message}`, { cause: error });
+  }
+}

@@ -1,0 +1,161 @@
+import { sha256Hex } from "../approvals/hash.js";
+import { toAuditActorRef } from "../audit/actor-ref.js";
+import type { AgentAuditEvent } from "../audit/types.js";
+import { isExposureSurface, isWellFormedActor, type ExposureSurface } from "../capability/types.js";
+import { CapabilityError } from "../errors/capability-error.js";
+import { copyJsonTree } from "../internal/json-tree.js";
+import { isPromiseLike, monotonicNow } from "../internal/promise.js";
+import { evaluatePolicyBatch, type PolicyBatchResult } from "../policy/evaluate-batch.js";
+import type { PolicyRequest } from "../policy/types.js";
+import { toJsonSchema } from "../schema/to-json-schema.js";
+import type { CapabilityPlan } from "./plan.js";
+import type { RuntimeState } from "./state.js";
+import type { CapabilityDescriptor, DescribeOptions, DescribeScope } from "./types.js";
+
+const EMPTY_OBJECT_SCHEMA = Object.freeze({ type: "object" });
+
+/**
+ * `runtime.describe`: exposure → scope → discovery policies → descriptors → event (core.md §8).
+ * Advisory only: every invoke re-checks (SI-2). Opens no spans.
+ */
+export async function describe(rt: RuntimeState, surface: ExposureSurface, options: DescribeOptions<unknown>): Promise<CapabilityDescriptor[]> {
+  assertDescribeArguments(surface, options);
+  const candidates = applyScope(rt.exposedBySurface[surface], options.scope);
+  const verdicts = await evaluateDiscovery(rt, surface, options, candidates);
+
+  const descriptors: CapabilityDescriptor[] = [];
+  for (let i = 0; i < candidates.length; i++) {
+    const verdict = verdicts[i];
+    if (verdict === "excluded") continue;
+    descriptors.push(toDescriptor(candidates[i]!, verdict === "require-approval"));
+  }
+
+  if (rt.audit.enabled) rt.audit.emit(discoveredEvent(rt, surface, options, descriptors));
+  return descriptors;
+}
+
+function assertDescribeArguments(surface: unknown, options: DescribeOptions<unknown>): void {
+  if (!isExposureSurface(surface)) throw new TypeError(`describe: unknown surface ${JSON.stringify(surface)}.`);
+  if (typeof options !== "object" || options === null) throw new TypeError("describe: options must be an object: { actor, context, scope? }.");
+  if (!isWellFormedActor(options.actor)) throw new TypeError("describe: options.actor must be a well-formed actor ({ id: non-empty string, kind }).");
+  const scope = options.scope;
+  if (scope === undefined) return;
+  if (typeof scope !== "object" || scope === null || Array.isArray(scope)) throw new TypeError("describe: scope must be { tags?: string[]; ids?: string[] }.");
+  for (const key of Object.keys(scope)) {
+    if (key !== "tags" && key !== "ids") throw new TypeError(`describe: unknown scope key "${key}".`);
+    const list = (scope as Record<string, unknown>)[key];
+    if (list !== undefined && (!Array.isArray(list) || list.some((v) => typeof v !== "string"))) {
+      throw new TypeError(`describe: scope.${key} must be an array of strings.`);
+    }
+  }
+}
+
+/** Scope narrows before any policy runs: ids exact, tags any-of, both → union; `[]` matches nothing. Never authority. */
+function applyScope(plans: readonly CapabilityPlan[], scope: DescribeScope | undefined): readonly CapabilityPlan[] {
+  if (scope === undefined || (scope.ids === undefined && scope.tags === undefined)) return plans;
+  const ids = scope.ids ? new Set(scope.ids) : undefined;
+  const tags = scope.tags ? new Set(scope.tags) : undefined;
+  return plans.filter((p) => (ids !== undefined && ids.has(p.id)) || (tags !== undefined && (p.meta.tags ?? []).some((t) => tags.has(t))));
+}
+
+type Verdict = "included" | "require-approval" | "excluded";
+
+/**
+ * Discovery policies per candidate, each its own batch and outcome, up to `policyConcurrency` at once, all bounded
+ * by the discovery budget. Budget expiry rejects the whole call: never a short catalog.
+ */
+async function evaluateDiscovery(
+  rt: RuntimeState,
+  surface: ExposureSurface,
+  options: DescribeOptions<unknown>,
+  candidates: readonly CapabilityPlan[],
+): Promise<Verdict[]> {
+  const verdicts: Verdict[] = new Array(candidates.length).fill("included");
+  const deadline = monotonicNow() + rt.defaults.discoveryBudgetMs;
+  const lanes = new Set<Promise<void>>();
+  let expired = false;
+
+  const checkBudget = () => {
+    if (expired || monotonicNow() > deadline) {
+      expired = true;
+      throw new CapabilityError({ code: "TIMEOUT", stage: "discovery" });
+    }
+  };
+
+  for (let i = 0; i < candidates.length; i++) {
+    const plan = candidates[i]!;
+    const policies = plan.policies.discovery[surface];
+    if (plan.approvalRequired) verdicts[i] = "require-approval";
+    if (policies.length === 0) continue;
+    checkBudget();
+    const request: PolicyRequest = {
+      phase: "discovery",
+      capability: { id: plan.id, meta: plan.meta },
+      surface,
+      actor: options.actor,
+      context: options.context,
+      input: undefined,
+    };
+    const remaining = deadline - monotonicNow();
+    const batch = evaluatePolicyBatch(policies, request, Math.max(1, Math.min(rt.defaults.policyTimeoutMs, remaining)));
+    if (!isPromiseLike(batch)) {
+      applyVerdict(verdicts, i, batch);
+      checkBudget();
+      continue;
+    }
+    // Lanes never reject: a failing batch already resolves to an "error" verdict.
+    const lane: Promise<void> = batch.then((b) => {
+      lanes.delete(lane);
+      applyVerdict(verdicts, i, b);
+      if (monotonicNow() > deadline) expired = true;
+    });
+    lanes.add(lane);
+    if (lanes.size >= rt.defaults.policyConcurrency) {
+      await Promise.race(lanes);
+      checkBudget();
+    }
+  }
+  await Promise.all(lanes);
+  checkBudget();
+  return verdicts;
+}
+
+function applyVerdict(verdicts: Verdict[], index: number, batch: PolicyBatchResult): void {
+  if (batch.verdict === "error" || batch.verdict === "deny" || batch.verdict === "hide") verdicts[index] = "excluded";
+  else if (batch.verdict === "require-approval") verdicts[index] = "require-approval";
+}
+
+function toDescriptor(plan: CapabilityPlan, requiresApproval: boolean): CapabilityDescriptor {
+  const meta = plan.meta;
+  // A JSON-tree copy of the memoized conversion, so a caller mutating it never poisons the cache.
+  const schema = plan.inputSchema ? toJsonSchema(plan.inputSchema) : EMPTY_OBJECT_SCHEMA;
+  const descriptor: CapabilityDescriptor = {
+    id: plan.id,
+    description: meta.description,
+    inputSchema: copyJsonTree(schema) as CapabilityDescriptor["inputSchema"],
+    sideEffect: meta.sideEffect,
+    risk: meta.risk,
+    tags: [...(meta.tags ?? [])],
+  };
+  if (requiresApproval) descriptor.requiresApproval = true;
+  if (plan.contextual) descriptor.contextual = true;
+  return descriptor;
+}
+
+function discoveredEvent(rt: RuntimeState, surface: ExposureSurface, options: DescribeOptions<unknown>, descriptors: CapabilityDescriptor[]): AgentAuditEvent {
+  const ids = descriptors.map((d) => d.id);
+  // Equal catalogs ⇔ equal digests: hash the sorted ids. Compare it, never parse it.
+  const data: { count: number; surface: ExposureSurface; digest: string; capabilityIds?: string[] } = {
+    count: descriptors.length,
+    surface,
+    digest: sha256Hex([...ids].sort().join("\n")),
+  };
+  if (rt.audit.verbose) data.capabilityIds = ids;
+  return Object.freeze({
+    type: "capabilities.discovered",
+    timestamp: rt.now(),
+    surface,
+    actor: toAuditActorRef(options.actor),
+    data: Object.freeze(data),
+  }) as AgentAuditEvent;
+}

@@ -1,0 +1,79 @@
+import type { Actor } from "../capability/types.js";
+import type { AgentInvocationInfo } from "../capability/types.js";
+import { CapabilityError } from "../errors/capability-error.js";
+import { newIdempotencyKey } from "../internal/ids.js";
+import { isPromiseLike } from "../internal/promise.js";
+import type { Execution } from "./execution.js";
+import { finishCompleted, finishDenied, finishFailed, finishSuspended, finishWithError } from "./finish.js";
+import { runApprovalGate } from "./stages/approval-gate.js";
+import { runControls } from "./stages/controls.js";
+import { executeWithRetry } from "./stages/execute-with-retry.js";
+import { policyRefusal, runPolicyBatch } from "./stages/policies.js";
+import { redactOutput } from "./stages/redact-output.js";
+import type { ExecutionResult } from "./types.js";
+
+export type ExecutionTail = {
+  actor: Actor;
+  context: unknown;
+  /** What policies see (frozen when any applies). */
+  validatedInput: unknown;
+  /** What `call` receives: raw input on fresh invocations, stored input on resume (core.md §6.1). */
+  callInput: unknown;
+  approval: { id: string; approver: Actor } | undefined;
+  signal: AbortSignal | undefined;
+  idempotencyKey: string | undefined;
+  /** Fresh invocations without an approval may still engage stage 8 from an execution policy. */
+  allowLateApproval: boolean;
+};
+
+/** Stages 9..15, shared by invoke and resume (R12). */
+export async function runExecutionTail(exec: Execution, tail: ExecutionTail): Promise<ExecutionResult<unknown>> {
+  const plan = exec.plan!;
+  let approval = tail.approval;
+
+  // Stage 9: execution policies (opted in by phase).
+  const executionPolicies = plan.policies.execution[exec.surface];
+  if (executionPolicies.length > 0) {
+    let batch = runPolicyBatch(exec, "execution", executionPolicies, { actor: tail.actor, context: tail.context, input: tail.validatedInput });
+    if (isPromiseLike(batch)) batch = await batch;
+    const refusal = policyRefusal(batch);
+    if (refusal) return finishDenied(exec, refusal.error, refusal.reason);
+    if (batch.verdict === "require-approval" && approval === undefined && tail.allowLateApproval) {
+      // A require-approval with no approval yet engages stage 8 now; with one present it is satisfied.
+      const gate = await runApprovalGate(exec, { actor: tail.actor, input: tail.validatedInput, demands: batch.approvals });
+      if (gate.kind === "error") return finishFailed(exec, gate.error);
+      if (gate.kind === "suspended") return finishSuspended(exec, gate.record);
+      approval = gate.approval;
+    }
+  }
+
+  // Stage 10: controls.
+  let refused = runControls(exec, tail.signal);
+  if (isPromiseLike(refused)) refused = await refused;
+  if (refused) return finishWithError(exec, refused);
+
+  // Stage 11: the procedure, with retries only where SI-11 allows.
+  const agent: AgentInvocationInfo = {
+    executionId: exec.executionId,
+    capabilityId: plan.id,
+    surface: exec.surface,
+    actor: tail.actor,
+    idempotencyKey: tail.idempotencyKey ?? newIdempotencyKey(),
+  };
+  if (approval !== undefined) agent.approval = approval;
+  if (exec.correlationId !== undefined) agent.correlationId = exec.correlationId;
+  const outcome = await executeWithRetry(exec, tail.callInput, tail.context, agent, tail.signal);
+  if (!outcome.ok) {
+    // Stage 12 is delegated to oRPC's in-call output validation: the procedure ran, its output is withheld.
+    return outcome.error.code === "OUTPUT_INVALID"
+      ? finishFailed(exec, outcome.error, { executedBeforeFailure: true })
+      : finishWithError(exec, outcome.error);
+  }
+
+  // Stage 13: redaction; the unredacted value never leaves.
+  const redacted = redactOutput(plan, outcome.output);
+  if (redacted instanceof CapabilityError) return finishFailed(exec, redacted, { executedBeforeFailure: true });
+
+  // Stages 14 and 15.
+  return finishCompleted(exec, redacted.output);
+}

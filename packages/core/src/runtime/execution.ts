@@ -1,0 +1,97 @@
+import type { AgentAuditEvent, AgentAuditEventType, AuditActorRef } from "../audit/types.js";
+import { toAuditActorRef } from "../audit/actor-ref.js";
+import type { ExposureSurface } from "../capability/types.js";
+import type { PolicyDecisionRecord } from "../policy/types.js";
+import { NOOP_SPAN } from "../tracing/no-op.js";
+import type { SpanHandle } from "../tracing/types.js";
+import type { CapabilityPlan } from "./plan.js";
+import type { RuntimeState } from "./state.js";
+
+/**
+ * The mutable record of one execution: identity, evidence fields and what stages learned so far.
+ * Stages read it; only the orchestrators (invoke, resume) emit events from it.
+ */
+export type Execution = {
+  readonly rt: RuntimeState;
+  readonly executionId: string;
+  readonly surface: ExposureSurface;
+  readonly startedAt: Date;
+  readonly correlationId: string | undefined;
+  readonly span: SpanHandle;
+  auditActor: AuditActorRef;
+  capabilityId: string;
+  plan: CapabilityPlan | undefined;
+  /** Set once stage 5 (or resume's R5) knows it, and only when something consumes it. */
+  inputHash: string | undefined;
+  inputHashed: boolean;
+  policyDecisions: PolicyDecisionRecord[] | undefined;
+  attempts: number;
+  approvalId: string | undefined;
+};
+
+type DataOf<T extends AgentAuditEventType> = Extract<AgentAuditEvent, { type: T }>["data"];
+
+/** Builds one frozen event for all sinks; callers check `rt.audit.enabled` first so nothing is built without sinks. */
+export function auditEvent<T extends AgentAuditEventType>(exec: Execution, type: T, data: DataOf<T>): AgentAuditEvent {
+  const event: Record<string, unknown> = {
+    type,
+    timestamp: exec.rt.now(),
+    surface: exec.surface,
+    actor: exec.auditActor,
+    executionId: exec.executionId,
+  };
+  // An unknown approval id has no capability to name.
+  if (exec.capabilityId !== "") event.capabilityId = exec.capabilityId;
+  if (exec.correlationId !== undefined) event.correlationId = exec.correlationId;
+  if (exec.inputHash !== undefined) event.inputHash = exec.inputHash;
+  event.data = Object.freeze(data);
+  return Object.freeze(event) as AgentAuditEvent;
+}
+
+export function emit<T extends AgentAuditEventType>(exec: Execution, type: T, data: () => DataOf<T>): void {
+  if (exec.rt.audit.enabled) exec.rt.audit.emit(auditEvent(exec, type, data()));
+}
+
+export function createExecution(
+  rt: RuntimeState,
+  init: { executionId: string; capabilityId: string; surface: ExposureSurface; actor: unknown; correlationId: string | undefined; approvalId?: string },
+): Execution {
+  const auditActor = toAuditActorRef(init.actor);
+  let span = NOOP_SPAN;
+  if (rt.tracing) {
+    const attributes: Record<string, string> = {
+      "orpc_agent.capability_id": init.capabilityId,
+      "orpc_agent.surface": init.surface,
+      "orpc_agent.actor_kind": auditActor.kind,
+      "orpc_agent.actor_id": auditActor.id,
+      "orpc_agent.execution_id": init.executionId,
+    };
+    if (init.approvalId !== undefined) attributes["orpc_agent.approval_id"] = init.approvalId;
+    span = rt.tracing.startSpan("agent.capability_call", attributes);
+  }
+  return {
+    rt,
+    executionId: init.executionId,
+    surface: init.surface,
+    startedAt: rt.now(),
+    correlationId: init.correlationId,
+    span,
+    auditActor,
+    capabilityId: init.capabilityId,
+    plan: undefined,
+    inputHash: undefined,
+    inputHashed: false,
+    policyDecisions: undefined,
+    attempts: 0,
+    approvalId: init.approvalId,
+  };
+}
+
+export function durationMs(exec: Execution): number {
+  return Math.max(0, exec.rt.now().getTime() - exec.startedAt.getTime());
+}
+
+export function recordPolicyDecisions(exec: Execution, records: readonly PolicyDecisionRecord[]): void {
+  if (records.length === 0) return;
+  (exec.policyDecisions ??= []).push(...records);
+}

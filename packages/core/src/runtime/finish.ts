@@ -1,0 +1,78 @@
+import type { ApprovalRecord } from "../approvals/types.js";
+import type { DeniedReason } from "../audit/types.js";
+import type { CapabilityError } from "../errors/capability-error.js";
+import { durationMs, emit, type Execution } from "./execution.js";
+import type { ExecutionResult } from "./types.js";
+
+// Terminal outcomes. Each emits exactly one terminal event and ends the root span once (SI-12).
+
+export function finishDenied(exec: Execution, error: CapabilityError, reason: DeniedReason): ExecutionResult<never> {
+  emit(exec, "capability.denied", () => {
+    const data: { reason: DeniedReason; publicCode: CapabilityError["code"]; policyDecisions?: Execution["policyDecisions"] } = {
+      reason,
+      publicCode: error.code,
+    };
+    if (exec.policyDecisions) data.policyDecisions = [...exec.policyDecisions];
+    return data as never;
+  });
+  endSpanWithError(exec, error);
+  return { status: "failed", executionId: exec.executionId, error };
+}
+
+export function finishFailed(exec: Execution, error: CapabilityError, options?: { executedBeforeFailure?: true }): ExecutionResult<never> {
+  const effectUnknown = exec.attempts > 0;
+  emit(exec, "capability.failed", () => {
+    const data: Record<string, unknown> = { code: error.code, stage: error.stage, retryable: error.retryable, attempts: exec.attempts };
+    if (options?.executedBeforeFailure) data.executedBeforeFailure = true;
+    if (effectUnknown) data.effectStatus = "unknown";
+    if (exec.policyDecisions) data.policyDecisions = [...exec.policyDecisions];
+    return data as never;
+  });
+  endSpanWithError(exec, error);
+  return effectUnknown
+    ? { status: "failed", executionId: exec.executionId, error, effectStatus: "unknown" }
+    : { status: "failed", executionId: exec.executionId, error };
+}
+
+export function finishCancelled(exec: Execution, error: CapabilityError): ExecutionResult<never> {
+  const effectUnknown = exec.attempts > 0;
+  emit(exec, "capability.cancelled", () => {
+    const data: Record<string, unknown> = { code: error.code, durationMs: durationMs(exec) };
+    if (effectUnknown) data.effectStatus = "unknown";
+    return data as never;
+  });
+  endSpanWithError(exec, error, "cancelled");
+  return effectUnknown
+    ? { status: "cancelled", executionId: exec.executionId, error, effectStatus: "unknown" }
+    : { status: "cancelled", executionId: exec.executionId, error };
+}
+
+/** TIMEOUT and CANCELLED end as `cancelled`; every other failure as `failed`. */
+export function finishWithError(exec: Execution, error: CapabilityError, options?: { executedBeforeFailure?: true }): ExecutionResult<never> {
+  return error.code === "TIMEOUT" || error.code === "CANCELLED" ? finishCancelled(exec, error) : finishFailed(exec, error, options);
+}
+
+export function finishCompleted<O>(exec: Execution, output: O): ExecutionResult<O> {
+  emit(exec, "capability.completed", () => ({ durationMs: durationMs(exec), attempts: exec.attempts }));
+  if (exec.rt.tracing) {
+    exec.span.setAttributes({ "orpc_agent.outcome": "completed", "orpc_agent.attempt": exec.attempts });
+    exec.span.end("ok");
+  }
+  return { status: "completed", executionId: exec.executionId, output };
+}
+
+export function finishSuspended(exec: Execution, approval: ApprovalRecord): ExecutionResult<never> {
+  if (exec.rt.tracing) {
+    exec.span.setAttributes({ "orpc_agent.outcome": "approval-required", "orpc_agent.approval_id": approval.id, "orpc_agent.attempt": exec.attempts });
+    exec.span.end("ok");
+  }
+  return { status: "approval-required", executionId: exec.executionId, approval };
+}
+
+function endSpanWithError(exec: Execution, error: CapabilityError, outcome: "failed" | "cancelled" = "failed"): void {
+  if (!exec.rt.tracing) return;
+  exec.span.setAttributes({ "orpc_agent.outcome": outcome, "orpc_agent.error_code": error.code, "orpc_agent.attempt": exec.attempts });
+  // The span gets the public error only: recordError never sees the cause (core.md §12).
+  exec.span.recordError(error);
+  exec.span.end("error");
+}

@@ -1,0 +1,91 @@
+import { isWellFormedActor, type Actor } from "../capability/types.js";
+import { CapabilityError } from "../errors/capability-error.js";
+import { capabilityNotFound } from "../errors/concealed.js";
+import { newExecutionId } from "../internal/ids.js";
+import { frozenCopy, deepFreeze } from "../internal/deep-freeze.js";
+import { isPromiseLike } from "../internal/promise.js";
+import { createExecution, emit, type Execution } from "./execution.js";
+import { finishDenied, finishFailed, finishSuspended } from "./finish.js";
+import type { ApprovalDemand } from "../policy/evaluate-batch.js";
+import { runPolicyBatch, policyRefusal } from "./stages/policies.js";
+import { runApprovalGate } from "./stages/approval-gate.js";
+import { ensureInputHash } from "./stages/input-hash.js";
+import { validateInput } from "./stages/validate-input.js";
+import { runExecutionTail, type ExecutionTail } from "./execute-tail.js";
+import { assertExecutionOptions } from "./options.js";
+import type { RuntimeState } from "./state.js";
+import type { ExecutionOptions, ExecutionResult } from "./types.js";
+
+/** `runtime.invoke`: stages 2..15 of core.md §6, in order. Never throws for governed outcomes. */
+export async function invoke<O>(rt: RuntimeState, id: string, rawInput: unknown, options: ExecutionOptions<unknown>): Promise<ExecutionResult<O>> {
+  const surface = assertExecutionOptions(id, options);
+  // Stage 2: identity and the first event, before resolution.
+  const exec = createExecution(rt, { executionId: newExecutionId(), capabilityId: id, surface, actor: options.actor, correlationId: options.correlationId });
+  try {
+    return (await runStages(exec, rawInput, options)) as ExecutionResult<O>;
+  } catch (cause) {
+    // An invariant broke inside the runtime itself: still exactly one governed envelope.
+    return finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", cause }));
+  }
+}
+
+async function runStages(exec: Execution, rawInput: unknown, options: ExecutionOptions<unknown>): Promise<ExecutionResult<unknown>> {
+  const { rt } = exec;
+  // Stage 3: resolve.
+  const plan = rt.plans.get(exec.capabilityId);
+  emit(exec, "capability.requested", () => (plan ? { sideEffect: plan.meta.sideEffect, risk: plan.meta.risk } : {}));
+  if (!plan) return finishDenied(exec, capabilityNotFound(), "unknown");
+  exec.plan = plan;
+  if (rt.tracing) exec.span.setAttributes({ "orpc_agent.side_effect": plan.meta.sideEffect, "orpc_agent.risk": plan.meta.risk });
+
+  // Stage 4: exposure (SI-1).
+  if (!plan.exposed[exec.surface]) return finishDenied(exec, capabilityNotFound(), "not-exposed");
+
+  // Stage 5: validate; the parsed value is what later stages see (SI-6).
+  let validated = validateInput(plan.inputSchema, rawInput);
+  if (isPromiseLike(validated)) validated = await validated;
+  if (validated instanceof CapabilityError) return finishFailed(exec, validated);
+  let input = validated.value;
+  if (rt.audit.enabled) ensureInputHash(exec, input);
+
+  // Stage 6: the actor comes from the adapter, never from input (SI-3).
+  if (!isWellFormedActor(options.actor)) return finishFailed(exec, new CapabilityError({ code: "UNAUTHENTICATED" }));
+  const actor: Actor = options.actor;
+
+  // Stage 7: invocation policies.
+  const invocationPolicies = plan.policies.invocation[exec.surface];
+  const executionPolicies = plan.policies.execution[exec.surface];
+  if (invocationPolicies.length > 0 || executionPolicies.length > 0) {
+    // Policies may look but never touch (SI-6): freeze once, before the first policy sees it.
+    input = input === rawInput ? frozenCopy(input) : deepFreeze(input);
+  }
+  let demands: ApprovalDemand[] = [];
+  if (invocationPolicies.length > 0) {
+    let batch = runPolicyBatch(exec, "invocation", invocationPolicies, { actor, context: options.context, input });
+    if (isPromiseLike(batch)) batch = await batch;
+    const refusal = policyRefusal(batch);
+    if (refusal) return finishDenied(exec, refusal.error, refusal.reason);
+    demands = batch.approvals;
+  }
+
+  // Stage 8: approval gate.
+  let approval: ExecutionTail["approval"];
+  if (plan.approvalRequired || demands.length > 0) {
+    const gate = await runApprovalGate(exec, { actor, input, demands });
+    if (gate.kind === "error") return finishFailed(exec, gate.error);
+    if (gate.kind === "suspended") return finishSuspended(exec, gate.record);
+    approval = gate.approval;
+  }
+
+  // Stages 9..15 are shared with resume.
+  return runExecutionTail(exec, {
+    actor,
+    context: options.context,
+    validatedInput: input,
+    callInput: rawInput,
+    approval,
+    signal: options.signal,
+    idempotencyKey: options.idempotencyKey,
+    allowLateApproval: approval === undefined,
+  });
+}

@@ -1,0 +1,73 @@
+import type { AnyProcedure } from "@orpc/server";
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import { EXPOSURE_SURFACES, type AgentMeta, type ExposureSurface } from "../capability/types.js";
+import type { CapabilityError } from "../errors/capability-error.js";
+import { flattenPolicies } from "../policy/compose.js";
+import { policyScopeMatches } from "../policy/scope.js";
+import type { AgentPolicy, PolicyPhase } from "../policy/types.js";
+import type { AgentCapability } from "../registry/types.js";
+
+type PoliciesBySurface = Readonly<Record<ExposureSurface, readonly AgentPolicy[]>>;
+
+/** Everything static about one capability, computed once at runtime creation (core.md §16). */
+export type CapabilityPlan = {
+  readonly capability: AgentCapability;
+  readonly id: string;
+  readonly meta: AgentMeta;
+  readonly procedure: AnyProcedure;
+  readonly path: readonly string[];
+  readonly inputSchema: StandardSchemaV1 | undefined;
+  readonly exposed: Readonly<Record<ExposureSurface, boolean>>;
+  /** Applicable policies per phase × surface, in evaluation order, scope already applied. */
+  readonly policies: Readonly<Record<PolicyPhase, PoliciesBySurface>>;
+  readonly timeoutMs: number;
+  readonly maxAttempts: number;
+  readonly backoffMs: number;
+  readonly retryOn: ((error: CapabilityError) => boolean) | undefined;
+  /** SI-11: reads, or writes declared idempotent. */
+  readonly retrySafe: boolean;
+  readonly approvalRequired: boolean;
+  readonly contextual: boolean;
+};
+
+const EMPTY: readonly AgentPolicy[] = Object.freeze([]);
+
+export function buildCapabilityPlan(
+  capability: AgentCapability,
+  runtimePolicies: readonly AgentPolicy[],
+  defaultTimeoutMs: number,
+): CapabilityPlan {
+  const meta = capability.meta;
+  const ordered = [...runtimePolicies, ...flattenPolicies(meta.policies ?? [])];
+  const exposed = {} as Record<ExposureSurface, boolean>;
+  for (const surface of EXPOSURE_SURFACES) exposed[surface] = meta.expose[surface] === true;
+
+  const byPhase = (phase: PolicyPhase): PoliciesBySurface => {
+    const out = {} as Record<ExposureSurface, readonly AgentPolicy[]>;
+    for (const surface of EXPOSURE_SURFACES) {
+      const list = ordered.filter((p) => p.phases.includes(phase) && policyScopeMatches(p.scope, capability, surface));
+      out[surface] = list.length === 0 ? EMPTY : Object.freeze(list);
+    }
+    return Object.freeze(out);
+  };
+
+  const retry = meta.retry;
+  const sideEffect = meta.sideEffect;
+  return Object.freeze({
+    capability,
+    id: capability.id,
+    meta,
+    procedure: capability.procedure,
+    path: Object.freeze([...capability.path]),
+    inputSchema: capability.inputSchema,
+    exposed: Object.freeze(exposed),
+    policies: Object.freeze({ discovery: byPhase("discovery"), invocation: byPhase("invocation"), execution: byPhase("execution") }),
+    timeoutMs: meta.timeoutMs ?? defaultTimeoutMs,
+    maxAttempts: retry?.maxAttempts ?? 0,
+    backoffMs: retry?.backoffMs ?? 250,
+    retryOn: retry?.retryOn,
+    retrySafe: sideEffect === "none" || sideEffect === "read" || meta.idempotent === true,
+    approvalRequired: meta.approval?.required === true,
+    contextual: meta.discovery === "contextual",
+  });
+}

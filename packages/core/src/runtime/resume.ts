@@ -1,0 +1,170 @@
+import { hashCanonicalInput } from "../approvals/hash.js";
+import type { ApprovalRecord } from "../approvals/types.js";
+import { isWellFormedActor, type Actor } from "../capability/types.js";
+import { CapabilityError } from "../errors/capability-error.js";
+import { capabilityNotFound } from "../errors/concealed.js";
+import { newExecutionId } from "../internal/ids.js";
+import { deepFreeze, frozenCopy } from "../internal/deep-freeze.js";
+import { isPromiseLike } from "../internal/promise.js";
+import { toAuditActorRef } from "../audit/actor-ref.js";
+import { createExecution, type Execution } from "./execution.js";
+import { runExecutionTail } from "./execute-tail.js";
+import { finishDenied, finishFailed } from "./finish.js";
+import { assertResumeOptions } from "./options.js";
+import { policyRefusal, runPolicyBatch } from "./stages/policies.js";
+import { validateInput } from "./stages/validate-input.js";
+import type { RuntimeState } from "./state.js";
+import type { ExecutionResult, ResumeOptions } from "./types.js";
+
+const UNKNOWN_CALLER: Actor = Object.freeze({ id: "unknown", kind: "anonymous" });
+
+/**
+ * `runtime.resume`: checks R1..R12 of core.md §7 in order. R1..R10 precede consumption, so drift, lost exposure or
+ * a current refusal never burns an approval. Runs as the original requester, never as approver or caller.
+ */
+export async function resume<O>(rt: RuntimeState, approvalId: string, options: ResumeOptions<unknown>): Promise<ExecutionResult<O>> {
+  assertResumeOptions(approvalId, options);
+  const executionId = newExecutionId();
+  let record: ApprovalRecord | null;
+  try {
+    record = await rt.coordinator.get(approvalId);
+  } catch (cause) {
+    const exec = callerExecution(rt, executionId, approvalId, options);
+    return finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause })) as ExecutionResult<O>;
+  }
+  // R1: an unknown id looks exactly like a guard mismatch from outside (SI-8).
+  if (record === null) {
+    const exec = callerExecution(rt, executionId, approvalId, options);
+    return finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval" })) as ExecutionResult<O>;
+  }
+  // R2: binding guards, before any status check; the record is untouched.
+  const guardActor = options.expectedActor;
+  const actorMatches = guardActor === undefined || (isWellFormedActor(guardActor) && guardActor.id === record.actor.id && guardActor.kind === record.actor.kind);
+  const surfaceMatches = options.expectedSurface === undefined || options.expectedSurface === record.surface;
+  if (!actorMatches || !surfaceMatches) {
+    const exec = callerExecution(rt, executionId, approvalId, options, record.capabilityId);
+    return finishFailed(exec, new CapabilityError({ code: "APPROVAL_RESUME_MISMATCH" })) as ExecutionResult<O>;
+  }
+
+  const exec = createExecution(rt, {
+    executionId,
+    capabilityId: record.capabilityId,
+    surface: record.surface,
+    actor: record.actor,
+    correlationId: options.correlationId,
+    approvalId: record.id,
+  });
+  exec.inputHash = record.inputHash;
+  exec.inputHashed = true;
+  try {
+    return (await runChecks(exec, record, options)) as ExecutionResult<O>;
+  } catch (cause) {
+    return finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", cause })) as ExecutionResult<O>;
+  }
+}
+
+/** R1/R2 failures are recorded under the caller's stated identity and surface, never the record's. */
+function callerExecution(rt: RuntimeState, executionId: string, approvalId: string, options: ResumeOptions<unknown>, capabilityId?: string): Execution {
+  const exec = createExecution(rt, {
+    executionId,
+    capabilityId: capabilityId ?? "",
+    surface: options.expectedSurface ?? "direct",
+    actor: options.expectedActor ?? UNKNOWN_CALLER,
+    correlationId: options.correlationId,
+    approvalId,
+  });
+  exec.auditActor = toAuditActorRef(options.expectedActor ?? UNKNOWN_CALLER);
+  return exec;
+}
+
+async function runChecks(exec: Execution, record: ApprovalRecord, options: ResumeOptions<unknown>): Promise<ExecutionResult<unknown>> {
+  const { rt } = exec;
+  // R3: status, with expiry on the runtime clock even if the coordinator still says approved.
+  const statusError = statusRefusal(record, rt.now());
+  if (statusError) return finishFailed(exec, statusError);
+
+  // R4: defence in depth for records decided directly through a coordinator (SI-4).
+  if (rt.rejectSelfApproval && record.decision!.approver.id === record.actor.id) {
+    return finishFailed(exec, new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" }));
+  }
+  // R5: the stored input must still be exactly what was approved (SI-5).
+  const storedHash = hashCanonicalInput(record.input);
+  if (storedHash === undefined || storedHash !== record.inputHash) {
+    return finishFailed(exec, new CapabilityError({ code: "APPROVAL_INPUT_MISMATCH" }));
+  }
+  // R6, R7: the current registry and exposure decide.
+  const plan = rt.plans.get(record.capabilityId);
+  if (!plan) return finishDenied(exec, capabilityNotFound(), "unknown");
+  exec.plan = plan;
+  if (rt.tracing) exec.span.setAttributes({ "orpc_agent.side_effect": plan.meta.sideEffect, "orpc_agent.risk": plan.meta.risk });
+  if (!plan.exposed[record.surface]) return finishDenied(exec, capabilityNotFound(), "not-exposed");
+
+  // R8: the stored input re-validates against the current schema.
+  let validated = validateInput(plan.inputSchema, record.input);
+  if (isPromiseLike(validated)) validated = await validated;
+  if (validated instanceof CapabilityError) return finishFailed(exec, validated);
+
+  // R9: the requester executes; a matched guard supplies fresh display name and attributes.
+  const actor: Actor = options.expectedActor !== undefined ? { ...options.expectedActor, id: record.actor.id, kind: record.actor.kind } : record.actor;
+  if (!isWellFormedActor(actor)) return finishFailed(exec, new CapabilityError({ code: "UNAUTHENTICATED" }));
+
+  // R10: current invocation policies, with the record in view. An old approval never covers an escalated requirement.
+  const invocationPolicies = plan.policies.invocation[record.surface];
+  let input = validated.value;
+  if (invocationPolicies.length > 0 || plan.policies.execution[record.surface].length > 0) {
+    input = input === record.input ? frozenCopy(input) : deepFreeze(input);
+  }
+  if (invocationPolicies.length > 0) {
+    let batch = runPolicyBatch(exec, "invocation", invocationPolicies, { actor, context: options.context, input, approval: record });
+    if (isPromiseLike(batch)) batch = await batch;
+    const refusal = policyRefusal(batch);
+    if (refusal) return finishDenied(exec, refusal.error, refusal.reason);
+    const uncovered = batch.approvals.find((d) => d.approvalType !== undefined && !record.types.includes(d.approvalType));
+    if (uncovered) {
+      return finishDenied(
+        exec,
+        new CapabilityError({
+          code: "POLICY_DENIED",
+          publicMessage: "This operation now needs a different approval; request the operation again.",
+          details: { policy: uncovered.policy },
+        }),
+        "policy-denied",
+      );
+    }
+  }
+
+  // R11: consume atomically; one approval, one execution.
+  try {
+    await rt.coordinator.markConsumed(record.id, exec.executionId);
+  } catch (cause) {
+    return finishFailed(exec, new CapabilityError({ code: "APPROVAL_CONSUMED", cause }));
+  }
+
+  // R12: stages 9..15 with the stored input.
+  return runExecutionTail(exec, {
+    actor,
+    context: options.context,
+    validatedInput: input,
+    callInput: record.input,
+    approval: { id: record.id, approver: record.decision!.approver },
+    signal: options.signal,
+    idempotencyKey: options.idempotencyKey,
+    allowLateApproval: false,
+  });
+}
+
+function statusRefusal(record: ApprovalRecord, now: Date): CapabilityError | undefined {
+  switch (record.status) {
+    case "pending":
+      return new CapabilityError({ code: "APPROVAL_PENDING" });
+    case "rejected":
+      return new CapabilityError({ code: "APPROVAL_REJECTED" });
+    case "consumed":
+      return new CapabilityError({ code: "APPROVAL_CONSUMED" });
+    case "expired":
+      return new CapabilityError({ code: "APPROVAL_EXPIRED" });
+  }
+  if (now.getTime() > new Date(record.expiresAt).getTime()) return new CapabilityError({ code: "APPROVAL_EXPIRED" });
+  if (record.status !== "approved" || !record.decision) return new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval" });
+  return undefined;
+}

@@ -1,0 +1,103 @@
+import { buildApprovalRequest } from "../../approvals/build-request.js";
+import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from "../../approvals/types.js";
+import { toAuditActorRef } from "../../audit/actor-ref.js";
+import { isWellFormedActor, type Actor } from "../../capability/types.js";
+import { CapabilityError } from "../../errors/capability-error.js";
+import type { ApprovalDemand } from "../../policy/evaluate-batch.js";
+import { auditEvent, type Execution } from "../execution.js";
+import { ensureInputHash } from "./input-hash.js";
+
+export type GateOutcome =
+  | { kind: "suspended"; record: ApprovalRecord }
+  | { kind: "approved"; approval: { id: string; approver: Actor } }
+  | { kind: "error"; error: CapabilityError };
+
+const approvalFailure = (cause: unknown) => new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause });
+
+/**
+ * Stage 8: build and announce the merged request, then either take an inline decision (final in this call)
+ * or store it with the coordinator and suspend. core.md §10
+ */
+export async function runApprovalGate(
+  exec: Execution,
+  init: { actor: Actor; input: unknown; demands: readonly ApprovalDemand[] },
+): Promise<GateOutcome> {
+  const { rt } = exec;
+  const plan = exec.plan!;
+  const inputHash = ensureInputHash(exec, init.input);
+  if (inputHash === undefined) return { kind: "error", error: new CapabilityError({ code: "APPROVAL_UNSERIALIZABLE_INPUT" }) };
+
+  const request = buildApprovalRequest({
+    plan,
+    surface: exec.surface,
+    actor: init.actor,
+    input: init.input,
+    inputHash,
+    demands: init.demands,
+    requestedAt: rt.now(),
+    defaultExpiresInMs: rt.defaults.approvalExpiresInMs,
+  });
+  exec.approvalId = request.id;
+  if (rt.audit.enabled) {
+    rt.audit.emit(
+      auditEvent(exec, "capability.approval_requested", {
+        approvalId: request.id,
+        reasons: [...request.reasons],
+        types: [...request.types],
+        expiresAt: request.expiresAt,
+      }),
+    );
+  }
+  const span = rt.tracing?.startSpan(
+    "agent.approval_request",
+    { "orpc_agent.capability_id": plan.id, "orpc_agent.approval_id": request.id, "orpc_agent.execution_id": exec.executionId },
+    exec.span,
+  );
+  const outcome = await decideOrStore(exec, request);
+  span?.end(outcome.kind === "error" ? "error" : "ok");
+  return outcome;
+}
+
+async function decideOrStore(exec: Execution, request: ApprovalRequest): Promise<GateOutcome> {
+  const { rt } = exec;
+  if (rt.approvalHandler) {
+    let decision: ApprovalDecision | undefined;
+    try {
+      decision = await rt.approvalHandler(request);
+    } catch (cause) {
+      return { kind: "error", error: approvalFailure(cause) };
+    }
+    if (decision !== undefined) return applyInlineDecision(exec, request, decision);
+  }
+  try {
+    const record = await rt.coordinator.create(request);
+    return { kind: "suspended", record };
+  } catch (cause) {
+    return { kind: "error", error: approvalFailure(cause) };
+  }
+}
+
+function applyInlineDecision(exec: Execution, request: ApprovalRequest, decision: ApprovalDecision): GateOutcome {
+  const { rt } = exec;
+  const valid =
+    typeof decision === "object" &&
+    decision !== null &&
+    (decision.status === "approved" || decision.status === "rejected") &&
+    isWellFormedActor(decision.approver);
+  if (!valid) return { kind: "error", error: approvalFailure(new Error("The inline approval handler returned an invalid decision.")) };
+
+  if (rt.audit.enabled) {
+    const approver = toAuditActorRef(decision.approver);
+    const data: { approvalId: string; approver: typeof approver; comment?: string } = { approvalId: request.id, approver };
+    if (typeof decision.comment === "string") data.comment = decision.comment;
+    // Decision events carry the approver as the event's actor (core.md §10).
+    const event = auditEvent(exec, decision.status === "approved" ? "capability.approved" : "capability.rejected", data);
+    rt.audit.emit(Object.freeze({ ...event, actor: approver }));
+  }
+  if (decision.status === "rejected") return { kind: "error", error: new CapabilityError({ code: "APPROVAL_REJECTED" }) };
+  if (rt.now().getTime() > request.expiresAt.getTime()) return { kind: "error", error: new CapabilityError({ code: "APPROVAL_EXPIRED" }) };
+  if (rt.rejectSelfApproval && decision.approver.id === request.actor.id) {
+    return { kind: "error", error: new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" }) };
+  }
+  return { kind: "approved", approval: { id: request.id, approver: decision.approver } };
+}

@@ -1,0 +1,29 @@
+import type { ApprovalCoordinator, ApprovalDecision, ApprovalRequest } from "../approvals/types.js";
+import type { AuditEmitter } from "../audit/emitter.js";
+import type { ExposureSurface } from "../capability/types.js";
+import type { AgentGovernance } from "../governance/types.js";
+import type { TracingAdapter } from "../tracing/types.js";
+import type { CapabilityPlan } from "./plan.js";
+
+export type ResolvedDefaults = {
+  readonly timeoutMs: number;
+  readonly policyTimeoutMs: number;
+  readonly policyConcurrency: number;
+  readonly discoveryBudgetMs: number;
+  readonly approvalExpiresInMs: number;
+};
+
+/** What every pipeline function of one runtime reads. Built once by createAgentRuntime. */
+export type RuntimeState = {
+  readonly governance: AgentGovernance;
+  readonly plans: ReadonlyMap<string, CapabilityPlan>;
+  /** Plans exposed on each surface, in registry order (describe's first step). */
+  readonly exposedBySurface: Readonly<Record<ExposureSurface, readonly CapabilityPlan[]>>;
+  readonly defaults: ResolvedDefaults;
+  readonly now: () => Date;
+  readonly audit: AuditEmitter;
+  readonly tracing: TracingAdapter | undefined;
+  readonly coordinator: ApprovalCoordinator;
+  readonly approvalHandler: ((req: ApprovalRequest) => Promise<ApprovalDecision | undefined>) | undefined;
+  readonly rejectSelfApproval: boolean;
+};

@@ -1,0 +1,226 @@
+import { os } from "@orpc/server";
+import { describe, expect, it } from "vitest";
+import { normalizeAgentMeta, validateAgentMeta } from "../../src/capability/validate-meta.js";
+import { createCapabilityRegistry } from "../../src/registry/create-registry.js";
+import { buildError, buildProblems, procedureWith, validAgent } from "../registry/fixtures.js";
+
+const PATH = "orders.refund";
+const policy = { name: "p", phases: ["invocation"], evaluate: () => ({ type: "allow" }) };
+
+function without(key: string): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...validAgent };
+  delete copy[key];
+  return copy;
+}
+
+function problemsFor(agent: unknown): readonly string[] {
+  return buildProblems({ orders: { refund: procedureWith(agent) } });
+}
+
+// core.md §2.2: [what is wrong, the agent meta, the exact problem line].
+const matrix: [string, unknown, string][] = [
+  ["agent is not an object", "yes", 'agent must be a plain object (AgentMeta), got "yes"'],
+  ["agent is null", null, "agent must be a plain object (AgentMeta), got null"],
+  ["description missing", without("description"), "agent.description is required and must be a non-blank string, got undefined"],
+  ["description blank", { ...validAgent, description: "  \n" }, 'agent.description is required and must be a non-blank string, got "  \\n"'],
+  ["description not a string", { ...validAgent, description: 5 }, "agent.description is required and must be a non-blank string, got 5"],
+  ["expose missing", without("expose"), "agent.expose is required (use {} to reach the capability from nowhere)"],
+  ["expose an array", { ...validAgent, expose: ["aiSdk"] }, "agent.expose must be a plain object of surface → boolean, got an array"],
+  ["expose a string", { ...validAgent, expose: "aiSdk" }, 'agent.expose must be a plain object of surface → boolean, got "aiSdk"'],
+  ["expose a Map", { ...validAgent, expose: new Map([["aiSdk", true]]) }, "agent.expose must be a plain object of surface → boolean, got an object"],
+  ["expose unknown surface", { ...validAgent, expose: { cli: true } }, "agent.expose.cli is not an exposure surface (expected one of direct, aiSdk, mcp, workflow, test)"],
+  ["expose value 1", { ...validAgent, expose: { mcp: 1 } }, "agent.expose.mcp must be a boolean, got 1"],
+  ["expose value \"true\"", { ...validAgent, expose: { aiSdk: "true" } }, 'agent.expose.aiSdk must be a boolean, got "true"'],
+  ["expose value null", { ...validAgent, expose: { direct: null } }, "agent.expose.direct must be a boolean, got null"],
+  ["sideEffect missing", without("sideEffect"), "agent.sideEffect must be one of none, read, write, destructive, external, got undefined"],
+  ["sideEffect invalid", { ...validAgent, sideEffect: "delete" }, 'agent.sideEffect must be one of none, read, write, destructive, external, got "delete"'],
+  ["risk missing", without("risk"), "agent.risk must be one of low, medium, high, critical, got undefined"],
+  ["risk invalid", { ...validAgent, risk: "extreme" }, 'agent.risk must be one of low, medium, high, critical, got "extreme"'],
+  ["tags not an array", { ...validAgent, tags: "billing" }, 'agent.tags must be an array of strings, got "billing"'],
+  ["tags with a non-string", { ...validAgent, tags: ["billing", 3] }, "agent.tags must be an array of strings, got an array"],
+  ["timeoutMs zero", { ...validAgent, timeoutMs: 0 }, "agent.timeoutMs must be a finite number > 0, got 0"],
+  ["timeoutMs negative", { ...validAgent, timeoutMs: -5 }, "agent.timeoutMs must be a finite number > 0, got -5"],
+  ["timeoutMs infinite", { ...validAgent, timeoutMs: Infinity }, "agent.timeoutMs must be a finite number > 0, got Infinity"],
+  ["timeoutMs NaN", { ...validAgent, timeoutMs: NaN }, "agent.timeoutMs must be a finite number > 0, got NaN"],
+  ["timeoutMs a string", { ...validAgent, timeoutMs: "100" }, 'agent.timeoutMs must be a finite number > 0, got "100"'],
+  ["idempotent not boolean", { ...validAgent, idempotent: "yes" }, 'agent.idempotent must be a boolean, got "yes"'],
+  ["retry not an object", { ...validAgent, retry: 3 }, "agent.retry must be a plain object, got 3"],
+  ["retry.maxAttempts missing", { ...validAgent, retry: {} }, "agent.retry.maxAttempts must be an integer >= 0, got undefined"],
+  ["retry.maxAttempts fractional", { ...validAgent, retry: { maxAttempts: 1.5 } }, "agent.retry.maxAttempts must be an integer >= 0, got 1.5"],
+  ["retry.maxAttempts negative", { ...validAgent, retry: { maxAttempts: -1 } }, "agent.retry.maxAttempts must be an integer >= 0, got -1"],
+  ["retry.backoffMs zero", { ...validAgent, retry: { maxAttempts: 1, backoffMs: 0 } }, "agent.retry.backoffMs must be a finite number > 0, got 0"],
+  ["retry.backoffMs infinite", { ...validAgent, retry: { maxAttempts: 1, backoffMs: Infinity } }, "agent.retry.backoffMs must be a finite number > 0, got Infinity"],
+  ["retry.retryOn not a function", { ...validAgent, retry: { maxAttempts: 1, retryOn: true } }, "agent.retry.retryOn must be a function, got true"],
+  ["approval not an object", { ...validAgent, approval: true }, "agent.approval must be a plain object, got true"],
+  ["approval.required not boolean", { ...validAgent, approval: { required: "true" } }, 'agent.approval.required must be a boolean, got "true"'],
+  ["approval.type not a string", { ...validAgent, approval: { type: 7 } }, "agent.approval.type must be a string, got 7"],
+  ["approval.expiresInMs not positive", { ...validAgent, approval: { expiresInMs: 0 } }, "agent.approval.expiresInMs must be a finite number > 0, got 0"],
+  ["redact not an object", { ...validAgent, redact: () => null }, "agent.redact must be a plain object, got a function"],
+  ["redact.output not a function", { ...validAgent, redact: { output: "mask" } }, 'agent.redact.output must be a function, got "mask"'],
+  ["redact.approvalInput not a function", { ...validAgent, redact: { approvalInput: 1 } }, "agent.redact.approvalInput must be a function, got 1"],
+  ["policies not an array", { ...validAgent, policies: policy }, "agent.policies must be an array of policies, got an object"],
+  ["policies item null", { ...validAgent, policies: [policy, null] }, "agent.policies[1] must be a policy { name: string; phases: array; evaluate: function } (build it with definePolicy), got null"],
+  ["policies item without name", { ...validAgent, policies: [{ ...policy, name: undefined }] }, "agent.policies[0] must be a policy { name: string; phases: array; evaluate: function } (build it with definePolicy), got an object"],
+  ["policies item with string phases", { ...validAgent, policies: [{ ...policy, phases: "invocation" }] }, "agent.policies[0] must be a policy { name: string; phases: array; evaluate: function } (build it with definePolicy), got an object"],
+  ["policies item without evaluate", { ...validAgent, policies: [{ name: "p", phases: [] }] }, "agent.policies[0] must be a policy { name: string; phases: array; evaluate: function } (build it with definePolicy), got an object"],
+  ["policies item a function", { ...validAgent, policies: [() => ({ type: "allow" })] }, "agent.policies[0] must be a policy { name: string; phases: array; evaluate: function } (build it with definePolicy), got a function"],
+  ["discovery invalid", { ...validAgent, discovery: "hidden" }, 'agent.discovery must be "discoverable" or "contextual", got "hidden"'],
+  ["adapters not an object", { ...validAgent, adapters: "mcp" }, 'agent.adapters must be a plain object, got "mcp"'],
+  ["adapters.aiSdk not an object", { ...validAgent, adapters: { aiSdk: 1 } }, "agent.adapters.aiSdk must be a plain object, got 1"],
+  ["adapters.mcp not an object", { ...validAgent, adapters: { mcp: [] } }, "agent.adapters.mcp must be a plain object, got an array"],
+  ["adapters.aiSdk.toolName empty", { ...validAgent, adapters: { aiSdk: { toolName: "" } } }, 'agent.adapters.aiSdk.toolName must be a non-empty string, got ""'],
+  ["adapters.mcp.toolName not a string", { ...validAgent, adapters: { mcp: { toolName: 5 } } }, "agent.adapters.mcp.toolName must be a non-empty string, got 5"],
+  ["adapters.mcp.annotations not an object", { ...validAgent, adapters: { mcp: { annotations: "ro" } } }, 'agent.adapters.mcp.annotations must be a plain object, got "ro"'],
+  ["annotations.title not a string", { ...validAgent, adapters: { mcp: { annotations: { title: 1 } } } }, "agent.adapters.mcp.annotations.title must be a string, got 1"],
+  ["annotations.readOnlyHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { readOnlyHint: "yes" } } } }, 'agent.adapters.mcp.annotations.readOnlyHint must be a boolean, got "yes"'],
+  ["annotations.destructiveHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { destructiveHint: 0 } } } }, "agent.adapters.mcp.annotations.destructiveHint must be a boolean, got 0"],
+  ["annotations.idempotentHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { idempotentHint: null } } } }, "agent.adapters.mcp.annotations.idempotentHint must be a boolean, got null"],
+  ["annotations.openWorldHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { openWorldHint: "no" } } } }, 'agent.adapters.mcp.annotations.openWorldHint must be a boolean, got "no"'],
+  ["unknown top-level key", { ...validAgent, exposed: { mcp: true } }, "agent.exposed is not an AgentMeta key (unknown keys are rejected)"],
+];
+
+describe("agent meta validation matrix (core.md §2.2)", () => {
+  it.each(matrix)("%s is a registry problem naming the capability path", (_label, agent, expected) => {
+    const error = buildError({ orders: { refund: procedureWith(agent) } });
+    expect(error.problems).toEqual([`${PATH}: ${expected}`]);
+    expect(error.message).toContain(`\n  - ${PATH}: ${expected}`);
+  });
+});
+
+describe("SI-1 exposure values", () => {
+  it("SI-1: truthy non-boolean expose values (1, \"true\") fail the build", () => {
+    expect(problemsFor({ ...validAgent, expose: { mcp: 1, aiSdk: "true" } })).toEqual([
+      `${PATH}: agent.expose.mcp must be a boolean, got 1`,
+      `${PATH}: agent.expose.aiSdk must be a boolean, got "true"`,
+    ]);
+  });
+
+  it("SI-1: explicit false and absent surfaces are valid", () => {
+    const registry = createCapabilityRegistry({ a: procedureWith({ ...validAgent, expose: { aiSdk: false, direct: true } }) });
+    expect(registry.get("a")?.meta.expose).toEqual({ aiSdk: false, direct: true });
+  });
+});
+
+describe("SI-11 retry on write-like capabilities", () => {
+  it.each(["write", "destructive", "external"])(
+    "SI-11: %s + retry.maxAttempts > 0 without idempotent: true fails the build",
+    (sideEffect) => {
+      expect(problemsFor({ ...validAgent, sideEffect, retry: { maxAttempts: 2 } })).toEqual([
+        `${PATH}: agent.retry.maxAttempts is 2 on a write-like capability (sideEffect "${sideEffect}") without idempotent: true; ` +
+          "writes are never auto-retried (SI-11). Set idempotent: true or remove retry",
+      ]);
+    },
+  );
+
+  it("SI-11: idempotent: false is as unsafe as no idempotent at all", () => {
+    expect(problemsFor({ ...validAgent, sideEffect: "write", idempotent: false, retry: { maxAttempts: 1 } })).toHaveLength(1);
+  });
+
+  it("SI-11: idempotent writes, reads and writes with maxAttempts 0 may declare retry", () => {
+    const registry = createCapabilityRegistry({
+      idempotentWrite: procedureWith({ ...validAgent, sideEffect: "write", idempotent: true, retry: { maxAttempts: 3 } }),
+      read: procedureWith({ ...validAgent, sideEffect: "read", retry: { maxAttempts: 3, backoffMs: 10, retryOn: () => true } }),
+      none: procedureWith({ ...validAgent, sideEffect: "none", retry: { maxAttempts: 1 } }),
+      noRetryWrite: procedureWith({ ...validAgent, sideEffect: "destructive", retry: { maxAttempts: 0 } }),
+    });
+    expect(registry.ids()).toEqual(["idempotentWrite", "read", "none", "noRetryWrite"]);
+  });
+});
+
+describe("accepted meta", () => {
+  it("accepts every optional field when well formed", () => {
+    const agent = {
+      description: "Refund an order",
+      expose: { direct: true, aiSdk: true, mcp: true, workflow: false, test: true },
+      sideEffect: "write",
+      risk: "critical",
+      tags: ["billing", "orders"],
+      timeoutMs: 2_000,
+      retry: { maxAttempts: 2, backoffMs: 100, retryOn: () => true },
+      idempotent: true,
+      approval: { required: true, type: "manager", expiresInMs: 60_000 },
+      redact: { output: (o: unknown) => o, approvalInput: (i: unknown) => i },
+      policies: [policy],
+      discovery: "contextual",
+      adapters: {
+        aiSdk: { toolName: "refund_order" },
+        mcp: { toolName: "refund-order", annotations: { title: "Refund", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } },
+      },
+    };
+    const meta = createCapabilityRegistry({ orders: { refund: procedureWith(agent) } }).get("orders.refund")?.meta;
+    expect(meta).toEqual(agent);
+  });
+
+  it("ignores unknown keys inside adapters", () => {
+    const agent = {
+      ...validAgent,
+      adapters: { openai: { strict: true }, aiSdk: { toolName: "x", extra: 1 }, mcp: { hint: "y", annotations: { icon: "z" } } },
+    };
+    expect(() => createCapabilityRegistry({ a: procedureWith(agent) })).not.toThrow();
+  });
+
+  it("collects every problem of one meta object rather than stopping at the first", () => {
+    expect(problemsFor({ description: "", expose: { mcp: 1 }, sideEffect: "x", risk: "y", extra: true })).toEqual([
+      `${PATH}: agent.extra is not an AgentMeta key (unknown keys are rejected)`,
+      `${PATH}: agent.description is required and must be a non-blank string, got ""`,
+      `${PATH}: agent.expose.mcp must be a boolean, got 1`,
+      `${PATH}: agent.sideEffect must be one of none, read, write, destructive, external, got "x"`,
+      `${PATH}: agent.risk must be one of low, medium, high, critical, got "y"`,
+    ]);
+  });
+});
+
+describe("normalization (core.md §1.1)", () => {
+  it("defaults tags and policies to [] and idempotent to false", () => {
+    const meta = createCapabilityRegistry({ a: procedureWith(validAgent) }).get("a")?.meta;
+    expect(meta).toEqual({ ...validAgent, tags: [], policies: [], idempotent: false });
+  });
+
+  it("keeps given tags, policies and idempotent", () => {
+    const meta = normalizeAgentMeta({ ...validAgent, tags: ["t"], policies: [policy], idempotent: true } as never);
+    expect(meta.tags).toEqual(["t"]);
+    expect(meta.policies).toEqual([policy]);
+    expect(meta.policies?.[0]).toBe(policy);
+    expect(meta.idempotent).toBe(true);
+  });
+
+  it("returns a frozen copy whose expose, tags and policies are frozen copies too", () => {
+    const source = { ...validAgent, expose: { aiSdk: true }, tags: ["t"], policies: [policy] };
+    const procedure = procedureWith(source);
+    const meta = createCapabilityRegistry({ a: procedure }).get("a")!.meta;
+
+    expect(meta).not.toBe(source);
+    expect(Object.isFrozen(meta)).toBe(true);
+    expect(Object.isFrozen(meta.expose)).toBe(true);
+    expect(Object.isFrozen(meta.tags)).toBe(true);
+    expect(Object.isFrozen(meta.policies)).toBe(true);
+    expect(() => {
+      (meta as { risk: string }).risk = "critical";
+    }).toThrow(TypeError);
+
+    // Editing the procedure's meta afterwards cannot widen exposure or change tags.
+    source.expose.mcp = true as never;
+    source.tags.push("added");
+    expect(meta.expose).toEqual({ aiSdk: true });
+    expect(meta.tags).toEqual(["t"]);
+  });
+
+  it("validateAgentMeta returns undefined and pushes problems for invalid meta, the normalized meta otherwise", () => {
+    const problems: string[] = [];
+    expect(validateAgentMeta("x", { ...validAgent, risk: "none" }, problems)).toBeUndefined();
+    expect(problems).toEqual(['x: agent.risk must be one of low, medium, high, critical, got "none"']);
+    const meta = validateAgentMeta("y", validAgent, problems);
+    expect(meta).toEqual({ ...validAgent, tags: [], policies: [], idempotent: false });
+    expect(problems).toHaveLength(1);
+  });
+
+  it("reads meta set through os.meta on real procedures", () => {
+    const procedure = os
+      .$meta<{ agent?: unknown; other?: string }>({ other: "kept" })
+      .meta({ agent: validAgent })
+      .handler(() => 1);
+    const capability = createCapabilityRegistry({ p: procedure }).get("p");
+    expect(capability?.meta.description).toBe("Look up an order");
+    expect(capability?.procedure).toBe(procedure);
+  });
+});

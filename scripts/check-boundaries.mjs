@@ -1,0 +1,235 @@
+#!/usr/bin/env node
+// Package boundaries (ADR-003), checked on the imports of every packages/*/src file and on every
+// packages/*/package.json: core.md §0, adapters.md §1.9, postgres.md §1 and §9, distributed.md §1 and §10 B3.
+//
+//   node scripts/check-boundaries.mjs [root]     root defaults to this repository
+//
+// Exit 0 and "check:boundaries: ok (N files)" when clean; exit 1 listing `file:line [rule] message`
+// per violation; exit 2 when the root cannot be checked at all.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+
+const CORE = "@orpc-agent/core";
+const ADAPTERS = ["@orpc-agent/ai-sdk", "@orpc-agent/mcp", "@orpc-agent/opentelemetry", "@orpc-agent/dbos"];
+const SOURCE_EXTENSIONS = new Set([".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"]);
+const DEPENDENCY_FIELDS = ["dependencies", "peerDependencies", "optionalDependencies"];
+
+// [pattern over the imported package name, what it is]
+const AI = [/^ai$/, "the AI SDK"];
+const AI_PROVIDER = [/^@ai-sdk\//, "an AI SDK provider"];
+const MODEL_PROVIDER = [/^(openai|@anthropic-ai\/.+|@google\/genai|@google\/generative-ai|@mistralai\/.+)$/, "a model provider SDK"];
+const MCP = [/^@modelcontextprotocol\//, "the MCP SDK"];
+const OTEL = [/^@opentelemetry\//, "OpenTelemetry"];
+const DBOS = [/^@dbos-inc\//, "the DBOS SDK"];
+const DRIVER = [
+  /^(pg|pg-.+|postgres|mysql|mysql2|sqlite3|better-sqlite3|mongodb|node:sqlite|@electric-sql\/.+|@neondatabase\/.+|@vercel\/postgres|@libsql\/.+|@planetscale\/.+)$/,
+  "a database driver",
+];
+const OTHER_THAN_CORE = [/^@orpc-agent\/(?!core$)/, "an @orpc-agent package other than core"];
+// Core and postgres: no model provider, protocol SDK, telemetry, driver or sibling package.
+const NO_SDK_NO_DRIVER = [AI, AI_PROVIDER, MODEL_PROVIDER, MCP, OTEL, DBOS, DRIVER, OTHER_THAN_CORE];
+
+/** What a package's `src` must not import: `{ rule, table, why }` per ban. */
+function importBansOf(name) {
+  const bans = [];
+  if (name === CORE) bans.push({ rule: "core-imports", table: NO_SDK_NO_DRIVER, why: "core.md §0, ADR-003" });
+  if (name === "@orpc-agent/postgres") bans.push({ rule: "postgres-imports", table: NO_SDK_NO_DRIVER, why: "postgres.md §1" });
+  if (name === "@orpc-agent/testing") bans.push({ rule: "testing-imports", table: [AI, AI_PROVIDER, MCP], why: "adapters.md §1.9" });
+  if (name === "@orpc-agent/dbos") bans.push({ rule: "dbos-imports", table: [DRIVER], why: "distributed.md §10 B3" });
+  if (ADAPTERS.includes(name)) bans.push({ rule: "adapter-imports-adapter", table: otherAdapters(name), why: "adapters.md §1.9" });
+  return bans;
+}
+
+/** What a package's package.json must not list in dependencies, peerDependencies or optionalDependencies. */
+function manifestBansOf(name) {
+  const bans = [];
+  if (name === CORE) bans.push({ rule: "core-manifest", table: NO_SDK_NO_DRIVER, why: "core.md §0" });
+  if (name === "@orpc-agent/postgres") bans.push({ rule: "postgres-manifest", table: [DRIVER], why: "postgres.md §1, §9" });
+  if (ADAPTERS.includes(name)) bans.push({ rule: "adapter-manifest", table: otherAdapters(name), why: "adapters.md §1.9" });
+  return bans;
+}
+
+function otherAdapters(name) {
+  const others = ADAPTERS.filter((adapter) => adapter !== name);
+  return [[new RegExp(`^(${others.join("|")})$`), "another adapter"]];
+}
+
+const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), ".."));
+const packagesDir = path.join(root, "packages");
+if (!existsSync(packagesDir) || !statSync(packagesDir).isDirectory()) {
+  console.error(`check:boundaries: no packages/ directory under ${root}`);
+  process.exit(2);
+}
+
+const violations = [];
+let fileCount = 0;
+
+for (const dir of readdirSync(packagesDir).sort()) {
+  const packageDir = path.join(packagesDir, dir);
+  if (!statSync(packageDir).isDirectory()) continue;
+  const manifest = readManifest(packageDir);
+  const name = manifest?.json.name ?? `@orpc-agent/${dir}`;
+  if (manifest) checkManifest(name, manifest);
+  const srcDir = path.join(packageDir, "src");
+  if (!existsSync(srcDir)) continue;
+  for (const file of listSourceFiles(srcDir)) {
+    fileCount++;
+    for (const found of findImports(file)) checkImport(name, packageDir, file, found);
+  }
+}
+
+if (violations.length > 0) {
+  console.error(`check:boundaries: ${violations.length} violation(s) in ${fileCount} files`);
+  for (const v of violations) console.error(`  ${v.file}:${v.line} [${v.rule}] ${v.message}`);
+  process.exit(1);
+}
+console.log(`check:boundaries: ok (${fileCount} files)`);
+
+function checkImport(packageName, packageDir, file, { specifier, line, typeOnly }) {
+  const report = (rule, message) => violations.push({ file: relative(file), line, rule, message });
+  const clientDir = path.join(packageDir, "src", "client");
+  const inClient = packageName === CORE && isInside(clientDir, file);
+  const clientRule = "client-type-only";
+
+  if (specifier === undefined) {
+    // A computed specifier cannot be checked; core/client must stay provably import-free.
+    if (inClient) report(clientRule, "dynamic import with a computed specifier; core/client allows only `import type` / `export type` (distributed.md §1)");
+    return;
+  }
+
+  if (specifier.startsWith(".")) {
+    const target = path.resolve(path.dirname(file), specifier);
+    if (!isInside(packageDir, target)) {
+      report("relative-import-leaves-package", `"${specifier}" reaches outside ${packageName}; import a package by its name, where its boundary allows it`);
+    } else if (inClient && !typeOnly && !isInside(clientDir, target)) {
+      // Files inside core/client may import each other; nothing else at run time (distributed.md §1).
+      report(clientRule, `runtime import of "${specifier}" leaves core/client; only \`import type\` / \`export type\` are allowed (distributed.md §1)`);
+    }
+    return;
+  }
+
+  if (inClient && !typeOnly) {
+    report(clientRule, `runtime import of "${specifier}"; core/client allows only \`import type\` / \`export type\` (distributed.md §1)`);
+  }
+  // Type-only imports count too: a published .d.ts would still need the package.
+  const target = packageNameOf(specifier);
+  for (const { rule, table, why } of importBansOf(packageName)) {
+    const what = matchBan(table, target);
+    if (what) report(rule, `${packageName} imports "${specifier}" (${what}); its boundary forbids that (${why})`);
+  }
+}
+
+function checkManifest(packageName, { file, text, json }) {
+  const bans = manifestBansOf(packageName);
+  for (const field of DEPENDENCY_FIELDS) {
+    for (const dependency of Object.keys(json[field] ?? {})) {
+      const report = (rule, message) => violations.push({ file: relative(file), line: lineOfKey(text, field, dependency), rule, message });
+      for (const { rule, table, why } of bans) {
+        const what = matchBan(table, dependency);
+        if (what) report(rule, `${packageName} lists "${dependency}" (${what}) in ${field} (${why})`);
+      }
+      // One core instance per application, because converter state is module-level (core.md §0, §13).
+      if (packageName !== CORE && packageName.startsWith("@orpc-agent/") && dependency === CORE && field !== "peerDependencies") {
+        report("core-is-a-peer", `${packageName} lists ${CORE} in ${field}; it must be a peer (and a devDependency for tests) (core.md §0)`);
+      }
+    }
+  }
+}
+
+/** Every module reference in a file: static, re-export, dynamic `import()`, `require`, `getBuiltinModule`, `import("x")` types. */
+function findImports(file) {
+  const text = readFileSync(file, "utf8");
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKindOf(file));
+  const found = [];
+  const add = (node, specifier, typeOnly) =>
+    found.push({ specifier, typeOnly, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1 });
+
+  const visit = (node) => {
+    if (ts.isImportDeclaration(node)) {
+      // `import { type A } from "x"` stays a runtime `import {} from "x"` under verbatimModuleSyntax.
+      add(node, literalText(node.moduleSpecifier), node.importClause?.isTypeOnly === true);
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier) {
+      add(node, literalText(node.moduleSpecifier), node.isTypeOnly);
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      add(node, literalText(node.moduleReference.expression), node.isTypeOnly);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
+      add(node, literalText(node.argument.literal), true);
+    } else if (ts.isCallExpression(node) && isModuleCall(node)) {
+      add(node, node.arguments.length > 0 ? literalText(node.arguments[0]) : undefined, false);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function isModuleCall(call) {
+  const callee = call.expression;
+  if (callee.kind === ts.SyntaxKind.ImportKeyword) return true;
+  if (ts.isIdentifier(callee) && callee.text === "require") return call.arguments.length === 1;
+  return ts.isPropertyAccessExpression(callee) && callee.name.text === "getBuiltinModule";
+}
+
+function literalText(node) {
+  return ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? node.text : undefined;
+}
+
+function scriptKindOf(file) {
+  const ext = path.extname(file);
+  if (ext === ".tsx") return ts.ScriptKind.TSX;
+  if (ext === ".jsx") return ts.ScriptKind.JSX;
+  if (ext === ".js" || ext === ".mjs" || ext === ".cjs") return ts.ScriptKind.JS;
+  return ts.ScriptKind.TS;
+}
+
+function packageNameOf(specifier) {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+function matchBan(table, name) {
+  for (const [pattern, what] of table) if (pattern.test(name)) return what;
+  return undefined;
+}
+
+function listSourceFiles(dir) {
+  const files = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== "node_modules" && entry.name !== "dist") files.push(...listSourceFiles(full));
+    } else if (entry.isFile() && SOURCE_EXTENSIONS.has(path.extname(entry.name))) {
+      files.push(full);
+    }
+  }
+  return files;
+}
+
+function readManifest(packageDir) {
+  const file = path.join(packageDir, "package.json");
+  if (!existsSync(file)) return undefined;
+  const text = readFileSync(file, "utf8");
+  try {
+    return { file, text, json: JSON.parse(text) };
+  } catch (error) {
+    console.error(`check:boundaries: cannot parse ${relative(file)}: ${error.message}`);
+    process.exit(2);
+  }
+}
+
+function lineOfKey(text, field, key) {
+  const start = Math.max(0, text.indexOf(`"${field}"`));
+  const at = text.indexOf(`"${key}"`, start);
+  return at < 0 ? 1 : text.slice(0, at).split("\n").length;
+}
+
+function isInside(dir, target) {
+  const rel = path.relative(dir, target);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+function relative(file) {
+  return path.relative(root, file).split(path.sep).join("/");
+}

@@ -1,0 +1,248 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const script = fileURLToPath(new URL("../check-boundaries.mjs", import.meta.url));
+const trees: string[] = [];
+
+/** Runs the checker as CI does: a child process, exit code and output. */
+function check(root?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const args = root === undefined ? [script] : [script, root];
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { encoding: "utf8", cwd: tmpdir() }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** A workspace with a clean core (incl. core/client), two adapters and a testing package. */
+const CLEAN: Record<string, string> = {
+  "packages/core/package.json": JSON.stringify({
+    name: "@orpc-agent/core",
+    dependencies: { "@standard-schema/spec": "1.1.0" },
+    peerDependencies: { "@orpc/server": "^1.14.10", zod: "^4" },
+  }),
+  "packages/core/src/index.ts": [
+    'import { call } from "@orpc/server";',
+    'import type { StandardSchemaV1 } from "@standard-schema/spec";',
+    'export { createAgentRuntime } from "./runtime/create-runtime.js";',
+    "// a comment naming \"ai\" or pg is not an import",
+    'export const note = "import x from \\"ai\\"";',
+    "export type Schema = StandardSchemaV1;",
+    "export { call };",
+  ].join("\n"),
+  "packages/core/src/runtime/create-runtime.ts": [
+    'const crypto = globalThis.process?.getBuiltinModule?.("node:crypto");',
+    'export async function loadZod() { return import("zod"); }',
+    "export function createAgentRuntime() { return crypto; }",
+  ].join("\n"),
+  "packages/core/src/client/index.ts": [
+    'import type { AnyProcedure } from "@orpc/server";',
+    'export type { ErrorCode } from "../errors/codes.js";',
+    'export { isOutcomeUnknown } from "./guards.js";',
+    "export type Procedure = AnyProcedure;",
+    "export const REMOTE_PROTOCOL = 1 as const;",
+  ].join("\n"),
+  "packages/core/src/client/guards.ts": "export function isOutcomeUnknown(r: { status: string }) { return r.status === \"outcome-unknown\"; }\n",
+  "packages/core/src/errors/codes.ts": 'export type ErrorCode = "INTERNAL_ERROR";\n',
+  "packages/ai-sdk/package.json": JSON.stringify({
+    name: "@orpc-agent/ai-sdk",
+    peerDependencies: { "@orpc-agent/core": "workspace:^", ai: "^5" },
+    devDependencies: { "@orpc-agent/core": "workspace:^" },
+  }),
+  "packages/ai-sdk/src/index.ts": 'import { tool } from "ai";\nimport { CapabilityError } from "@orpc-agent/core";\nexport { tool, CapabilityError };\n',
+  "packages/mcp/package.json": JSON.stringify({ name: "@orpc-agent/mcp", peerDependencies: { "@orpc-agent/core": "workspace:^" } }),
+  "packages/mcp/src/server.ts": 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nexport { McpServer };\n',
+  "packages/testing/package.json": JSON.stringify({ name: "@orpc-agent/testing" }),
+  "packages/testing/src/index.ts": 'import { createAgentRuntime } from "@orpc-agent/core";\nexport { createAgentRuntime };\n',
+};
+const CLEAN_FILE_COUNT = 8;
+
+function tree(overrides: Record<string, string> = {}): string {
+  const root = mkdtempSync(path.join(tmpdir(), "check-boundaries-"));
+  trees.push(root);
+  for (const [file, content] of Object.entries({ ...CLEAN, ...overrides })) {
+    const full = path.join(root, file);
+    mkdirSync(path.dirname(full), { recursive: true });
+    writeFileSync(full, content);
+  }
+  return root;
+}
+
+afterAll(() => {
+  for (const root of trees) rmSync(root, { recursive: true, force: true });
+});
+
+// Each case spawns its own process on its own tree, so they can run side by side.
+describe.concurrent("check-boundaries", () => {
+  it("passes a clean tree and counts its source files", async () => {
+    const result = await check(tree());
+    expect(result.stderr).toBe("");
+    expect(result.stdout.trim()).toBe(`check:boundaries: ok (${CLEAN_FILE_COUNT} files)`);
+    expect(result.code).toBe(0);
+  });
+
+  it("fails when core imports the AI SDK, naming file, line and rule", async () => {
+    const result = await check(
+      tree({ "packages/core/src/runtime/bad.ts": '// planted\nimport { generateText } from "ai";\nexport { generateText };\n' }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("check:boundaries: 1 violation(s)");
+    expect(result.stderr).toMatch(/packages\/core\/src\/runtime\/bad\.ts:2 \[core-imports\] .*"ai"/);
+    expect(result.stdout).toBe("");
+  });
+
+  it("fails when core dynamically imports a database driver", async () => {
+    const result = await check(
+      tree({ "packages/core/src/store.ts": 'export async function pool() {\n  const { Pool } = await import("pg");\n  return new Pool();\n}\n' }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/packages\/core\/src\/store\.ts:2 \[core-imports\] .*"pg" \(a database driver\)/);
+  });
+
+  it.each([
+    ["require of OpenTelemetry", 'const api = require("@opentelemetry/api");\nexport { api };\n', "@opentelemetry/api"],
+    ["re-export from the MCP SDK", 'export * from "@modelcontextprotocol/sdk/types.js";\n', "@modelcontextprotocol/sdk/types.js"],
+    ["a type-only import of an AI SDK provider", 'import type { OpenAIProvider } from "@ai-sdk/openai";\nexport type P = OpenAIProvider;\n', "@ai-sdk/openai"],
+    ["another @orpc-agent package", 'import { harness } from "@orpc-agent/testing";\nexport { harness };\n', "@orpc-agent/testing"],
+    ["a pg-* driver", 'import Cursor from "pg-cursor";\nexport { Cursor };\n', "pg-cursor"],
+    ["PGlite", 'import { PGlite } from "@electric-sql/pglite";\nexport { PGlite };\n', "@electric-sql/pglite"],
+  ])("fails when core has %s", async (_label, content, specifier) => {
+    const result = await check(tree({ "packages/core/src/bad.ts": content }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`packages/core/src/bad.ts:1 [core-imports] @orpc-agent/core imports "${specifier}"`);
+  });
+
+  it("fails when an adapter imports another adapter", async () => {
+    const result = await check(
+      tree({ "packages/mcp/src/bridge.ts": 'import type { AISDKToolResult } from "@orpc-agent/ai-sdk";\nexport type R = AISDKToolResult;\n' }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/packages\/mcp\/src\/bridge\.ts:1 \[adapter-imports-adapter\] @orpc-agent\/mcp imports "@orpc-agent\/ai-sdk"/);
+  });
+
+  it("fails when an adapter reaches into another package with a relative path", async () => {
+    const result = await check(tree({ "packages/mcp/src/bridge.ts": 'export { tool } from "../../ai-sdk/src/index.js";\n' }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("packages/mcp/src/bridge.ts:1 [relative-import-leaves-package]");
+  });
+
+  it("fails when core/client imports something at run time", async () => {
+    const result = await check(tree({ "packages/core/src/client/http.ts": 'import { ORPCError } from "@orpc/server";\nexport { ORPCError };\n' }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/packages\/core\/src\/client\/http\.ts:1 \[client-type-only\] runtime import of "@orpc\/server"/);
+  });
+
+  it("fails when core/client imports core's main entry at run time by a relative path", async () => {
+    const result = await check(tree({ "packages/core/src/client/errors.ts": 'export { CapabilityError } from "../index.js";\n' }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('packages/core/src/client/errors.ts:1 [client-type-only] runtime import of "../index.js"');
+  });
+
+  it("fails on `import { type X }` in core/client, which stays a runtime import under verbatimModuleSyntax", async () => {
+    const result = await check(tree({ "packages/core/src/client/types.ts": 'import { type AnyProcedure } from "@orpc/server";\nexport type P = AnyProcedure;\n' }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("packages/core/src/client/types.ts:1 [client-type-only]");
+  });
+
+  it("passes `import type` and `export type` in core/client", async () => {
+    const result = await check(
+      tree({
+        "packages/core/src/client/types.ts": [
+          'import type { AnyProcedure } from "@orpc/server";',
+          'export type { ErrorCode } from "../errors/codes.js";',
+          'export type Loaded = typeof import("@orpc/server");',
+          "export type P = AnyProcedure;",
+        ].join("\n"),
+      }),
+    );
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+  });
+
+  it("fails when testing imports a protocol SDK", async () => {
+    const result = await check(tree({ "packages/testing/src/index.ts": 'import { tool } from "ai";\nexport { tool };\n' }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('packages/testing/src/index.ts:1 [testing-imports] @orpc-agent/testing imports "ai"');
+  });
+
+  it("fails when postgres imports a driver, while its PgQuery seam needs none (postgres.md §1)", async () => {
+    const result = await check(
+      tree({
+        "packages/postgres/package.json": JSON.stringify({ name: "@orpc-agent/postgres", peerDependencies: { "@orpc-agent/core": "workspace:^" } }),
+        "packages/postgres/src/approvals.ts": 'import type { ApprovalCoordinator } from "@orpc-agent/core";\nimport { Pool } from "pg";\nexport type C = ApprovalCoordinator;\nexport { Pool };\n',
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("check:boundaries: 1 violation(s)");
+    expect(result.stderr).toContain('packages/postgres/src/approvals.ts:2 [postgres-imports] @orpc-agent/postgres imports "pg"');
+  });
+
+  it("lets dbos import its own SDK and core/server but no driver (distributed.md §10 B3)", async () => {
+    const result = await check(
+      tree({
+        "packages/dbos/package.json": JSON.stringify({ name: "@orpc-agent/dbos" }),
+        "packages/dbos/src/index.ts": [
+          'import { DBOS } from "@dbos-inc/dbos-sdk";',
+          'import { createInvocationService } from "@orpc-agent/core/server";',
+          'import postgres from "postgres";',
+          "export { DBOS, createInvocationService, postgres };",
+        ].join("\n"),
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("check:boundaries: 1 violation(s)");
+    expect(result.stderr).toContain('packages/dbos/src/index.ts:3 [dbos-imports] @orpc-agent/dbos imports "postgres"');
+  });
+
+  it("fails on package.json boundaries: forbidden core or postgres dependency, adapter on adapter, core as a runtime dependency", async () => {
+    const result = await check(
+      tree({
+        "packages/core/package.json": JSON.stringify({ name: "@orpc-agent/core", dependencies: { pg: "^8" } }, null, 2),
+        "packages/postgres/package.json": JSON.stringify({ name: "@orpc-agent/postgres", peerDependencies: { "@electric-sql/pglite": "^0.3" } }, null, 2),
+        "packages/ai-sdk/package.json": JSON.stringify(
+          { name: "@orpc-agent/ai-sdk", dependencies: { "@orpc-agent/core": "workspace:^" }, peerDependencies: { "@orpc-agent/mcp": "workspace:^" } },
+          null,
+          2,
+        ),
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("check:boundaries: 4 violation(s)");
+    expect(result.stderr).toContain('packages/core/package.json:4 [core-manifest] @orpc-agent/core lists "pg"');
+    expect(result.stderr).toContain("packages/ai-sdk/package.json:4 [core-is-a-peer]");
+    expect(result.stderr).toContain('packages/postgres/package.json:4 [postgres-manifest] @orpc-agent/postgres lists "@electric-sql/pglite"');
+    expect(result.stderr).toContain('packages/ai-sdk/package.json:7 [adapter-manifest] @orpc-agent/ai-sdk lists "@orpc-agent/mcp"');
+  });
+
+  it("lists every violation, not only the first", async () => {
+    const result = await check(
+      tree({
+        "packages/core/src/a.ts": 'import "ai";\n',
+        "packages/core/src/b.ts": '\n\nimport { trace } from "@opentelemetry/api";\nexport { trace };\n',
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("check:boundaries: 2 violation(s)");
+    expect(result.stderr).toContain("packages/core/src/a.ts:1 [core-imports]");
+    expect(result.stderr).toContain("packages/core/src/b.ts:3 [core-imports]");
+  });
+
+  it("exits 2 when the root has no packages directory", async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), "check-boundaries-empty-"));
+    trees.push(empty);
+    const result = await check(empty);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("no packages/ directory");
+  });
+
+  it("passes on the real repository tree (the default root)", async () => {
+    const result = await check();
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatch(/^check:boundaries: ok \(\d+ files\)\n$/);
+    expect(result.code).toBe(0);
+  });
+});

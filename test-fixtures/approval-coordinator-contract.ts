@@ -1,0 +1,491 @@
+// The approval coordinator contract suite (adapters.md §5.2, core.md §10). Every coordinator
+// runs it unchanged: core's in-memory one, @orpc-agent/postgres, approvalProbe, third parties.
+// It imports only vitest; the types below mirror core's structurally, so drift shows up as
+// assignability errors where a package passes its coordinator in.
+import { describe, expect, it } from "vitest";
+
+export type ContractActor = {
+  id: string;
+  kind: "user" | "service" | "automation" | "anonymous";
+  displayName?: string;
+  attributes?: Record<string, unknown>;
+};
+
+export type ContractApprovalStatus = "pending" | "approved" | "rejected" | "expired" | "cancelled" | "consumed";
+
+export type ContractApprovalRequest = {
+  id: string;
+  capabilityId: string;
+  surface: "direct" | "aiSdk" | "mcp" | "workflow" | "test";
+  actor: ContractActor;
+  input: unknown;
+  inputHash: string;
+  reasons: string[];
+  types: string[];
+  risk: "low" | "medium" | "high" | "critical";
+  sideEffect: "none" | "read" | "write" | "destructive" | "external";
+  requestedAt: Date;
+  expiresAt: Date;
+};
+
+export type ContractApprovalDecision = { status: "approved" | "rejected"; approver: ContractActor; comment?: string };
+
+export type ContractApprovalRecord = ContractApprovalRequest & {
+  status: ContractApprovalStatus;
+  decision?: ContractApprovalDecision & { decidedAt: Date };
+  consumedByExecutionId?: string;
+};
+
+export type ContractListFilter = { status?: ContractApprovalStatus; capabilityId?: string; actorId?: string };
+
+export interface ContractCoordinator {
+  create(request: ContractApprovalRequest): Promise<ContractApprovalRecord>;
+  get(id: string): Promise<ContractApprovalRecord | null>;
+  decide(id: string, decision: ContractApprovalDecision): Promise<ContractApprovalRecord>;
+  markConsumed(id: string, executionId: string): Promise<ContractApprovalRecord>;
+  /** Optional in core's interface; the contract requires it (checks 11, 12, 16) and fails without it. */
+  list?(filter?: ContractListFilter): Promise<ContractApprovalRecord[]>;
+}
+
+export type ContractClock = {
+  now: () => Date;
+  advance(ms: number): void;
+  set(iso: string): void;
+};
+
+/** A settable clock; `now()` returns a fresh `Date` each call. */
+export function contractClock(startIso: string): ContractClock {
+  let current = parseInstant(startIso);
+  return {
+    now: () => new Date(current),
+    advance(ms) {
+      current += ms;
+    },
+    set(iso) {
+      current = parseInstant(iso);
+    },
+  };
+}
+
+function parseInstant(iso: string): number {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) throw new TypeError(`contractClock: "${iso}" is not an ISO instant`);
+  return ms;
+}
+
+export const CONTRACT_EXPIRY_MS = 15 * 60_000;
+
+let nextRequestNumber = 0;
+
+/** A complete pending-to-be request: id `apr_<n>`, requested at `now`, expiring 15 minutes later. */
+export function makeApprovalRequest(
+  now: Date | (() => Date),
+  overrides: Partial<ContractApprovalRequest> = {},
+): ContractApprovalRequest {
+  const requestedAt = typeof now === "function" ? now() : new Date(now.getTime());
+  nextRequestNumber += 1;
+  return {
+    id: `apr_${nextRequestNumber}`,
+    capabilityId: "orders.refund",
+    surface: "mcp",
+    actor: { id: "user_requester", kind: "user", displayName: "Requester" },
+    input: { orderId: "ord_1", amount: 25, lines: [{ sku: "sku_1", qty: 1 }] },
+    inputHash: "9f2c4e8a1b7d3f6e0c5a9b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f",
+    reasons: ["Approval is required for orders.refund."],
+    types: ["manager"],
+    risk: "high",
+    sideEffect: "write",
+    requestedAt,
+    expiresAt: new Date(requestedAt.getTime() + CONTRACT_EXPIRY_MS),
+    ...overrides,
+  };
+}
+
+const START = "2030-01-01T00:00:00.000Z";
+const MANAGER: ContractActor = { id: "user_manager", kind: "user" };
+const APPROVE: ContractApprovalDecision = { status: "approved", approver: MANAGER, comment: "ok" };
+const REJECT: ContractApprovalDecision = { status: "rejected", approver: MANAGER };
+
+function requireList(coordinator: ContractCoordinator): NonNullable<ContractCoordinator["list"]> {
+  expect(typeof coordinator.list, "the contract requires list()").toBe("function");
+  return coordinator.list!.bind(coordinator);
+}
+
+function ids(records: readonly { id: string }[]): string[] {
+  return records.map((r) => r.id).sort();
+}
+
+function exactlyOneFulfilled(results: PromiseSettledResult<ContractApprovalRecord>[]): ContractApprovalRecord {
+  const fulfilled = results.filter((r): r is PromiseFulfilledResult<ContractApprovalRecord> => r.status === "fulfilled");
+  expect(fulfilled).toHaveLength(1);
+  return fulfilled[0]!.value;
+}
+
+/**
+ * Registers the coordinator contract checks. `make` receives the clock the coordinator must
+ * use for lazy expiry and `decidedAt`, and returns a fresh, empty coordinator.
+ */
+export function describeApprovalCoordinatorContract(
+  name: string,
+  make: (now: () => Date) => Promise<ContractCoordinator>,
+): void {
+  async function setup() {
+    const clock = contractClock(START);
+    const coordinator = await make(clock.now);
+    return { clock, coordinator };
+  }
+
+  describe(`approval coordinator contract: ${name}`, () => {
+    it("1. create stores pending and returns every request field, without decision or consumption", async () => {
+      const { clock, coordinator } = await setup();
+      const request = makeApprovalRequest(clock.now);
+      const created = await coordinator.create(request);
+      for (const record of [created, await coordinator.get(request.id)]) {
+        expect(record).not.toBeNull();
+        expect(record!.status).toBe("pending");
+        expect(record!.requestedAt).toBeInstanceOf(Date);
+        expect(record!.expiresAt).toBeInstanceOf(Date);
+        expect(record!.requestedAt.getTime()).toBe(request.requestedAt.getTime());
+        expect(record!.expiresAt.getTime()).toBe(request.expiresAt.getTime());
+        expect(record!).toMatchObject({
+          id: request.id,
+          capabilityId: request.capabilityId,
+          surface: request.surface,
+          actor: request.actor,
+          input: request.input,
+          inputHash: request.inputHash,
+          reasons: request.reasons,
+          types: request.types,
+          risk: request.risk,
+          sideEffect: request.sideEffect,
+        });
+        expect(record!.decision).toBeUndefined();
+        expect(record!.consumedByExecutionId).toBeUndefined();
+      }
+    });
+
+    it("2. create rejects a duplicate id and keeps the first record", async () => {
+      const { clock, coordinator } = await setup();
+      const request = makeApprovalRequest(clock.now);
+      await coordinator.create(request);
+      await expect(coordinator.create({ ...request, capabilityId: "other.capability" })).rejects.toThrow(/already exists/);
+      expect((await coordinator.get(request.id))!.capabilityId).toBe(request.capabilityId);
+    });
+
+    it("3. an unknown id reads as null, and decide / markConsumed reject it", async () => {
+      const { coordinator } = await setup();
+      expect(await coordinator.get("apr_unknown")).toBeNull();
+      await expect(coordinator.decide("apr_unknown", APPROVE)).rejects.toThrow(/was not found/);
+      await expect(coordinator.markConsumed("apr_unknown", "exe_1")).rejects.toThrow(/was not found/);
+    });
+
+    it("4. returned records are detached copies", async () => {
+      const { clock, coordinator } = await setup();
+      const request = makeApprovalRequest(clock.now, { input: { nested: { value: "original" } } });
+      const created = await coordinator.create(request);
+      const snapshot = await coordinator.get(request.id);
+
+      // Mutating the caller's request, or any returned record, must not reach the store.
+      (request.input as { nested: { value: string } }).nested.value = "request-mutated";
+      request.actor.id = "request-mutated";
+      request.reasons.push("request-mutated");
+      request.expiresAt.setTime(0);
+      const mutate = (record: ContractApprovalRecord) => {
+        (record.input as { nested: { value: string } }).nested.value = "mutated";
+        record.actor.id = "mutated";
+        record.reasons.push("mutated");
+        record.types.push("mutated");
+        record.requestedAt.setTime(0);
+        record.expiresAt.setTime(0);
+        record.status = "consumed";
+        if (record.decision) {
+          record.decision.approver.id = "mutated";
+          record.decision.decidedAt.setTime(0);
+        }
+      };
+      mutate(created);
+      mutate((await coordinator.get(request.id))!);
+      const decided = await coordinator.decide(request.id, APPROVE);
+      mutate(decided);
+      for (const record of await requireList(coordinator)()) mutate(record);
+
+      const after = (await coordinator.get(request.id))!;
+      expect(after.status).toBe("approved");
+      expect(after.input).toEqual({ nested: { value: "original" } });
+      expect(after.actor).toEqual(snapshot!.actor);
+      expect(after.reasons).toEqual(snapshot!.reasons);
+      expect(after.types).toEqual(snapshot!.types);
+      expect(after.requestedAt.getTime()).toBe(snapshot!.requestedAt.getTime());
+      expect(after.expiresAt.getTime()).toBe(snapshot!.expiresAt.getTime());
+      expect(after.decision!.approver).toEqual(MANAGER);
+      expect(after.decision!.decidedAt.getTime()).toBe(Date.parse(START));
+    });
+
+    it("5. input round-trips as JSON: strings, null, nested objects, absent; a Date comes back as its ISO string", async () => {
+      const { clock, coordinator } = await setup();
+      const nested = { a: { b: [1, "two", null, true, { c: 3.5 }] }, empty: {}, list: [] };
+      const cases: { input: unknown; expected: unknown }[] = [
+        { input: "abc", expected: "abc" },
+        { input: null, expected: null },
+        { input: nested, expected: structuredClone(nested) },
+        { input: undefined, expected: undefined },
+        {
+          input: { at: new Date("2030-02-03T04:05:06.789Z"), items: [new Date("2031-01-01T00:00:00.000Z")] },
+          expected: { at: "2030-02-03T04:05:06.789Z", items: ["2031-01-01T00:00:00.000Z"] },
+        },
+      ];
+      for (const { input, expected } of cases) {
+        const request = makeApprovalRequest(clock.now, { input });
+        const created = await coordinator.create(request);
+        const read = (await coordinator.get(request.id))!;
+        for (const record of [created, read]) {
+          if (expected === undefined) expect(record.input).toBeUndefined();
+          else if (expected === null) expect(record.input).toBeNull();
+          else expect(record.input).toStrictEqual(expected);
+        }
+      }
+    });
+
+    it("6. approve stores the approver, the comment and decidedAt from the injected clock", async () => {
+      const { clock, coordinator } = await setup();
+      const request = makeApprovalRequest(clock.now);
+      await coordinator.create(request);
+      clock.advance(90_000);
+      const expectedDecidedAt = clock.now().getTime();
+      const decided = await coordinator.decide(request.id, {
+        status: "approved",
+        approver: { id: "user_manager", kind: "user", displayName: "Manager" },
+        comment: "looks right",
+      });
+      for (const record of [decided, (await coordinator.get(request.id))!]) {
+        expect(record.status).toBe("approved");
+        expect(record.decision!.status).toBe("approved");
+        expect(record.decision!.approver).toEqual({ id: "user_manager", kind: "user", displayName: "Manager" });
+        expect(record.decision!.comment).toBe("looks right");
+        expect(record.decision!.decidedAt).toBeInstanceOf(Date);
+        expect(record.decision!.decidedAt.getTime()).toBe(expectedDecidedAt);
+        expect(record.consumedByExecutionId).toBeUndefined();
+      }
+    });
+
+    it("7. reject stores rejected", async () => {
+      const { clock, coordinator } = await setup();
+      const request = makeApprovalRequest(clock.now);
+      await coordinator.create(request);
+      const decided = await coordinator.decide(request.id, REJECT);
+      for (const record of [decided, (await coordinator.get(request.id))!]) {
+        expect(record.status).toBe("rejected");
+        expect(record.decision!.status).toBe("rejected");
+        expect(record.decision!.approver).toEqual(MANAGER);
+        expect(record.decision!.comment).toBeUndefined();
+      }
+    });
+
+    it("8. a bad decision status or an ill-formed approver rejects before any change", async () => {
+      const { clock, coordinator } = await setup();
+      const request = makeApprovalRequest(clock.now);
+      await coordinator.create(request);
+      const bad = (decision: unknown) => coordinator.decide(request.id, decision as ContractApprovalDecision);
+
+      await expect(bad({ status: "maybe", approver: MANAGER })).rejects.toThrow(/Invalid decision status/);
+      await expect(bad({ status: "expired", approver: MANAGER })).rejects.toThrow(/Invalid decision status/);
+      await expect(bad({ approver: MANAGER })).rejects.toThrow(/Invalid decision status/);
+      await expect(bad({ status: "approved" })).rejects.toThrow(/well-formed/);
+      await expect(bad({ status: "approved", approver: { id: "", kind: "user" } })).rejects.toThrow(/well-formed/);
+      await expect(bad({ status: "approved", approver: { id: "user_x", kind: "robot" } })).rejects.toThrow(/well-formed/);
+      await expect(bad({ status: "approved", approver: { id: 42, kind: "user" } })).rejects.toThrow(/well-formed/);
+
+      const record = (await coordinator.get(request.id))!;
+      expect(record.status).toBe("pending");
+      expect(record.decision).toBeUndefined();
+      expect((await coordinator.decide(request.id, APPROVE)).status).toBe("approved");
+    });
+
+    it("9. deciding a record that is no longer pending rejects and keeps the first decision", async () => {
+      const { clock, coordinator } = await setup();
+      const approved = makeApprovalRequest(clock.now);
+      const rejected = makeApprovalRequest(clock.now);
+      await coordinator.create(approved);
+      await coordinator.create(rejected);
+      await coordinator.decide(approved.id, APPROVE);
+      await coordinator.decide(rejected.id, REJECT);
+
+      await expect(coordinator.decide(approved.id, REJECT)).rejects.toThrow(/not pending/);
+      await expect(coordinator.decide(approved.id, APPROVE)).rejects.toThrow(/not pending/);
+      await expect(coordinator.decide(rejected.id, APPROVE)).rejects.toThrow(/not pending/);
+      expect((await coordinator.get(approved.id))!.decision!.status).toBe("approved");
+      expect((await coordinator.get(rejected.id))!.status).toBe("rejected");
+
+      await coordinator.markConsumed(approved.id, "exe_1");
+      await expect(coordinator.decide(approved.id, APPROVE)).rejects.toThrow(/not pending/);
+      expect((await coordinator.get(approved.id))!.status).toBe("consumed");
+    });
+
+    it("10. deciding an expired pending record rejects and records nothing", async () => {
+      const { clock, coordinator } = await setup();
+      const request = makeApprovalRequest(clock.now);
+      await coordinator.create(request);
+      clock.advance(CONTRACT_EXPIRY_MS + 1);
+      await expect(coordinator.decide(request.id, APPROVE)).rejects.toThrow(/not pending|expired/);
+      const record = (await coordinator.get(request.id))!;
+      expect(record.status).toBe("expired");
+      expect(record.decision).toBeUndefined();
+    });
+
+    it("11. lazy expiry: pending 1 ms before expiresAt, expired 1 ms after, in get and list", async () => {
+      const { clock, coordinator } = await setup();
+      const list = requireList(coordinator);
+      const request = makeApprovalRequest(clock.now);
+      await coordinator.create(request);
+
+      clock.set(new Date(request.expiresAt.getTime() - 1).toISOString());
+      expect((await coordinator.get(request.id))!.status).toBe("pending");
+      expect((await list()).map((r) => r.status)).toEqual(["pending"]);
+      expect(ids(await list({ status: "pending" }))).toEqual([request.id]);
+      expect(await list({ status: "expired" })).toEqual([]);
+
+      clock.set(new Date(request.expiresAt.getTime() + 1).toISOString());
+      expect((await coordinator.get(request.id))!.status).toBe("expired");
+      expect((await list()).map((r) => r.status)).toEqual(["expired"]);
+      expect(ids(await list({ status: "expired" }))).toEqual([request.id]);
+      expect(await list({ status: "pending" })).toEqual([]);
+    });
+
+    it("12. expiry is strict: at now == expiresAt a record is pending and decidable, at +1 ms expired", async () => {
+      const { clock, coordinator } = await setup();
+      const list = requireList(coordinator);
+      const decidedAtBoundary = makeApprovalRequest(clock.now);
+      const leftPending = makeApprovalRequest(clock.now);
+      await coordinator.create(decidedAtBoundary);
+      await coordinator.create(leftPending);
+
+      clock.set(decidedAtBoundary.expiresAt.toISOString());
+      expect((await coordinator.get(leftPending.id))!.status).toBe("pending");
+      expect(ids(await list({ status: "pending" }))).toEqual(ids([decidedAtBoundary, leftPending]));
+      const decided = await coordinator.decide(decidedAtBoundary.id, APPROVE);
+      expect(decided.status).toBe("approved");
+      expect(decided.decision!.decidedAt.getTime()).toBe(decidedAtBoundary.expiresAt.getTime());
+
+      clock.advance(1);
+      expect((await coordinator.get(leftPending.id))!.status).toBe("expired");
+      expect(ids(await list({ status: "expired" }))).toEqual([leftPending.id]);
+      expect((await coordinator.get(decidedAtBoundary.id))!.status).toBe("approved");
+    });
+
+    it("13. only pending expires: an approved record stays approved and consumable past expiresAt", async () => {
+      const { clock, coordinator } = await setup();
+      const list = requireList(coordinator);
+      const request = makeApprovalRequest(clock.now);
+      await coordinator.create(request);
+      await coordinator.decide(request.id, APPROVE);
+
+      clock.advance(CONTRACT_EXPIRY_MS + 60_000);
+      expect((await coordinator.get(request.id))!.status).toBe("approved");
+      expect(ids(await list({ status: "approved" }))).toEqual([request.id]);
+      expect(await list({ status: "expired" })).toEqual([]);
+      const consumed = await coordinator.markConsumed(request.id, "exe_late");
+      expect(consumed.status).toBe("consumed");
+      expect(consumed.consumedByExecutionId).toBe("exe_late");
+    });
+
+    it("14. markConsumed consumes an approved record once and records the execution id", async () => {
+      const { clock, coordinator } = await setup();
+      const request = makeApprovalRequest(clock.now);
+      await coordinator.create(request);
+      await coordinator.decide(request.id, APPROVE);
+
+      const consumed = await coordinator.markConsumed(request.id, "exe_1");
+      for (const record of [consumed, (await coordinator.get(request.id))!]) {
+        expect(record.status).toBe("consumed");
+        expect(record.consumedByExecutionId).toBe("exe_1");
+        expect(record.decision!.status).toBe("approved");
+        expect(record.decision!.approver).toEqual(MANAGER);
+      }
+      await expect(coordinator.markConsumed(request.id, "exe_2")).rejects.toThrow(/cannot be consumed/);
+      expect((await coordinator.get(request.id))!.consumedByExecutionId).toBe("exe_1");
+    });
+
+    it("15. pending, expired and rejected records cannot be consumed", async () => {
+      const { clock, coordinator } = await setup();
+      const pending = makeApprovalRequest(clock.now);
+      const rejected = makeApprovalRequest(clock.now);
+      const expiring = makeApprovalRequest(clock.now, { expiresAt: new Date(clock.now().getTime() + 1_000) });
+      for (const request of [pending, rejected, expiring]) await coordinator.create(request);
+      await coordinator.decide(rejected.id, REJECT);
+      clock.advance(1_001);
+
+      await expect(coordinator.markConsumed(pending.id, "exe_1")).rejects.toThrow(/cannot be consumed/);
+      await expect(coordinator.markConsumed(rejected.id, "exe_2")).rejects.toThrow(/cannot be consumed/);
+      await expect(coordinator.markConsumed(expiring.id, "exe_3")).rejects.toThrow(/cannot be consumed/);
+      expect((await coordinator.get(pending.id))!.status).toBe("pending");
+      expect((await coordinator.get(rejected.id))!.status).toBe("rejected");
+      expect((await coordinator.get(expiring.id))!.status).toBe("expired");
+      for (const id of [pending.id, rejected.id, expiring.id]) {
+        expect((await coordinator.get(id))!.consumedByExecutionId).toBeUndefined();
+      }
+    });
+
+    it("16. list filters by status, capabilityId and actorId (the requester), alone and ANDed", async () => {
+      const { clock, coordinator } = await setup();
+      const list = requireList(coordinator);
+      const alice: ContractActor = { id: "user_alice", kind: "user" };
+      const bob: ContractActor = { id: "user_bob", kind: "user" };
+      const a = makeApprovalRequest(clock.now, { capabilityId: "orders.refund", actor: alice });
+      const b = makeApprovalRequest(clock.now, { capabilityId: "orders.refund", actor: bob });
+      const c = makeApprovalRequest(clock.now, { capabilityId: "users.delete", actor: alice });
+      const d = makeApprovalRequest(clock.now, { capabilityId: "users.delete", actor: bob });
+      for (const request of [a, b, c, d]) await coordinator.create(request);
+      // The approver is never the actorId that list matches.
+      await coordinator.decide(b.id, { status: "approved", approver: alice });
+      await coordinator.decide(c.id, REJECT);
+
+      expect(ids(await list())).toEqual(ids([a, b, c, d]));
+      expect(ids(await list({}))).toEqual(ids([a, b, c, d]));
+      expect(ids(await list({ status: "pending" }))).toEqual(ids([a, d]));
+      expect(ids(await list({ status: "approved" }))).toEqual([b.id]);
+      expect(ids(await list({ capabilityId: "users.delete" }))).toEqual(ids([c, d]));
+      expect(ids(await list({ actorId: "user_alice" }))).toEqual(ids([a, c]));
+      expect(ids(await list({ status: "pending", actorId: "user_bob" }))).toEqual([d.id]);
+      expect(ids(await list({ capabilityId: "orders.refund", actorId: "user_bob" }))).toEqual([b.id]);
+      expect(ids(await list({ status: "rejected", capabilityId: "users.delete", actorId: "user_alice" }))).toEqual([c.id]);
+      expect(await list({ status: "rejected", capabilityId: "orders.refund" })).toEqual([]);
+      expect(await list({ actorId: "user_nobody" })).toEqual([]);
+      expect(await list({ status: "consumed" })).toEqual([]);
+    });
+
+    it("17. of 20 concurrent decides exactly one fulfils, and its decision is the stored one", async () => {
+      const { clock, coordinator } = await setup();
+      const request = makeApprovalRequest(clock.now);
+      await coordinator.create(request);
+      const decisions = Array.from({ length: 20 }, (_, i): ContractApprovalDecision => ({
+        status: i % 2 === 0 ? "approved" : "rejected",
+        approver: { id: `user_approver_${i}`, kind: "user" },
+      }));
+      const results = await Promise.allSettled(decisions.map((d) => coordinator.decide(request.id, d)));
+      const winner = exactlyOneFulfilled(results);
+      for (const result of results) {
+        if (result.status === "rejected") expect(String(result.reason)).toMatch(/not pending/);
+      }
+      const stored = (await coordinator.get(request.id))!;
+      expect(stored.status).toBe(winner.status);
+      expect(stored.decision!.approver.id).toBe(winner.decision!.approver.id);
+    });
+
+    it("18. of 20 concurrent markConsumed calls exactly one fulfils, and its execution id is the stored one", async () => {
+      const { clock, coordinator } = await setup();
+      const request = makeApprovalRequest(clock.now);
+      await coordinator.create(request);
+      await coordinator.decide(request.id, APPROVE);
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) => coordinator.markConsumed(request.id, `exe_${i}`)),
+      );
+      const winner = exactlyOneFulfilled(results);
+      for (const result of results) {
+        if (result.status === "rejected") expect(String(result.reason)).toMatch(/cannot be consumed/);
+      }
+      const stored = (await coordinator.get(request.id))!;
+      expect(stored.status).toBe("consumed");
+      expect(stored.consumedByExecutionId).toBe(winner.consumedByExecutionId);
+    });
+  });
+}
