@@ -27,7 +27,7 @@ export function defineGovernance(config: GovernanceConfig): AgentGovernance {
     throw new TypeError(`${USAGE}: a config object is required.`);
   }
   const { registry } = config;
-  if (typeof registry !== "object" || registry === null || typeof registry.get !== "function") {
+  if (typeof registry !== "object" || registry === null || typeof registry.get !== "function" || typeof registry.capabilities !== "function") {
     throw new TypeError(`${USAGE}: \`registry\` must be a CapabilityRegistry from createCapabilityRegistry().`);
   }
   const declared = config.policies ?? [];

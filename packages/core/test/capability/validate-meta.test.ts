@@ -199,7 +199,7 @@ describe("normalization (core.md §1.1)", () => {
     }).toThrow(TypeError);
 
     // Editing the procedure's meta afterwards cannot widen exposure or change tags.
-    source.expose.mcp = true as never;
+    (source.expose as Record<string, boolean>).mcp = true;
     source.tags.push("added");
     expect(meta.expose).toEqual({ aiSdk: true });
     expect(meta.tags).toEqual(["t"]);
