@@ -1,5 +1,5 @@
 import { isPromiseLike, monotonicNow } from "../internal/promise.js";
-import { isPolicyDecision } from "./decision-shape.js";
+import { isPolicyDecision } from "./is-decision.js";
 import type { AgentPolicy, PolicyDecision, PolicyDecisionRecord, PolicyRequest } from "./types.js";
 
 export type ApprovalDemand = { policy: string; reason: string; approvalType?: string; expiresInMs?: number };
