@@ -12,6 +12,8 @@ export default defineConfig({
       { find: /^@orpc-agent\/core\/schema\/arktype$/, replacement: src("./packages/core/src/schema/arktype.ts") },
       { find: /^@orpc-agent\/core\/schema$/, replacement: src("./packages/core/src/schema/index.ts") },
       { find: /^@orpc-agent\/core$/, replacement: src("./packages/core/src/index.ts") },
+      { find: /^@orpc-agent\/testing$/, replacement: src("./packages/testing/src/index.ts") },
+      { find: /^@orpc-agent\/postgres$/, replacement: src("./packages/postgres/src/index.ts") },
     ],
   },
   test: {

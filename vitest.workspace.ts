@@ -1,9 +1,14 @@
 // The project list. Vitest 4 no longer reads workspace files on its own:
 // the root vitest.config.ts imports this list into `test.projects`.
+const pkg = (name: string, extra: Record<string, unknown> = {}) => ({
+  extends: true as const,
+  test: { name, root: `packages/${name}`, include: ["test/**/*.test.ts"], ...extra },
+});
+
 export default [
-  {
-    extends: true,
-    test: { name: "core", root: "packages/core", include: ["test/**/*.test.ts"], typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "packages/core/tsconfig.json" } },
-  },
-  { extends: true, test: { name: "scripts", root: "scripts", include: ["test/**/*.test.ts"] } },
+  pkg("core", { typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "packages/core/tsconfig.json" } }),
+  pkg("testing"),
+  pkg("postgres", { testTimeout: 30_000, hookTimeout: 60_000 }),
+  pkg("cli", { testTimeout: 60_000 }),
+  { extends: true as const, test: { name: "scripts", root: "scripts", include: ["test/**/*.test.ts"] } },
 ];

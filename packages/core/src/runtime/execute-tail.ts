@@ -1,3 +1,4 @@
+import type { ApprovalRecord } from "../approvals/types.js";
 import type { Actor } from "../capability/types.js";
 import type { AgentInvocationInfo } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
@@ -20,6 +21,8 @@ export type ExecutionTail = {
   /** What `call` receives: raw input on fresh invocations, stored input on resume (core.md §6.1). */
   callInput: unknown;
   approval: { id: string; approver: Actor } | undefined;
+  /** On resume, the record every policy of the execution sees as `req.approval` (core.md §3 PolicyRequest). */
+  approvalRecord?: ApprovalRecord;
   signal: AbortSignal | undefined;
   idempotencyKey: string | undefined;
   /** Fresh invocations without an approval may still engage stage 8 from an execution policy. */
@@ -34,7 +37,12 @@ export async function runExecutionTail(exec: Execution, tail: ExecutionTail): Pr
   // Stage 9: execution policies (opted in by phase).
   const executionPolicies = plan.policies.execution[exec.surface];
   if (executionPolicies.length > 0) {
-    let batch = runPolicyBatch(exec, "execution", executionPolicies, { actor: tail.actor, context: tail.context, input: tail.validatedInput });
+    let batch = runPolicyBatch(exec, "execution", executionPolicies, {
+      actor: tail.actor,
+      context: tail.context,
+      input: tail.validatedInput,
+      approval: tail.approvalRecord,
+    });
     if (isPromiseLike(batch)) batch = await batch;
     const refusal = policyRefusal(batch);
     if (refusal) return finishDenied(exec, refusal.error, refusal.reason);

@@ -147,6 +147,7 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
     validatedInput: input,
     callInput: record.input,
     approval: { id: record.id, approver: record.decision!.approver },
+    approvalRecord: record,
     signal: options.signal,
     idempotencyKey: options.idempotencyKey,
     allowLateApproval: false,

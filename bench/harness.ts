@@ -1,0 +1,36 @@
+// Interleaved measurement: subject and baseline alternate within one process, medians over rounds (core.md §16).
+
+export type Timed = () => unknown | Promise<unknown>;
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Time `iterations` sequential awaited calls; returns mean nanoseconds per call. */
+export async function timeSequential(fn: Timed, iterations: number): Promise<number> {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < iterations; i++) await fn();
+  return Number(process.hrtime.bigint() - start) / iterations;
+}
+
+export function timeSync(fn: () => unknown, iterations: number): number {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < iterations; i++) fn();
+  return Number(process.hrtime.bigint() - start) / iterations;
+}
+
+/** Runs each named subject once per round, in alternating order, and returns the per-subject medians. */
+export async function interleave(
+  subjects: Record<string, () => Promise<number> | number>,
+  rounds: number,
+): Promise<Record<string, number>> {
+  const names = Object.keys(subjects);
+  const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) samples[name]!.push(await subjects[name]!());
+  }
+  return Object.fromEntries(names.map((n) => [n, median(samples[n]!)]));
+}

@@ -1,0 +1,136 @@
+// `pnpm bench`: governance cost as ratios against raw oRPC `call` in one process (core.md §16).
+import { call } from "@orpc/server";
+import { z } from "zod";
+import {
+  allow,
+  createAgentRuntime,
+  createCapabilityRegistry,
+  defineGovernance,
+  definePolicy,
+  type AgentAuditEvent,
+} from "@orpc-agent/core";
+import { interleave, median, timeSequential, timeSync } from "./harness.js";
+import { governanceWithDiscoveryPolicy, makeDefs, makeSchema, raw, rawBuilder, trivial, trivialBuilder } from "./fixtures.js";
+
+const quick = process.argv.includes("--quick");
+const ROUNDS = quick ? 5 : 15;
+const CALLS = quick ? 2_000 : 10_000;
+const actor = { id: "bench", kind: "service" as const };
+const rows: { path: string; subject: string; baseline: string; ratio: number; budget: string }[] = [];
+const json: Record<string, number> = {};
+const fmt = (ns: number) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(2)} µs`);
+
+async function invokeCost() {
+  const plain = createAgentRuntime({ governance: defineGovernance({ registry: createCapabilityRegistry({ trivial }) }) });
+  const policies = ["a", "b", "c"].map((name) => definePolicy(name, () => allow()));
+  const sink = async (_event: AgentAuditEvent) => {};
+  const governed = createAgentRuntime({ governance: defineGovernance({ registry: createCapabilityRegistry({ trivial }), policies }), audit: sink });
+  const input = { id: "x" };
+  const options = { actor, context: {} };
+  const m = await interleave(
+    {
+      raw: () => timeSequential(() => call(raw, input, { context: {} }), CALLS),
+      invoke: () => timeSequential(() => plain.invoke("trivial", input, options), CALLS),
+      invokePolicies: () => timeSequential(() => governed.invoke("trivial", input, options), CALLS),
+    },
+    ROUNDS,
+  );
+  rows.push({ path: "invoke, no policies, no sinks", subject: fmt(m.invoke!), baseline: fmt(m.raw!), ratio: m.invoke! / m.raw!, budget: "≤ 3×" });
+  rows.push({ path: "invoke, 3 sync policies + async sink", subject: fmt(m.invokePolicies!), baseline: fmt(m.raw!), ratio: m.invokePolicies! / m.raw!, budget: "≤ 4×" });
+  Object.assign(json, { rawCallNs: m.raw, invokeNs: m.invoke, invokeRatio: m.invoke! / m.raw!, invokePoliciesNs: m.invokePolicies, invokePoliciesRatio: m.invokePolicies! / m.raw! });
+}
+
+async function describeCost() {
+  for (const n of [10, 100, 300]) {
+    const runtime = createAgentRuntime({ governance: governanceWithDiscoveryPolicy(n) });
+    const iterations = quick ? 50 : 200;
+    const m = await interleave(
+      {
+        all: () => timeSequential(() => runtime.describe("aiSdk", { actor, context: {} }), iterations),
+        scoped: () => timeSequential(() => runtime.describe("aiSdk", { actor, context: {}, scope: { tags: ["scoped"] } }), iterations),
+      },
+      ROUNDS,
+    );
+    const share = Math.ceil(n / 3) / n;
+    rows.push({ path: `describe at ${n}`, subject: fmt(m.all!), baseline: "—", ratio: NaN, budget: n === 300 ? "≤ 1 ms" : "linear" });
+    rows.push({ path: `describe at ${n}, scoped (${(share * 100).toFixed(0)}% share)`, subject: fmt(m.scoped!), baseline: fmt(m.all!), ratio: m.scoped! / m.all!, budget: `≈ ${share.toFixed(2)}×` });
+    json[`describe${n}Ns`] = m.all!;
+    json[`describe${n}ScopedNs`] = m.scoped!;
+  }
+}
+
+async function registryCost() {
+  const N = 300;
+  const m = await interleave(
+    {
+      registry: () => {
+        const defs = makeDefs(N);
+        const start = process.hrtime.bigint();
+        createCapabilityRegistry(defs);
+        return Number(process.hrtime.bigint() - start);
+      },
+      toJSONSchema: () => {
+        const schemas = Array.from({ length: N }, (_, i) => makeSchema(i));
+        return timeSync(() => {
+          for (const s of schemas) z.toJSONSchema(s, { io: "input" });
+        }, 1);
+      },
+    },
+    ROUNDS,
+  );
+  rows.push({ path: "createCapabilityRegistry at 300", subject: fmt(m.registry!), baseline: fmt(m.toJSONSchema!), ratio: m.registry! / m.toJSONSchema!, budget: "≤ 1.15×" });
+  Object.assign(json, { registry300Ns: m.registry, toJsonSchema300Ns: m.toJSONSchema, registryRatio: m.registry! / m.toJSONSchema! });
+}
+
+async function concurrencyCost() {
+  const N = 10_000;
+  const yielding = trivialBuilder.handler(async ({ input }) => {
+    await new Promise((r) => setImmediate(r));
+    return { id: input.id };
+  });
+  const rawYielding = rawBuilder.handler(async ({ input }) => {
+    await new Promise((r) => setImmediate(r));
+    return { id: input.id };
+  });
+  const runtime = createAgentRuntime({ governance: defineGovernance({ registry: createCapabilityRegistry({ yielding }) }) });
+  const input = { id: "x" };
+  const burst = async (start: () => Promise<unknown>) => {
+    const t0 = process.hrtime.bigint();
+    await Promise.all(Array.from({ length: N }, start));
+    return Number(process.hrtime.bigint() - t0);
+  };
+  const m = await interleave(
+    {
+      raw: () => burst(() => call(rawYielding, input, { context: {} })),
+      invoke: () => burst(() => runtime.invoke("yielding", input, { actor, context: {} })),
+    },
+    quick ? 3 : 7,
+  );
+  // Heap per in-flight invocation: peak during a burst minus a forced-GC baseline, over N.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const heaps: number[] = [];
+  for (let r = 0; r < (quick ? 2 : 5); r++) {
+    gc?.();
+    const before = process.memoryUsage().heapUsed;
+    const pending = Array.from({ length: N }, () => runtime.invoke("yielding", input, { actor, context: {} }));
+    const peak = process.memoryUsage().heapUsed; // every invocation is in flight: each waits on its handler's macrotask
+    await Promise.all(pending);
+    heaps.push((peak - before) / N);
+  }
+  const perInvoke = median(heaps);
+  rows.push({ path: "10 000 concurrent invokes (wall)", subject: fmt(m.invoke!), baseline: fmt(m.raw!), ratio: m.invoke! / m.raw!, budget: "≤ 2×" });
+  rows.push({ path: "heap per in-flight invoke", subject: `${(perInvoke / 1024).toFixed(2)} KB`, baseline: "—", ratio: NaN, budget: "≤ 4 KB" });
+  Object.assign(json, { concurrentRawNs: m.raw, concurrentInvokeNs: m.invoke, concurrentRatio: m.invoke! / m.raw!, heapPerInvokeBytes: perInvoke, gcExposed: gc ? 1 : 0 });
+}
+
+await registryCost();
+await invokeCost();
+await describeCost();
+await concurrencyCost();
+
+console.log(`\noRPC Agent bench — node ${process.version}, ${quick ? "quick" : "full"} run, ${ROUNDS} interleaved rounds\n`);
+const widths = [44, 12, 12, 8, 10];
+const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ");
+console.log(line(["path", "subject", "baseline", "ratio", "budget"]));
+for (const r of rows) console.log(line([r.path, r.subject, r.baseline, Number.isNaN(r.ratio) ? "—" : `${r.ratio.toFixed(2)}×`, r.budget]));
+console.log(`\n${JSON.stringify({ bench: "orpc-agent", node: process.version, ...json })}`);
