@@ -6,7 +6,7 @@ const pkg = (name: string, extra: Record<string, unknown> = {}) => ({
 });
 
 export default [
-  pkg("core", { typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "packages/core/tsconfig.json" } }),
+  pkg("core", { typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" } }),
   pkg("testing"),
   pkg("postgres", { testTimeout: 30_000, hookTimeout: 60_000 }),
   pkg("cli", { testTimeout: 60_000 }),

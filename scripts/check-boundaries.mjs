@@ -7,9 +7,12 @@
 // Exit 0 and "check:boundaries: ok (N files)" when clean; exit 1 listing `file:line [rule] message`
 // per violation; exit 2 when the root cannot be checked at all.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import ts from "typescript";
+
+// `require` skips the ESM named-export scan of TypeScript's 9 MB bundle (about 0.4 s per run).
+const ts = createRequire(import.meta.url)("typescript");
 
 const CORE = "@orpc-agent/core";
 const ADAPTERS = ["@orpc-agent/ai-sdk", "@orpc-agent/mcp", "@orpc-agent/opentelemetry", "@orpc-agent/dbos"];

@@ -3,7 +3,11 @@ import { canonicalJson, UnserializableInputError } from "./canonical-json.js";
 // core.md §16: hash synchronously with node:crypto when the platform has it. The module is
 // looked up at load time, never statically imported, so core stays loadable outside Node.
 type NodeHash = { update(data: string, encoding: "utf8"): NodeHash; digest(encoding: "hex"): string };
-type NodeCrypto = { createHash(algorithm: "sha256"): NodeHash };
+type NodeCrypto = {
+  createHash(algorithm: "sha256"): NodeHash;
+  /** One-shot hashing (Node ≥ 20.12): about 3× cheaper than createHash for short inputs. */
+  hash?: (algorithm: "sha256", data: string, encoding: "hex") => string;
+};
 
 function loadNodeCrypto(): NodeCrypto | undefined {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
@@ -16,6 +20,7 @@ function loadNodeCrypto(): NodeCrypto | undefined {
 }
 
 const nodeCrypto = loadNodeCrypto();
+const oneShot = typeof nodeCrypto?.hash === "function" ? nodeCrypto.hash.bind(nodeCrypto) : undefined;
 
 /** True when `sha256Hex` and `hashCanonicalInput` can run synchronously on this platform. */
 export const canHashSync: boolean = nodeCrypto !== undefined;
@@ -31,6 +36,7 @@ export function sha256Hex(text: string): string {
   if (nodeCrypto === undefined) {
     throw new Error("Synchronous SHA-256 needs node:crypto, which this platform lacks; use sha256HexAsync.");
   }
+  if (oneShot) return oneShot("sha256", text, "hex");
   return nodeCrypto.createHash("sha256").update(text, "utf8").digest("hex");
 }
 
@@ -56,6 +62,11 @@ function toHex(bytes: Uint8Array): string {
 export function hashCanonicalInput(value: unknown): string | undefined {
   const text = canonicalTextOrUndefined(value);
   return text === undefined ? undefined : sha256Hex(text);
+}
+
+/** Synchronous where node:crypto exists, else a promise over Web Crypto: what the pipeline calls. */
+export function hashCanonicalInputAnywhere(value: unknown): string | undefined | Promise<string | undefined> {
+  return canHashSync ? hashCanonicalInput(value) : hashCanonicalInputAsync(value);
 }
 
 /** `hashCanonicalInput` for platforms without node:crypto. */

@@ -71,7 +71,7 @@ async function continueAsync(
       }
     }
     if (isPromiseLike(returned)) {
-      const settled = await raceDeadline(returned, remaining);
+      const settled = await raceDeadline(returned, deadline);
       record(records, decisions, policy, settled === TIMED_OUT ? undefined : settled);
     } else {
       record(records, decisions, policy, returned);
@@ -80,10 +80,16 @@ async function continueAsync(
   return combine(records, decisions, policies);
 }
 
-function raceDeadline(value: PromiseLike<unknown>, ms: number): Promise<unknown> {
+function raceDeadline(value: PromiseLike<unknown>, deadline: number): Promise<unknown> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(TIMED_OUT), ms);
-    (timer as { unref?: () => void }).unref?.();
+    let timer: ReturnType<typeof setTimeout>;
+    // Timers can fire a fraction of a millisecond early; the monotonic deadline decides, so a batch cut short by the
+    // discovery budget always finds the budget spent (core.md §8 step 3: never a short catalog).
+    const arm = () => {
+      timer = setTimeout(() => (monotonicNow() >= deadline ? resolve(TIMED_OUT) : arm()), Math.max(1, deadline - monotonicNow()));
+      (timer as { unref?: () => void }).unref?.();
+    };
+    arm();
     value.then(
       (v) => {
         clearTimeout(timer);

@@ -76,7 +76,8 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
     invoke: (id, input, invokeOptions) => invoke(state, id, input, invokeOptions as never),
     describe: (surface, describeOptions) => describe(state, surface, describeOptions as never),
     resume: (approvalId, resumeOptions) => resume(state, approvalId, resumeOptions as never),
-    drainAudit: (drainOptions) => audit.drain(drainOptions?.timeoutMs ?? 5_000),
+    // Only an absent timeoutMs takes the default, as a destructuring default would; `null` is invalid (core.md §11).
+    drainAudit: (drainOptions) => audit.drain(drainOptions?.timeoutMs === undefined ? 5_000 : drainOptions.timeoutMs),
   };
   return Object.freeze(runtime);
 }

@@ -1,4 +1,4 @@
-import { sha256Hex } from "../approvals/hash.js";
+import { canHashSync, sha256Hex, sha256HexAsync } from "../approvals/hash.js";
 import { toAuditActorRef } from "../audit/actor-ref.js";
 import type { AgentAuditEvent } from "../audit/types.js";
 import { isExposureSurface, isWellFormedActor, type ExposureSurface } from "../capability/types.js";
@@ -30,7 +30,12 @@ export async function describe(rt: RuntimeState, surface: ExposureSurface, optio
     descriptors.push(toDescriptor(candidates[i]!, verdict === "require-approval"));
   }
 
-  if (rt.audit.enabled) rt.audit.emit(discoveredEvent(rt, surface, options, descriptors));
+  if (rt.audit.enabled) {
+    // Equal catalogs ⇔ equal digests: hash the sorted ids. Compare it, never parse it.
+    const sortedIds = descriptors.map((d) => d.id).sort().join("\n");
+    const digest = canHashSync ? sha256Hex(sortedIds) : await sha256HexAsync(sortedIds);
+    rt.audit.emit(discoveredEvent(rt, surface, options, descriptors, digest));
+  }
   return descriptors;
 }
 
@@ -142,15 +147,15 @@ function toDescriptor(plan: CapabilityPlan, requiresApproval: boolean): Capabili
   return descriptor;
 }
 
-function discoveredEvent(rt: RuntimeState, surface: ExposureSurface, options: DescribeOptions<unknown>, descriptors: CapabilityDescriptor[]): AgentAuditEvent {
-  const ids = descriptors.map((d) => d.id);
-  // Equal catalogs ⇔ equal digests: hash the sorted ids. Compare it, never parse it.
-  const data: { count: number; surface: ExposureSurface; digest: string; capabilityIds?: string[] } = {
-    count: descriptors.length,
-    surface,
-    digest: sha256Hex([...ids].sort().join("\n")),
-  };
-  if (rt.audit.verbose) data.capabilityIds = ids;
+function discoveredEvent(
+  rt: RuntimeState,
+  surface: ExposureSurface,
+  options: DescribeOptions<unknown>,
+  descriptors: CapabilityDescriptor[],
+  digest: string,
+): AgentAuditEvent {
+  const data: { count: number; surface: ExposureSurface; digest: string; capabilityIds?: string[] } = { count: descriptors.length, surface, digest };
+  if (rt.audit.verbose) data.capabilityIds = descriptors.map((d) => d.id);
   return Object.freeze({
     type: "capabilities.discovered",
     timestamp: rt.now(),

@@ -46,7 +46,10 @@ async function runStages(exec: Execution, rawInput: unknown, options: ExecutionO
   if (isPromiseLike(validated)) validated = await validated;
   if (validated instanceof CapabilityError) return finishFailed(exec, validated);
   let input = validated.value;
-  if (rt.audit.enabled) ensureInputHash(exec, input);
+  if (rt.audit.enabled) {
+    const hashing = ensureInputHash(exec, input);
+    if (isPromiseLike(hashing)) await hashing;
+  }
 
   // Stage 6: the actor comes from the adapter, never from input (SI-3).
   if (!isWellFormedActor(options.actor)) return finishFailed(exec, new CapabilityError({ code: "UNAUTHENTICATED" }));

@@ -1,4 +1,4 @@
-import { hashCanonicalInput } from "../approvals/hash.js";
+import { hashCanonicalInputAnywhere } from "../approvals/hash.js";
 import type { ApprovalRecord } from "../approvals/types.js";
 import { isWellFormedActor, type Actor } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
@@ -88,7 +88,7 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
     return finishFailed(exec, new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" }));
   }
   // R5: the stored input must still be exactly what was approved (SI-5).
-  const storedHash = hashCanonicalInput(record.input);
+  const storedHash = await hashCanonicalInputAnywhere(record.input);
   if (storedHash === undefined || storedHash !== record.inputHash) {
     return finishFailed(exec, new CapabilityError({ code: "APPROVAL_INPUT_MISMATCH" }));
   }

@@ -182,7 +182,7 @@ describe("stage 11 retry (SI-11)", () => {
     expect(audit.ofType("capability.retried")).toHaveLength(0);
   });
 
-  it("SI-11: retryOn returning true does not override other conditions but allows the retry", async () => {
+  it("SI-11: retryOn returning true lets an otherwise eligible retry proceed", async () => {
     const cap = scripted({ sideEffect: "read", risk: "low", retry: { maxAttempts: 3, backoffMs: 1, retryOn: () => true } }, [retryable]);
     const { runtime } = runtimeFor(createCapabilityRegistry({ lookup: cap.procedure }));
     const result = await runtime.invoke("lookup", { id: "o1" }, { actor: dana, context: {} });

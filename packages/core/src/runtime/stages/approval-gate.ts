@@ -24,7 +24,7 @@ export async function runApprovalGate(
 ): Promise<GateOutcome> {
   const { rt } = exec;
   const plan = exec.plan!;
-  const inputHash = ensureInputHash(exec, init.input);
+  const inputHash = await ensureInputHash(exec, init.input);
   if (inputHash === undefined) return { kind: "error", error: new CapabilityError({ code: "APPROVAL_UNSERIALIZABLE_INPUT" }) };
 
   const request = buildApprovalRequest({

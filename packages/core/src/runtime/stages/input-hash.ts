@@ -1,14 +1,16 @@
-import { hashCanonicalInput } from "../../approvals/hash.js";
+import { hashCanonicalInputAnywhere } from "../../approvals/hash.js";
+import { isPromiseLike } from "../../internal/promise.js";
 import type { Execution } from "../execution.js";
 
 /**
  * The execution's input hash, computed at most once and only when something consumes it (core.md §6 stage 5, §16).
+ * Synchronous with node:crypto; a promise only on platforms that have Web Crypto alone.
  * Unhashable input yields undefined; the approval gate turns that into APPROVAL_UNSERIALIZABLE_INPUT.
  */
-export function ensureInputHash(exec: Execution, validated: unknown): string | undefined {
-  if (!exec.inputHashed) {
-    exec.inputHashed = true;
-    exec.inputHash = hashCanonicalInput(validated);
-  }
-  return exec.inputHash;
+export function ensureInputHash(exec: Execution, validated: unknown): string | undefined | Promise<string | undefined> {
+  if (exec.inputHashed) return exec.inputHash;
+  exec.inputHashed = true;
+  const hash = hashCanonicalInputAnywhere(validated);
+  if (!isPromiseLike(hash)) return (exec.inputHash = hash);
+  return hash.then((value) => (exec.inputHash = value));
 }

@@ -1,0 +1,67 @@
+import type { AgentCapability, ExposureSurface } from "@orpc-agent/core";
+import { sortedByCodeUnit } from "./code-unit-order.js";
+import type { CoreFunctions } from "./core-functions.js";
+import { inputSchemaHash } from "./input-schema-hash.js";
+import type { CapabilityEntry } from "./types.js";
+
+const TOOL_SURFACES = ["aiSdk", "mcp"] as const;
+
+/**
+ * Records one capability (cli.md §6.2). Functions become presence flags; policy bodies never appear.
+ * Keys are assigned in on-disk order.
+ */
+export function capabilityEntry(
+  capability: AgentCapability,
+  core: CoreFunctions,
+  options: { descriptions: boolean },
+): CapabilityEntry {
+  const { meta } = capability;
+  // SI-1: only `true` exposes; `false` and absent are the same.
+  const expose = sortedByCodeUnit(
+    (Object.keys(meta.expose) as ExposureSurface[]).filter((surface) => meta.expose[surface] === true),
+  );
+
+  const toolNames: NonNullable<CapabilityEntry["toolNames"]> = {};
+  for (const surface of TOOL_SURFACES) {
+    // Adapter `toolNaming` overrides are invisible here (cli.md §2 item 4).
+    if (expose.includes(surface)) toolNames[surface] = meta.adapters?.[surface]?.toolName ?? core.defaultToolName(capability.id);
+  }
+
+  // Spread order is the on-disk key order (cli.md §6.2).
+  return {
+    id: capability.id,
+    ...(options.descriptions ? { description: meta.description } : {}),
+    sideEffect: meta.sideEffect,
+    risk: meta.risk,
+    expose,
+    ...(Object.keys(toolNames).length > 0 ? { toolNames } : {}),
+    discovery: meta.discovery ?? "discoverable",
+    ...(meta.approval !== undefined ? { approval: approvalEntry(meta.approval) } : {}),
+    idempotent: meta.idempotent === true,
+    ...(meta.retry !== undefined ? { retry: retryEntry(meta.retry) } : {}),
+    ...(meta.timeoutMs !== undefined ? { timeoutMs: meta.timeoutMs } : {}),
+    tags: sortedByCodeUnit(meta.tags ?? []),
+    // A capability-scoped composite keeps its composite name (cli.md §6.2, ADR-016).
+    policies: (meta.policies ?? []).map((policy) => policy.name),
+    ...(meta.redact !== undefined
+      ? { redact: { output: typeof meta.redact.output === "function", approvalInput: typeof meta.redact.approvalInput === "function" } }
+      : {}),
+    inputSchemaHash: inputSchemaHash(capability.inputSchema, core.toJsonSchema),
+  };
+}
+
+function approvalEntry(approval: NonNullable<AgentCapability["meta"]["approval"]>): NonNullable<CapabilityEntry["approval"]> {
+  return {
+    required: approval.required === true,
+    ...(approval.type !== undefined ? { type: approval.type } : {}),
+    ...(approval.expiresInMs !== undefined ? { expiresInMs: approval.expiresInMs } : {}),
+  };
+}
+
+function retryEntry(retry: NonNullable<AgentCapability["meta"]["retry"]>): NonNullable<CapabilityEntry["retry"]> {
+  return {
+    maxAttempts: retry.maxAttempts,
+    ...(retry.backoffMs !== undefined ? { backoffMs: retry.backoffMs } : {}),
+    retryOn: typeof retry.retryOn === "function",
+  };
+}

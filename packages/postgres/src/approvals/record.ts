@@ -1,0 +1,49 @@
+import type { Actor, ApprovalRecord, ApprovalStatus, ApprovalRequest } from "@orpc-agent/core";
+import { instantColumn, jsonColumn } from "../encoding.js";
+
+type Row = Record<string, unknown>;
+
+/**
+ * Builds a fresh record from a projected row (postgres.md §5.4). `now` is the operation's one
+ * clock reading: a stored `pending` past `expiresAt` reports `expired` (strict, §5.2); `null`
+ * reports the stored status as is (a record `create` just wrote is `pending`).
+ */
+export function recordFromRow(row: Row, now: Date | null): ApprovalRecord {
+  const expiresAt = instantColumn(row.expires_at_ms, "expires_at");
+  const stored = String(row.status) as ApprovalStatus;
+  const record: ApprovalRecord = {
+    id: String(row.id),
+    capabilityId: String(row.capability_id),
+    surface: String(row.surface) as ApprovalRequest["surface"],
+    actor: jsonColumn(row.actor, "actor") as Actor,
+    input: jsonColumn(row.input, "input"),
+    inputHash: String(row.input_hash),
+    reasons: jsonColumn(row.reasons, "reasons") as string[],
+    types: jsonColumn(row.types, "types") as string[],
+    risk: String(row.risk) as ApprovalRequest["risk"],
+    sideEffect: String(row.side_effect) as ApprovalRequest["sideEffect"],
+    requestedAt: instantColumn(row.requested_at_ms, "requested_at"),
+    expiresAt,
+    status: reportedStatus(stored, expiresAt, now),
+  };
+  if (row.decided_by !== null && row.decided_by !== undefined) {
+    // A consumed record was approved: only a stored `rejected` is a rejection.
+    record.decision = {
+      status: stored === "rejected" ? "rejected" : "approved",
+      approver: jsonColumn(row.decided_by, "decided_by") as Actor,
+      decidedAt: instantColumn(row.decided_at_ms, "decided_at"),
+    };
+    if (row.decision_comment !== null && row.decision_comment !== undefined) {
+      record.decision.comment = String(row.decision_comment);
+    }
+  }
+  if (row.consumed_by_execution_id !== null && row.consumed_by_execution_id !== undefined) {
+    record.consumedByExecutionId = String(row.consumed_by_execution_id);
+  }
+  return record;
+}
+
+/** Expiry is computed on read and never written back; only `pending` expires (postgres.md §5.2). */
+export function reportedStatus(stored: ApprovalStatus, expiresAt: Date, now: Date | null): ApprovalStatus {
+  return stored === "pending" && now !== null && now.getTime() > expiresAt.getTime() ? "expired" : stored;
+}

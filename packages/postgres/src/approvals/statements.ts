@@ -1,0 +1,74 @@
+import type { ApprovalListFilter } from "@orpc-agent/core";
+import { epochMs } from "../encoding.js";
+
+// Every statement the coordinator issues (postgres.md §5.3). Each is one statement with
+// positional parameters; none reads the database clock (§5.1) or takes a lock (§1, Locking).
+
+/** P: every column, jsonb as text and instants as epoch milliseconds (postgres.md §3.3). */
+const PROJECTION = [
+  "id",
+  "capability_id",
+  "surface",
+  "actor::text as actor",
+  "input::text as input",
+  "input_hash",
+  "reasons::text as reasons",
+  "types::text as types",
+  "risk",
+  "side_effect",
+  "status",
+  epochMs("requested_at"),
+  epochMs("expires_at"),
+  "decided_by::text as decided_by",
+  epochMs("decided_at"),
+  "decision_comment",
+  "consumed_by_execution_id",
+].join(", ");
+
+export type ApprovalStatements = ReturnType<typeof approvalStatements>;
+
+export function approvalStatements(table: string) {
+  return {
+    /** $1 id … $12 expires_at; the conflict arm makes a duplicate id return zero rows. */
+    create: `insert into ${table} (id, capability_id, surface, actor, input, input_hash, reasons, types, risk, side_effect, status, requested_at, expires_at)
+values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10, 'pending', $11::timestamptz, $12::timestamptz)
+on conflict (id) do nothing
+returning ${PROJECTION}`,
+
+    get: `select ${PROJECTION} from ${table} where id = $1`,
+
+    /** Compare-and-set; $4 is the coordinator clock reading, both `decided_at` and the expiry guard (§5.2: strict). */
+    decide: `update ${table}
+set status = $2, decided_by = $3::jsonb, decided_at = $4::timestamptz, decision_comment = $5
+where id = $1 and status = 'pending' and expires_at >= $4::timestamptz
+returning ${PROJECTION}`,
+
+    /** Compare-and-set: of concurrent callers at most one gets the row back (postgres.md §5.5, T8). */
+    markConsumed: `update ${table}
+set status = 'consumed', consumed_by_execution_id = $2
+where id = $1 and status = 'approved' and consumed_by_execution_id is null
+returning ${PROJECTION}`,
+
+    list: (filter: ApprovalListFilter, now: string) => listStatement(table, filter, now),
+  };
+}
+
+/**
+ * One of a small fixed set of statement texts, chosen by which filters are present; every value
+ * travels as a parameter (postgres.md §5.3). `expired` and `pending` are split on the clock
+ * reading so lazy expiry also holds in SQL.
+ */
+function listStatement(table: string, filter: ApprovalListFilter, now: string): { sql: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const param = (value: unknown) => `$${params.push(value)}`;
+
+  if (filter.capabilityId !== undefined) where.push(`capability_id = ${param(filter.capabilityId)}`);
+  if (filter.actorId !== undefined) where.push(`actor ->> 'id' = ${param(filter.actorId)}`);
+  if (filter.status === "expired") where.push(`status = 'pending' and expires_at < ${param(now)}::timestamptz`);
+  else if (filter.status === "pending") where.push(`status = 'pending' and expires_at >= ${param(now)}::timestamptz`);
+  else if (filter.status !== undefined) where.push(`status = ${param(filter.status)}`);
+
+  const clause = where.length === 0 ? "" : ` where ${where.join(" and ")}`;
+  return { sql: `select ${PROJECTION} from ${table}${clause} order by requested_at, id`, params };
+}

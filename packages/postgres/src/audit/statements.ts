@@ -1,0 +1,34 @@
+import type { AgentAuditEvent } from "@orpc-agent/core";
+import { instantParam, jsonParam } from "../encoding.js";
+
+// One row per event (postgres.md §4.2). Envelope fields without a column are not persisted.
+const COLUMNS = "type, at, surface, actor_id, actor_kind, execution_id, capability_id, correlation_id, input_hash, data";
+
+/** Bind parameters per row; a batch stays under Postgres's 65 535 (postgres.md §7.2). */
+export const PARAMS_PER_EVENT = 10;
+
+/** The row of one event, as strings and nulls only (postgres.md §3.2). `data` is payload-free by contract (SI-10). */
+export function eventParams(event: AgentAuditEvent): unknown[] {
+  return [
+    event.type,
+    instantParam(event.timestamp),
+    event.surface,
+    event.actor.id,
+    event.actor.kind,
+    event.executionId ?? null,
+    event.capabilityId ?? null,
+    event.correlationId ?? null,
+    event.inputHash ?? null,
+    jsonParam(event.data),
+  ];
+}
+
+/** A single- or multi-row INSERT for `rows` events; the sink only ever inserts. */
+export function insertEvents(table: string, rows: number): string {
+  const tuples: string[] = [];
+  for (let r = 0; r < rows; r++) {
+    const n = (i: number) => `$${r * PARAMS_PER_EVENT + i}`;
+    tuples.push(`(${n(1)}, ${n(2)}::timestamptz, ${n(3)}, ${n(4)}, ${n(5)}, ${n(6)}, ${n(7)}, ${n(8)}, ${n(9)}, ${n(10)}::jsonb)`);
+  }
+  return `insert into ${table} (${COLUMNS}) values ${tuples.join(", ")}`;
+}

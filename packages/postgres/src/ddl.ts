@@ -1,0 +1,80 @@
+import { indexPrefix } from "./table-name.js";
+
+// The DDL scripts (postgres.md §3.6, §4). Every statement ends with ";" and a newline and no
+// statement contains another ";", so `DDL.split(";")` yields statements that an HTTP driver
+// can run one at a time. Every statement is `if not exists`: re-applying is a no-op.
+
+export const DEFAULT_APPROVALS_TABLE = "orpc_agent_approvals";
+export const DEFAULT_AUDIT_TABLE = "orpc_agent_audit_events";
+
+/** The approvals DDL for a (validated) table name; the exported constant uses the default. */
+export function approvalsDdl(table: string): string {
+  const index = indexPrefix(table);
+  return `create table if not exists ${table} (
+  id                       text        primary key,
+  capability_id            text        not null,
+  surface                  text        not null,
+  actor                    jsonb       not null,
+  input                    jsonb,
+  input_hash               text        not null,
+  reasons                  jsonb       not null,
+  types                    jsonb       not null,
+  risk                     text        not null,
+  side_effect              text        not null,
+  status                   text        not null
+    check (status in ('pending', 'approved', 'rejected', 'cancelled', 'consumed')),
+  requested_at             timestamptz not null,
+  expires_at               timestamptz not null,
+  decided_by               jsonb,
+  decided_at               timestamptz,
+  decision_comment         text,
+  consumed_by_execution_id text,
+  check ((decided_by is null) = (decided_at is null)),
+  check ((status = 'consumed') = (consumed_by_execution_id is not null))
+);
+create index if not exists ${index}_status_idx
+  on ${table} (status, expires_at);
+create index if not exists ${index}_capability_idx
+  on ${table} (capability_id, requested_at);
+create index if not exists ${index}_actor_idx
+  on ${table} ((actor ->> 'id'), requested_at);
+`;
+}
+
+/** The audit DDL for a (validated) table name; the exported constant uses the default. */
+export function auditDdl(table: string): string {
+  const index = indexPrefix(table);
+  return `create table if not exists ${table} (
+  id             bigint      generated always as identity primary key,
+  type           text        not null,
+  at             timestamptz not null,
+  surface        text        not null,
+  actor_id       text        not null,
+  actor_kind     text        not null,
+  execution_id   text,
+  capability_id  text,
+  correlation_id text,
+  input_hash     text,
+  data           jsonb       not null
+);
+create index if not exists ${index}_capability_at_idx
+  on ${table} (capability_id, at);
+create index if not exists ${index}_actor_at_idx
+  on ${table} (actor_id, at);
+create index if not exists ${index}_execution_idx
+  on ${table} (execution_id);
+`;
+}
+
+/**
+ * Canonical DDL of the approvals table `orpc_agent_approvals` (postgres.md §4.1). Apply it with
+ * your own migration tooling: `pool.query(APPROVALS_DDL)` (no parameter array) or PGlite's
+ * `db.exec(APPROVALS_DDL)`.
+ */
+export const APPROVALS_DDL: string = approvalsDdl(DEFAULT_APPROVALS_TABLE);
+
+/**
+ * Canonical DDL of the audit table `orpc_agent_audit_events` (postgres.md §4.2). Recommended:
+ * the writing role gets INSERT only on it (append-only evidence).
+ */
+export const AUDIT_DDL: string = auditDdl(DEFAULT_AUDIT_TABLE);

@@ -1,0 +1,14 @@
+// Public entry of @orpc-agent/postgres (postgres.md §2). The invocation journal (§8) is not here yet.
+
+// The driver seam
+export type { PgQuery } from "./query.js";
+
+// Approvals
+export { createPgApprovalCoordinator } from "./approvals/create-pg-approval-coordinator.js";
+export type { PgApprovalCoordinatorOptions } from "./approvals/create-pg-approval-coordinator.js";
+export { APPROVALS_DDL } from "./ddl.js";
+
+// Audit
+export { createPgAuditSink } from "./audit/create-pg-audit-sink.js";
+export type { PgAuditSink, PgAuditSinkOptions } from "./audit/create-pg-audit-sink.js";
+export { AUDIT_DDL } from "./ddl.js";

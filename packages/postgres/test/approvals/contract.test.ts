@@ -1,0 +1,55 @@
+import type { PGlite } from "@electric-sql/pglite";
+import type pg from "pg";
+import { afterAll, beforeAll, describe } from "vitest";
+import { describeApprovalCoordinatorContract } from "../../../../test-fixtures/approval-coordinator-contract.js";
+import { APPROVALS_DDL, createPgApprovalCoordinator } from "../../src/index.js";
+import {
+  applyApprovalsDdl,
+  createPglite,
+  createTestPool,
+  createTestSchema,
+  dropTestSchema,
+  pgliteQuery,
+  REAL_SERVER,
+  skipRealServer,
+} from "../support/databases.js";
+
+// The shared coordinator contract, unchanged (postgres.md §9.1, §9.2): the DDL is applied once
+// and the table emptied before each case.
+describe("PGlite", () => {
+  let db: PGlite;
+  beforeAll(async () => {
+    db = await createPglite();
+    await db.exec(APPROVALS_DDL);
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  describeApprovalCoordinatorContract("SI-5: the Postgres coordinator over PGlite", async (now) => {
+    await db.query("truncate table orpc_agent_approvals");
+    return createPgApprovalCoordinator({ query: pgliteQuery(db), now });
+  });
+});
+
+describe.skipIf(skipRealServer)(REAL_SERVER, () => {
+  let pool: pg.Pool;
+  let schema: string;
+  let table: string;
+  beforeAll(async () => {
+    pool = createTestPool({ max: 8 });
+    schema = await createTestSchema(pool, "contract");
+    table = `${schema}.orpc_agent_approvals`;
+    await applyApprovalsDdl((sql) => pool.query(sql), table);
+  });
+  afterAll(async () => {
+    if (pool === undefined) return;
+    await dropTestSchema(pool, schema);
+    await pool.end();
+  });
+
+  describeApprovalCoordinatorContract("SI-5: the Postgres coordinator over a pg.Pool", async (now) => {
+    await pool.query(`truncate table ${table}`);
+    return createPgApprovalCoordinator({ query: (sql, params) => pool.query(sql, params), table, now });
+  });
+});

@@ -1,0 +1,32 @@
+import { createInMemoryApprovalCoordinator, type ApprovalCoordinator, type ApprovalListFilter, type ApprovalRecord } from "@orpc-agent/core";
+import { createApprovalShortcuts, type ApprovalShortcuts } from "./approval-shortcuts.js";
+
+/** A standalone in-memory coordinator with test shortcuts. */
+export type ApprovalProbe = ApprovalCoordinator &
+  ApprovalShortcuts & {
+    list(filter?: ApprovalListFilter): Promise<ApprovalRecord[]>;
+  };
+
+/**
+ * An in-memory approval coordinator plus `pending/approve/reject`, for code that takes a coordinator directly.
+ * It bypasses the runtime wrapper: deciding here emits no decision event and does not refuse self-approval
+ * (the runtime still refuses such a record at resume, core.md §7 R4). Use `t.approvals` to go through the runtime.
+ *
+ * @example
+ * const probe = approvalProbe({ now: clock.now });
+ * const runtime = createAgentRuntime({ governance, approvals: { coordinator: probe } });
+ * const [request] = await probe.pending();
+ * await probe.approve(request.id, { id: "u_manager", kind: "user" });
+ */
+export function approvalProbe(options: { now?: () => Date } = {}): ApprovalProbe {
+  const coordinator = createInMemoryApprovalCoordinator(options.now ? { now: options.now } : {});
+  const shortcuts = createApprovalShortcuts((id, decision) => coordinator.decide(id, decision), coordinator);
+  return {
+    create: (request) => coordinator.create(request),
+    get: (id) => coordinator.get(id),
+    decide: (id, decision) => coordinator.decide(id, decision),
+    markConsumed: (id, executionId) => coordinator.markConsumed(id, executionId),
+    list: (filter) => coordinator.list(filter),
+    ...shortcuts,
+  };
+}

@@ -1,0 +1,11 @@
+import type { Actor } from "@orpc-agent/core";
+
+/**
+ * A well-formed actor for tests: `{ id: "test-user", kind: "user" }`, with any field replaced.
+ *
+ * @example
+ * const manager = fakeActor({ id: "u_manager", attributes: { role: "manager" } });
+ */
+export function fakeActor(partial: Partial<Actor> = {}): Actor {
+  return { id: "test-user", kind: "user", ...partial };
+}
