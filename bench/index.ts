@@ -18,6 +18,8 @@ const CALLS = quick ? 2_000 : 10_000;
 const actor = { id: "bench", kind: "service" as const };
 const rows: { path: string; subject: string; baseline: string; ratio: number; budget: string }[] = [];
 const json: Record<string, number> = {};
+// Setup garbage (fresh procedures and schemas each round) is collected before timing, so neither side pays for it.
+const collectGarbage = () => (globalThis as { gc?: () => void }).gc?.();
 const fmt = (ns: number) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(2)} µs`);
 
 async function invokeCost() {
@@ -65,12 +67,14 @@ async function registryCost() {
     {
       registry: () => {
         const defs = makeDefs(N);
+        collectGarbage();
         const start = process.hrtime.bigint();
         createCapabilityRegistry(defs);
         return Number(process.hrtime.bigint() - start);
       },
       toJSONSchema: () => {
         const schemas = Array.from({ length: N }, (_, i) => makeSchema(i));
+        collectGarbage();
         return timeSync(() => {
           for (const s of schemas) z.toJSONSchema(s, { io: "input" });
         }, 1);

@@ -5,17 +5,10 @@ function isPlainContainer(value: unknown): value is object {
   return proto === Object.prototype || proto === null;
 }
 
-/** Freezes plain objects and arrays in place, recursively. Other objects (Dates, class instances) are left alone. */
-export function deepFreeze<T>(value: T): T {
-  if (!isPlainContainer(value) || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  return value;
-}
-
 /**
- * A frozen deep copy of plain containers: used when the validated value is the caller's own object
- * (no input schema), so that freezing for policies (SI-6) never reaches into the caller's data.
+ * A deep-frozen copy of plain objects and arrays; other values (Dates, class instances) are shared as they are.
+ * Policies see this copy (SI-6): a schema may pass parts of the caller's object through by reference
+ * (`z.unknown()`, no schema at all), and freezing in place would freeze the caller's data and the handler's input.
  */
 export function frozenCopy<T>(value: T): T {
   if (!isPlainContainer(value)) return value;

@@ -2,7 +2,7 @@ import { isWellFormedActor, type Actor } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { capabilityNotFound } from "../errors/concealed.js";
 import { newExecutionId } from "../internal/ids.js";
-import { frozenCopy, deepFreeze } from "../internal/deep-freeze.js";
+import { frozenCopy } from "../internal/deep-freeze.js";
 import { isPromiseLike } from "../internal/promise.js";
 import { createExecution, emit, type Execution } from "./execution.js";
 import { finishDenied, finishFailed, finishSuspended } from "./finish.js";
@@ -60,7 +60,7 @@ async function runStages(exec: Execution, rawInput: unknown, options: ExecutionO
   const executionPolicies = plan.policies.execution[exec.surface];
   if (invocationPolicies.length > 0 || executionPolicies.length > 0) {
     // Policies may look but never touch (SI-6): freeze once, before the first policy sees it.
-    input = input === rawInput ? frozenCopy(input) : deepFreeze(input);
+    input = frozenCopy(input);
   }
   let demands: ApprovalDemand[] = [];
   if (invocationPolicies.length > 0) {

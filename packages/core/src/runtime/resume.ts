@@ -4,7 +4,7 @@ import { isWellFormedActor, type Actor } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { capabilityNotFound } from "../errors/concealed.js";
 import { newExecutionId } from "../internal/ids.js";
-import { deepFreeze, frozenCopy } from "../internal/deep-freeze.js";
+import { frozenCopy } from "../internal/deep-freeze.js";
 import { isPromiseLike } from "../internal/promise.js";
 import { toAuditActorRef } from "../audit/actor-ref.js";
 import { createExecution, type Execution } from "./execution.js";
@@ -112,7 +112,7 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
   const invocationPolicies = plan.policies.invocation[record.surface];
   let input = validated.value;
   if (invocationPolicies.length > 0 || plan.policies.execution[record.surface].length > 0) {
-    input = input === record.input ? frozenCopy(input) : deepFreeze(input);
+    input = frozenCopy(input);
   }
   if (invocationPolicies.length > 0) {
     let batch = runPolicyBatch(exec, "invocation", invocationPolicies, { actor, context: options.context, input, approval: record });

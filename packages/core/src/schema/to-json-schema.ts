@@ -72,6 +72,10 @@ function builtInConverter(vendor: string): SchemaConverter {
 }
 
 function convertZod(schema: StandardSchemaV1): JsonSchemaObject {
+  // Classic Zod 4 schemas carry the converter of their own Zod instance: use it, so an application's ESM Zod is
+  // never converted by a second (CommonJS) copy loaded here.
+  const own = (schema as { toJSONSchema?: unknown }).toJSONSchema;
+  if (typeof own === "function") return own.call(schema, { io: "input" }) as JsonSchemaObject;
   zodToJsonSchema ??= loadZodToJsonSchema();
   // io "input": describe what a caller must produce, e.g. `.default()` fields are optional (core.md §13).
   return zodToJsonSchema(schema, { io: "input" }) as JsonSchemaObject;

@@ -383,6 +383,14 @@ describe("describe: the capabilities.discovered event (core.md §11)", () => {
     expect(d3!.data.digest).not.toBe(d1!.data.digest);
   });
 
+  it("hashes the catalogue, not the registry order: the same ids in another order give the same digest", async () => {
+    const forward = build({ defs: { a: counted().procedure, b: counted().procedure } });
+    const backward = build({ defs: { b: counted().procedure, a: counted().procedure } });
+    expect(ids(await forward.runtime.describe("aiSdk", opts()))).toEqual(["a", "b"]);
+    expect(ids(await backward.runtime.describe("aiSdk", opts()))).toEqual(["b", "a"]);
+    expect(forward.ofType("capabilities.discovered")[0]!.data.digest).toBe(backward.ofType("capabilities.discovered")[0]!.data.digest);
+  });
+
   it("adds capabilityIds in registry order only with audit.verbose", async () => {
     const seen: unknown[] = [];
     const { runtime } = build({

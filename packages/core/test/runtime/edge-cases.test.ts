@@ -27,6 +27,7 @@ describe("§15 item 2: policy scope {} does not narrow", () => {
     const { runtime } = build({
       defs: { tagged: counted({ tags: ["x"] }).procedure, untagged: counted({ sideEffect: "write", risk: "critical" }).procedure },
       policies: [definePolicy("empty", record("empty"), { scope: {} }), definePolicy("empty-caps", record("empty-caps"), { scope: { capabilities: {} } })],
+      approvals: { coordinator: createInMemoryApprovalCoordinator() },
     });
     await runtime.invoke("tagged", undefined, { actor: dana, context: {} });
     await runtime.invoke("untagged", undefined, { actor: dana, context: {}, surface: "aiSdk" });

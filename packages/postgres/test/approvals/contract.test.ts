@@ -3,16 +3,15 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe } from "vitest";
 import { describeApprovalCoordinatorContract } from "../../../../test-fixtures/approval-coordinator-contract.js";
 import { APPROVALS_DDL, createPgApprovalCoordinator } from "../../src/index.js";
+import { createPglite, pgliteQuery } from "../support/pglite.js";
 import {
   applyApprovalsDdl,
-  createPglite,
   createTestPool,
   createTestSchema,
   dropTestSchema,
-  pgliteQuery,
   REAL_SERVER,
   skipRealServer,
-} from "../support/databases.js";
+} from "../support/real-server.js";
 
 // The shared coordinator contract, unchanged (postgres.md §9.1, §9.2): the DDL is applied once
 // and the table emptied before each case.

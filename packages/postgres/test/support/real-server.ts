@@ -1,10 +1,7 @@
-// Test databases: an in-process PGlite (always) and the real server named by TEST_DATABASE_URL
-// (postgres.md §9.2). Each test file works in its own schema or table, so files running in
-// parallel against one server never meet.
-import { PGlite } from "@electric-sql/pglite";
+// The real server named by TEST_DATABASE_URL (postgres.md §9.2). Each test file works in its
+// own schema or table, so files running in parallel against one server never meet.
 import pg from "pg";
 import { approvalsDdl, auditDdl } from "../../src/ddl.js";
-import type { PgQuery } from "../../src/index.js";
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 
@@ -17,32 +14,29 @@ export const REAL_SERVER = skipRealServer
   : "real PostgreSQL server (TEST_DATABASE_URL)";
 
 if (skipRealServer) {
-  console.warn(
-    "[@orpc-agent/postgres tests] TEST_DATABASE_URL is not set: real-server tests are skipped; the PGlite tests still run.",
-  );
+  console.warn("[@orpc-agent/postgres tests] TEST_DATABASE_URL is not set: real-server tests are skipped; the PGlite tests still run.");
 }
 
-/** The one-line PGlite adapter of the README (postgres.md §3.5). */
-export function pgliteQuery(db: PGlite): PgQuery {
-  return (sql, params) => db.query(sql, params);
-}
-
-export async function createPglite(): Promise<PGlite> {
-  const db = new PGlite();
-  await db.waitReady;
-  return db;
-}
-
-export function createTestPool(options: { max?: number } = {}): pg.Pool {
+export function createTestPool(options: { max?: number; searchPath?: string } = {}): pg.Pool {
   if (TEST_DATABASE_URL === undefined) {
     throw new Error("TEST_DATABASE_URL must be set: CI runs the real-server tests (postgres.md §9.2)");
   }
-  return new pg.Pool({ connectionString: TEST_DATABASE_URL, max: options.max ?? 10 });
+  return new pg.Pool({
+    connectionString: TEST_DATABASE_URL,
+    max: options.max ?? 10,
+    // Test harness only: lets the default table names of the DDL constants live in a private schema.
+    ...(options.searchPath === undefined ? {} : { options: `-c search_path=${options.searchPath}` }),
+  });
 }
 
-/** A schema of this file and process, recreated empty. */
+/** The schema of this file and process name. */
+export function testSchemaName(label: string): string {
+  return `orpc_test_${label}_${process.pid}`;
+}
+
+/** Creates this file's schema, empty. */
 export async function createTestSchema(pool: pg.Pool, label: string): Promise<string> {
-  const schema = `orpc_test_${label}_${process.pid}`;
+  const schema = testSchemaName(label);
   await pool.query(`drop schema if exists ${schema} cascade`);
   await pool.query(`create schema ${schema}`);
   return schema;

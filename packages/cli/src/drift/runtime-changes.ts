@@ -1,0 +1,62 @@
+import type { CapabilitySnapshot, RuntimePolicyEntry } from "../snapshot/types.js";
+import { pairByOccurrence } from "./pair-by-occurrence.js";
+import { scopeChanges } from "./scope-changes.js";
+import { RUNTIME_ID, type Change } from "./types.js";
+
+/** Runtime-policy drift (cli.md §7.3). Absent `runtime` means not observed, never "none". */
+export function runtimeChanges(before: CapabilitySnapshot, after: CapabilitySnapshot): Change[] {
+  const was = before.runtime;
+  const now = after.runtime;
+  if (was === undefined && now === undefined) return [];
+  if (was === undefined && now !== undefined) {
+    // The app did not change; the tool started looking. Notice (a) tells CI to rewrite the baseline.
+    const count = now.policies.length;
+    return [{ kind: "neutral", id: RUNTIME_ID, field: "runtime", message: `runtime policies now observed (${count} configured)` }];
+  }
+  if (was !== undefined && now === undefined) {
+    return [{ kind: "widening", id: RUNTIME_ID, field: "runtime", message: "runtime policies no longer observed: a removed runtime policy would go unseen" }];
+  }
+  return policyListChanges(was!.policies, now!.policies, existingIds(before, after));
+}
+
+function policyListChanges(before: RuntimePolicyEntry[], after: RuntimePolicyEntry[], existing: ReadonlySet<string>): Change[] {
+  const changes: Change[] = [];
+  const { removed, added, reordered, pairs } = pairByOccurrence(
+    before.map((policy) => policy.name),
+    after.map((policy) => policy.name),
+  );
+  if (removed.length > 0) {
+    changes.push({ kind: "widening", id: RUNTIME_ID, field: "runtime.policies", message: `runtime policy removed: ${removed.join(", ")}` });
+  }
+  if (added.length > 0) {
+    changes.push({ kind: "narrowing", id: RUNTIME_ID, field: "runtime.policies", message: `runtime policy added: ${added.join(", ")}` });
+  }
+  if (reordered) {
+    // Order decides the recorded denier and how the shared deadline is spent.
+    const names = (list: RuntimePolicyEntry[]) => list.map((policy) => policy.name).join(", ");
+    changes.push({ kind: "neutral", id: RUNTIME_ID, field: "runtime.policies", message: `runtime policy order changed: ${names(before)} → ${names(after)}` });
+  }
+
+  const inAfterOrder = [...pairs].sort((x, y) => x[1] - y[1]);
+  for (const [beforeIndex, afterIndex] of inAfterOrder) {
+    const was = before[beforeIndex] as RuntimePolicyEntry;
+    const now = after[afterIndex] as RuntimePolicyEntry;
+    for (const phase of was.phases) {
+      if (!now.phases.includes(phase)) {
+        changes.push({ kind: "widening", id: RUNTIME_ID, field: "runtime.phases", message: `runtime policy ${now.name} no longer runs at ${phase}` });
+      }
+    }
+    for (const phase of now.phases) {
+      if (!was.phases.includes(phase)) {
+        changes.push({ kind: "narrowing", id: RUNTIME_ID, field: "runtime.phases", message: `runtime policy ${now.name} now also runs at ${phase}` });
+      }
+    }
+    changes.push(...scopeChanges(was, now, existing));
+  }
+  return changes;
+}
+
+function existingIds(before: CapabilitySnapshot, after: CapabilitySnapshot): Set<string> {
+  const afterIds = new Set(after.capabilities.map((capability) => capability.id));
+  return new Set(before.capabilities.map((capability) => capability.id).filter((id) => afterIds.has(id)));
+}

@@ -1,0 +1,14 @@
+import { PGlite } from "@electric-sql/pglite";
+import type { PgQuery } from "../../src/index.js";
+
+/** The one-line PGlite adapter of the README (postgres.md §3.5). */
+export function pgliteQuery(db: PGlite): PgQuery {
+  return (sql, params) => db.query(sql, params);
+}
+
+/** An in-process PGlite; its first boot compiles WASM Postgres, so call it from beforeAll. */
+export async function createPglite(): Promise<PGlite> {
+  const db = new PGlite();
+  await db.waitReady;
+  return db;
+}
