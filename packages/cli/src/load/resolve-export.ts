@@ -64,7 +64,9 @@ function resolveAutomatically(namespace: Record<string, unknown>, names: string[
   const found = matches(namespace, names);
   if (found.length === 0) {
     const checked = names.filter((name) => typeof namespace[name] !== "function");
-    return { ok: false, message: `no capability registry exported from ${entry} (exports checked: ${list(checked)})` };
+    const skipped = names.filter((name) => typeof namespace[name] === "function");
+    const functions = skipped.length > 0 ? `; functions skipped, never called: ${list(skipped)}` : "";
+    return { ok: false, message: `no capability registry exported from ${entry} (exports checked: ${list(checked)}${functions})` };
   }
   const registries = new Set(found.map((match) => match.registry));
   if (registries.size > 1) {

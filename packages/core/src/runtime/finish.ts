@@ -1,6 +1,6 @@
 import type { ApprovalRecord } from "../approvals/types.js";
 import type { DeniedReason } from "../audit/types.js";
-import type { CapabilityError } from "../errors/capability-error.js";
+import { CapabilityError } from "../errors/capability-error.js";
 import { durationMs, emit, type Execution } from "./execution.js";
 import type { ExecutionResult } from "./types.js";
 
@@ -72,7 +72,9 @@ export function finishSuspended(exec: Execution, approval: ApprovalRecord): Exec
 function endSpanWithError(exec: Execution, error: CapabilityError, outcome: "failed" | "cancelled" = "failed"): void {
   if (!exec.rt.tracing) return;
   exec.span.setAttributes({ "orpc_agent.outcome": outcome, "orpc_agent.error_code": error.code, "orpc_agent.attempt": exec.attempts });
-  // The span gets the public error only: recordError never sees the cause (core.md §12).
-  exec.span.recordError(error);
+  // The span gets the public error only, rebuilt without cause or details (core.md §12, SI-10).
+  exec.span.recordError(
+    new CapabilityError({ code: error.code, stage: error.stage, publicMessage: error.publicMessage, retryable: error.retryable, exposeToModel: error.exposeToModel }),
+  );
   exec.span.end("error");
 }

@@ -191,6 +191,7 @@ describe("SI-10: no payloads in evidence", () => {
     expect(approved.actor).toEqual({ id: "priya", kind: "user" });
     expect(approved.data.approver).toEqual({ id: "priya", kind: "user" });
     expect(audit.ofType("capability.started")[0]!.actor).toEqual({ id: "dana", kind: "user" });
+    expect(audit.ofType("capability.started")[0]!.data).toEqual({ attempt: 1, approvalId: pending.approval.id });
     expectNoSentinelInEvidence(audit.events, tracer.spans);
   });
 

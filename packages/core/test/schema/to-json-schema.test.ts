@@ -44,7 +44,9 @@ describe("toJsonSchema with the built-in zod converter", () => {
     vi.spyOn(process, "getBuiltinModule").mockImplementation(((id: string) =>
       id === "node:module" ? { createRequire: () => () => ({ z: {} }) } : real(id)) as typeof process.getBuiltinModule);
 
-    expect(() => toJsonSchema(z.string())).toThrow(/zod \^4/);
+    // A classic Zod 4 schema converts through its own instance; the peer is only loaded for schemas without
+    // that method (zod/mini), which this vendor-"zod" stand-in models.
+    expect(() => toJsonSchema(fakeSchema("zod"))).toThrow(/zod \^4/);
   });
 
   it("explains that the zod peer is missing when it cannot be loaded", async () => {
@@ -56,8 +58,15 @@ describe("toJsonSchema with the built-in zod converter", () => {
     vi.spyOn(process, "getBuiltinModule").mockImplementation(((id: string) =>
       id === "node:module" ? { createRequire: () => notFound } : real(id)) as typeof process.getBuiltinModule);
 
-    expect(() => toJsonSchema(z.string())).toThrow(/optional peer "zod"/);
+    expect(() => toJsonSchema(fakeSchema("zod"))).toThrow(/optional peer "zod"/);
   });
+});
+
+it("converts a classic Zod 4 schema with its own Zod instance, without loading the peer", async () => {
+  const { toJsonSchema } = await freshSchemaModule();
+  const spy = vi.spyOn(process, "getBuiltinModule");
+  expect(toJsonSchema(z.object({ a: z.string() }))).toEqual(z.toJSONSchema(z.object({ a: z.string() }), { io: "input" }));
+  expect(spy.mock.calls.some(([id]) => id === "node:module")).toBe(false);
 });
 
 describe("toJsonSchema vendor lookup", () => {

@@ -1,15 +1,14 @@
 import type { PGlite } from "@electric-sql/pglite";
-import { os } from "@orpc/server";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
   defineGovernance,
   type ApprovalCoordinator,
 } from "@orpc-agent/core";
 import { APPROVALS_DDL, createPgApprovalCoordinator, type PgQuery } from "../../src/index.js";
+import { ap } from "../support/orpc.js";
 import { createPglite, pgliteQuery } from "../support/pglite.js";
 
 // The coordinator under the real runtime (postgres.md §9.4): restart survival and the JSON
@@ -17,7 +16,6 @@ import { createPglite, pgliteQuery } from "../support/pglite.js";
 const requester = { id: "user_requester", kind: "user" } as const;
 const manager = { id: "user_manager", kind: "user" } as const;
 
-const ap = agentProcedure(os);
 const executions: unknown[] = [];
 const gated = { sideEffect: "write", risk: "high", approval: { required: true } } as const;
 

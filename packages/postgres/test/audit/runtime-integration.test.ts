@@ -1,15 +1,14 @@
 import type { PGlite } from "@electric-sql/pglite";
-import { os } from "@orpc/server";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
-  agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
   defineGovernance,
   type AgentAuditEvent,
 } from "@orpc-agent/core";
 import { AUDIT_DDL, createPgAuditSink, type PgQuery } from "../../src/index.js";
+import { ap } from "../support/orpc.js";
 import { createPglite, pgliteQuery } from "../support/pglite.js";
 
 // The sink under the real runtime (postgres.md §9.5): strict mode keeps audit-before-effect
@@ -28,7 +27,6 @@ afterAll(async () => {
 
 const actor = { id: "user_dana", kind: "user" } as const;
 const handler = vi.fn();
-const ap = agentProcedure(os);
 const governance = defineGovernance({
   registry: createCapabilityRegistry({
     orders: {

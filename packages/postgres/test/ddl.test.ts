@@ -1,0 +1,122 @@
+import type { PGlite } from "@electric-sql/pglite";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { approvalsDdl, auditDdl } from "../src/ddl.js";
+import { APPROVALS_DDL, AUDIT_DDL, type PgQuery } from "../src/index.js";
+import { createPglite, pgliteQuery } from "./support/pglite.js";
+import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER, skipRealServer, testSchemaName } from "./support/real-server.js";
+
+/** The statements of a DDL script, split the way an HTTP driver would run them (postgres.md §3.6). */
+const statementsOf = (ddl: string) =>
+  ddl
+    .split(";")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+const APPROVAL_COLUMNS = [
+  "actor", "capability_id", "consumed_by_execution_id", "decided_at", "decided_by", "decision_comment", "expires_at", "id",
+  "input", "input_hash", "reasons", "requested_at", "risk", "side_effect", "status", "surface", "types",
+];
+const AUDIT_COLUMNS = [
+  "actor_id", "actor_kind", "at", "capability_id", "correlation_id", "data", "execution_id", "id", "input_hash", "surface", "type",
+];
+
+describe("APPROVALS_DDL and AUDIT_DDL: text", () => {
+  it("target the default table names and ends every statement with ';' and a newline, with no other ';'", () => {
+    expect(APPROVALS_DDL).toMatch(/^create table if not exists orpc_agent_approvals \(/);
+    expect(AUDIT_DDL).toMatch(/^create table if not exists orpc_agent_audit_events \(/);
+    for (const ddl of [APPROVALS_DDL, AUDIT_DDL]) {
+      expect(ddl.endsWith(";\n")).toBe(true);
+      expect(ddl.split(";").length - 1).toBe(statementsOf(ddl).length);
+      for (const statement of statementsOf(ddl)) expect(ddl).toContain(`${statement};\n`);
+      expect(statementsOf(ddl)).toHaveLength(4);
+      expect(ddl).not.toMatch(/now\(\)|current_timestamp/i);
+    }
+  });
+
+  it("qualifies only the table for a schema-qualified name, never the index names", () => {
+    const ddl = approvalsDdl("app.approvals");
+    expect(ddl).toContain("create table if not exists app.approvals (");
+    expect(ddl).toContain("create index if not exists app_approvals_status_idx\n  on app.approvals (status, expires_at)");
+    expect(ddl).not.toMatch(/index if not exists app\./);
+    expect(auditDdl("app.events")).toContain("create index if not exists app_events_execution_idx\n  on app.events (execution_id)");
+  });
+});
+
+/** Both scripts, applied twice, then split and run one statement at a time through the query seam. */
+function appliesIdempotently(
+  exec: () => (sql: string) => Promise<unknown>,
+  query: () => PgQuery,
+  columnsOf: (table: string) => Promise<string[]>,
+) {
+  it("applying APPROVALS_DDL and AUDIT_DDL twice succeeds and creates the tables of postgres.md §4", async () => {
+    for (let round = 0; round < 2; round++) {
+      await exec()(APPROVALS_DDL);
+      await exec()(AUDIT_DDL);
+    }
+    expect(await columnsOf("orpc_agent_approvals")).toEqual(APPROVAL_COLUMNS);
+    expect(await columnsOf("orpc_agent_audit_events")).toEqual(AUDIT_COLUMNS);
+  });
+
+  it("the split statements run one at a time through PgQuery, also over existing tables", async () => {
+    for (let round = 0; round < 2; round++) {
+      for (const statement of [...statementsOf(APPROVALS_DDL), ...statementsOf(AUDIT_DDL)]) {
+        await query()(statement, []);
+      }
+    }
+    expect(await columnsOf("orpc_agent_approvals")).toEqual(APPROVAL_COLUMNS);
+  });
+}
+
+describe("DDL over PGlite", () => {
+  let db: PGlite;
+  beforeAll(async () => {
+    db = await createPglite();
+    await db.exec("create schema ddl_test; set search_path to ddl_test");
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+  const columnsOf = async (table: string) =>
+    (
+      await db.query<{ column_name: string }>(
+        "select column_name from information_schema.columns where table_schema = 'ddl_test' and table_name = $1 order by column_name",
+        [table],
+      )
+    ).rows.map((r) => r.column_name);
+  appliesIdempotently(
+    () => (sql) => db.exec(sql),
+    () => pgliteQuery(db),
+    columnsOf,
+  );
+});
+
+describe.skipIf(skipRealServer)(`DDL over a ${REAL_SERVER}`, () => {
+  const schema = testSchemaName("ddl");
+  let admin: pg.Pool;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    admin = createTestPool({ max: 1 });
+    await createTestSchema(admin, "ddl");
+    // Test harness only: the default names of the constants land in this file's schema.
+    pool = createTestPool({ max: 2, searchPath: schema });
+  });
+  afterAll(async () => {
+    await pool?.end();
+    if (admin === undefined) return;
+    await dropTestSchema(admin, schema);
+    await admin.end();
+  });
+  const columnsOf = async (table: string) =>
+    (
+      await admin.query(
+        "select column_name from information_schema.columns where table_schema = $1 and table_name = $2 order by column_name",
+        [schema, table],
+      )
+    ).rows.map((r: { column_name: string }) => r.column_name);
+  appliesIdempotently(
+    () => (sql) => pool.query(sql),
+    () => (sql, params) => pool.query(sql, params),
+    columnsOf,
+  );
+});
