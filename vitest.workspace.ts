@@ -10,5 +10,8 @@ export default [
   pkg("testing"),
   pkg("postgres", { testTimeout: 30_000, hookTimeout: 60_000 }),
   pkg("cli", { testTimeout: 60_000 }),
+  pkg("ai-sdk"),
+  pkg("mcp", { testTimeout: 30_000 }),
+  pkg("opentelemetry"),
   { extends: true as const, test: { name: "scripts", root: "scripts", include: ["test/**/*.test.ts"] } },
 ];

@@ -4,7 +4,8 @@
 import { os as rootOs } from "@orpc/server";
 import { agentProcedure } from "@orpc-agent/core";
 
-type CoreBuilder = Parameters<typeof agentProcedure>[0];
+/** oRPC's `os`, typed as the builder core's `agentProcedure` expects. */
+export const os = rootOs as unknown as Parameters<typeof agentProcedure>[0];
 
 /** `agentProcedure(os)` for the tests. */
-export const ap = agentProcedure(rootOs as unknown as CoreBuilder);
+export const ap = agentProcedure(os);
