@@ -1,0 +1,2 @@
+import { toJsonSchema } from "@orpc-agent/core/schema";
+export const x = [toJsonSchema];
