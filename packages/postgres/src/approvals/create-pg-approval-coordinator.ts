@@ -83,6 +83,10 @@ export function createPgApprovalCoordinator(
     },
 
     async markConsumed(id, executionId) {
+      // The consuming execution is the evidence of T8; a record must never read consumed by nobody.
+      if (typeof executionId !== "string" || executionId === "") {
+        throw new Error(`Approval "${id}" cannot be consumed without an execution id`);
+      }
       const at = now();
       const { rows } = await query(sql.markConsumed, [id, executionId]);
       if (rows.length > 0) return recordFromRow(rows[0]!, at);

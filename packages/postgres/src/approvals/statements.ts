@@ -46,7 +46,7 @@ returning ${PROJECTION}`,
     /** Compare-and-set: of concurrent callers at most one gets the row back (postgres.md §5.5, T8). */
     markConsumed: `update ${table}
 set status = 'consumed', consumed_by_execution_id = $2
-where id = $1
+where id = $1 and status = 'approved' and consumed_by_execution_id is null
 returning ${PROJECTION}`,
 
     list: (filter: ApprovalListFilter, now: string) => listStatement(table, filter, now),

@@ -197,11 +197,13 @@ describe("createPgApprovalCoordinator: statement shape", () => {
     expect(calls).toBe(5);
   });
 
-  it("a decision that fails its guards issues no statement at all", async () => {
+  it("a decision that fails its guards, or a consumption without an execution id, issues no statement at all", async () => {
     const recorder = recordingQuery();
     const coordinator = createPgApprovalCoordinator({ query: recorder.query });
     await expect(coordinator.decide("apr_1", { status: "maybe" } as never)).rejects.toThrow(/Invalid decision status/);
     await expect(coordinator.decide("apr_1", { status: "approved", approver: { id: "", kind: "user" } })).rejects.toThrow(/well-formed/);
+    await expect(coordinator.markConsumed("apr_1", "")).rejects.toThrow(/cannot be consumed without an execution id/);
+    await expect(coordinator.markConsumed("apr_1", undefined as never)).rejects.toThrow(/cannot be consumed/);
     expect(recorder.statements).toEqual([]);
   });
 });
