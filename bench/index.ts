@@ -11,6 +11,7 @@ import {
 } from "@orpc-agent/core";
 import { interleave, median, timeSequential, timeSync } from "./harness.js";
 import { governanceWithDiscoveryPolicy, makeDefs, makeSchema, raw, rawBuilder, trivial, trivialBuilder } from "./fixtures.js";
+import { otelCost } from "./otel.js";
 
 const quick = process.argv.includes("--quick");
 const ROUNDS = quick ? 5 : 15;
@@ -131,6 +132,10 @@ await registryCost();
 await invokeCost();
 await describeCost();
 await concurrencyCost();
+// Baseline is invoke without tracing, not raw call; reported only (no §16 budget).
+const [otelSdk, otelNoSdk] = await otelCost({ rounds: ROUNDS, calls: CALLS });
+for (const r of [otelSdk!, otelNoSdk!]) rows.push({ path: r.path, subject: fmt(r.subjectNs), baseline: fmt(r.baselineNs), ratio: r.ratio, budget: "report" });
+Object.assign(json, { otelInvokeNs: otelSdk!.subjectNs, otelBaselineNs: otelSdk!.baselineNs, otelRatio: otelSdk!.ratio, otelNoSdkNs: otelNoSdk!.subjectNs, otelNoSdkRatio: otelNoSdk!.ratio });
 
 console.log(`\noRPC Agent bench — node ${process.version}, ${quick ? "quick" : "full"} run, ${ROUNDS} interleaved rounds\n`);
 const widths = [44, 12, 12, 8, 10];

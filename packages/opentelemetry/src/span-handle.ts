@@ -15,7 +15,7 @@ export class OpenTelemetrySpanHandle implements SpanHandle {
 
   /** The OTel span behind a handle from this package, or `undefined` for any other handle (e.g. core's no-op). */
   static spanOf(handle: SpanHandle): Span | undefined {
-    return #span in handle ? handle.#span : undefined;
+    return typeof handle === "object" && handle !== null && #span in handle ? handle.#span : undefined;
   }
 
   setAttributes(attributes: SpanAttributes): void {

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChildPayload, ChildResult } from "./child-protocol.js";
+import { guardProcessGroup, OWN_PROCESS_GROUP } from "./process-group.js";
 
 export type ChildOutcome = {
   /** Exit code, or `null` when killed by a signal. */
@@ -16,7 +17,6 @@ export type ChildOutcome = {
 };
 
 const OUTPUT_LIMIT = 64 * 1024;
-const POSIX = process.platform !== "win32";
 
 /**
  * Runs the loader child once (cli.md §5.1): `process.execPath` in `cwd`, ORPC_AGENT_INSPECT=1, stdin
@@ -43,8 +43,9 @@ export async function runLoaderChild(options: {
       cwd: options.cwd,
       env: { ...process.env, ORPC_AGENT_INSPECT: "1" },
       stdio: ["ignore", "pipe", "pipe"],
-      detached: POSIX,
+      detached: OWN_PROCESS_GROUP,
     });
+    const group = guardProcessGroup(child);
     let output = "";
     const capture = (chunk: Buffer) => {
       output = (output + chunk.toString("utf8")).slice(-OUTPUT_LIMIT);
@@ -54,37 +55,28 @@ export async function runLoaderChild(options: {
     // Listen from the start: the pipes may close before "exit" fires.
     const drained = [child.stdout, child.stderr].map((stream) => closed(stream));
 
-    const killGroup = () => {
-      if (child.pid === undefined) return;
-      try {
-        if (POSIX) process.kill(-child.pid, "SIGKILL");
-        else child.kill("SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    };
-    // If this process ends first, the application must not outlive it.
-    process.once("exit", killGroup);
-
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup();
+      group.kill();
     }, options.timeoutMs);
 
-    const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-      child.once("error", reject);
-      child.once("exit", (exitCode, exitSignal) => resolve({ code: exitCode, signal: exitSignal }));
-    });
-    clearTimeout(timer);
-    // Whatever the application started at import (servers, workers) goes with it.
-    killGroup();
-    process.removeListener("exit", killGroup);
-    await Promise.race([Promise.all(drained), delay(500)]);
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-
-    return { code, signal, timedOut, result: readResult(resultFile), output };
+    try {
+      const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+        child.once("error", reject);
+        child.once("exit", (exitCode, exitSignal) => resolve({ code: exitCode, signal: exitSignal }));
+      });
+      // Whatever the application started at import (servers, workers) goes with it, and releases the pipes.
+      group.kill();
+      await Promise.race([Promise.all(drained), delay(500)]);
+      return { code, signal, timedOut, result: readResult(resultFile), output };
+    } finally {
+      clearTimeout(timer);
+      group.kill();
+      group.release();
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    }
   } finally {
     rmSync(resultFile, { force: true });
   }

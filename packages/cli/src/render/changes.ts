@@ -41,7 +41,7 @@ export function renderChanges(changes: readonly Change[], mode: { color: boolean
   );
   let next = 0;
   for (const [kind, group] of groups) {
-    lines.push("", paint(KIND_LABEL[kind], KIND_STYLE[kind] === "dim" ? "bold" : KIND_STYLE[kind], color));
+    lines.push("", paint(KIND_LABEL[kind], KIND_STYLE[kind], color));
     lines.push(...rows.slice(next, next + group.length));
     next += group.length;
   }

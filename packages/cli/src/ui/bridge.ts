@@ -39,7 +39,8 @@ export async function showInventoryView(
   if (!ui.available) return false;
   const { inventoryView } = await import("./inventory-view.js");
   const text = ui.modules.ink.renderToString(inventoryView(ui.modules, options.snapshot, options.entrySource, options.verbosity), {
-    columns: options.stdout.columns ?? 120,
+    // A pty may report 0 columns; fall back to a common width.
+    columns: options.stdout.columns || 120,
   });
   options.stdout.write(`${text}\n`);
   return true;

@@ -9,7 +9,7 @@ import { runCli, tempDir } from "../helpers/run-cli.js";
 
 const json = async (args: string[], env?: Record<string, string>) => {
   const run = await runCli(["inspect", "--json", ...args], { env });
-  expect(run.stderr === "" || run.code === 0 ? run.code : run.stderr).toBe(0);
+  expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as Api.CapabilitySnapshot;
 };
 
@@ -121,7 +121,7 @@ describe.skipIf(!BUILT)("loader, on fixture apps (cli.md §5, §10)", () => {
 
   it("a TypeScript entry with no loader in the project: 2 with remedies (or loads natively)", async () => {
     const run = await runCli(["inspect", "--entry", join(FIXTURES, "app.ts")], { cwd: tempDir() });
-    if (typeof process.features.typescript === "string") {
+    if (typeof (process.features as { typescript?: unknown }).typescript === "string") {
       expect(run.code).toBe(0);
     } else {
       expect(run.code).toBe(2);
@@ -135,6 +135,13 @@ describe.skipIf(!BUILT)("loader, on fixture apps (cli.md §5, §10)", () => {
     const run = await runCli(["inspect", "--json", "--entry", join(FIXTURES, "app.ts"), "--import", tsx], { cwd: tempDir() });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).capabilities).toHaveLength(2);
+  });
+
+  it("exits.js: a child that dies without a result is reported with its captured output", async () => {
+    const run = await runCli(["inspect", "--entry", "exits.js"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("the loader child for exits.js exited with code 3 without a result");
+    expect(run.stderr).toContain("exits.js: shutting down before anything is exported");
   });
 
   it("a missing entry file exits 2", async () => {

@@ -1,4 +1,4 @@
-import { os } from "@orpc/server";
+import { os } from "../helpers/orpc.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {

@@ -1,0 +1,32 @@
+import type { Actor } from "@orpc-agent/core";
+import type { AISDKToolsOptions } from "./types.js";
+
+// Programmer errors surface at build as TypeErrors; nothing here ever reaches a model.
+
+const ACTOR_KINDS: readonly Actor["kind"][] = ["user", "service", "automation", "anonymous"];
+
+/** The same well-formedness core requires (core.md §1): object, non-empty string id, known kind. */
+function isWellFormedActor(value: unknown): value is Actor {
+  if (typeof value !== "object" || value === null) return false;
+  const { id, kind } = value as { id?: unknown; kind?: unknown };
+  return typeof id === "string" && id.length > 0 && (ACTOR_KINDS as readonly unknown[]).includes(kind);
+}
+
+export function assertToolsOptions(options: AISDKToolsOptions<unknown>): void {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("toAISDKTools: options must be an object: { actor, context, scope?, filter?, toolNaming?, signal?, correlationId? }.");
+  }
+  if (!isWellFormedActor(options.actor)) {
+    throw new TypeError(
+      "toAISDKTools: options.actor must be a well-formed actor ({ id: non-empty string, kind: user | service | automation | anonymous }) from the authenticated session.",
+    );
+  }
+  if (options.filter !== undefined && typeof options.filter !== "function") throw new TypeError("toAISDKTools: options.filter must be a function when given.");
+  if (options.toolNaming !== undefined && typeof options.toolNaming !== "function") {
+    throw new TypeError("toAISDKTools: options.toolNaming must be a function (capabilityId) => string when given.");
+  }
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new TypeError("toAISDKTools: options.signal must be an AbortSignal when given.");
+  if (options.correlationId !== undefined && (typeof options.correlationId !== "string" || options.correlationId.length === 0)) {
+    throw new TypeError("toAISDKTools: options.correlationId must be a non-empty string when given.");
+  }
+}

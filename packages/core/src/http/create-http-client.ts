@@ -1,0 +1,182 @@
+import { createORPCClient, ORPCError, type Client } from "@orpc/client";
+import { RPCLink } from "@orpc/client/fetch";
+import { outcomeUnknown } from "../client/outcome-unknown.js";
+import type {
+  CapabilityClient,
+  DescribeRequest,
+  DescribeResponse,
+  InvokeRequest,
+  ReconcileRequest,
+  ReconcileResult,
+  RemoteCallOptions,
+  RemoteExecutionResult,
+  RemoteOperation,
+  ResumeRequest,
+} from "../client/types.js";
+import { composeCallSignal } from "./call-signal.js";
+import { CapabilityClientError } from "./client-error.js";
+import { genericError, readFailureCode, refusalError } from "./refusals.js";
+import { checkCallOptions, checkDescribeRequest, checkInvokeRequest, checkReconcileRequest, checkResumeRequest } from "./request-checks.js";
+import { isDescribeResponse, isExecutionResult, isReconcileResult } from "./response-shape.js";
+
+export type HttpCapabilityClientOptions = {
+  /** The RPCHandler base URL, including its prefix, e.g. `https://api.example.com/rpc`. */
+  url: string | URL;
+  /** Where the capability router is mounted in the application router; default `["agent"]`. */
+  path?: readonly string[];
+  /** Sent with every call; a function is called per call (fresh tokens). */
+  headers?: HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
+  fetch?: typeof globalThis.fetch;
+  /** Aborts every call of this client. */
+  signal?: AbortSignal;
+  /** Per call, default 60 000; a number for all operations or one per operation. */
+  timeoutMs?: number | Partial<Record<RemoteOperation, number>>;
+};
+
+/** Per call: whether the request may have left, and the status if one came back. */
+type CallState = { dispatched: boolean; status?: number };
+type LinkContext = { call?: CallState };
+
+type Sent<T> = { ok: true; value: T } | { ok: false; state: CallState; fired: "timeout" | "aborted" | undefined; error: unknown };
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * A `CapabilityClient` over oRPC's RPC protocol (distributed.md §4). `invoke` and `resume` never reject once a
+ * request may have left and never retry: a failure after dispatch resolves to `outcome-unknown`, and
+ * `reconcile` is the explicit way to learn what happened. Definite refusals resolve to `failed`.
+ *
+ * @example
+ * const client = createHttpCapabilityClient({ url: "https://api.example.com/rpc", headers: () => ({ authorization: `Bearer ${token()}` }) });
+ * const result = await client.invoke({ capabilityId: "orders.refund", input: { orderId }, invocationId: await allocateId() });
+ */
+export function createHttpCapabilityClient(o: HttpCapabilityClientOptions): CapabilityClient {
+  assertClientOptions(o);
+  const realFetch = o.fetch ?? ((request: Request, init?: RequestInit) => globalThis.fetch(request, init));
+  const link = new RPCLink<LinkContext>({
+    url: o.url,
+    headers: async () => {
+      const headers = typeof o.headers === "function" ? await o.headers() : o.headers;
+      return headers === undefined ? {} : new Headers(headers);
+    },
+    // The line between "not sent" and "maybe sent" is drawn immediately before the real fetch.
+    fetch: async (request, init, options) => {
+      const state = options.context.call!;
+      if (request.signal.aborted) throw request.signal.reason;
+      state.dispatched = true;
+      const response = await realFetch(request, init);
+      state.status = response.status;
+      return response;
+    },
+  });
+  const remote = createORPCClient<Record<RemoteOperation, Client<LinkContext, unknown, unknown, Error>>>(
+    link,
+    { path: [...(o.path ?? ["agent"])] },
+  );
+
+  const timeoutOf = (op: RemoteOperation, call: RemoteCallOptions | undefined): number =>
+    call?.timeoutMs ?? (typeof o.timeoutMs === "number" ? o.timeoutMs : (o.timeoutMs?.[op] ?? DEFAULT_TIMEOUT_MS));
+
+  async function send(op: RemoteOperation, input: unknown, call: RemoteCallOptions | undefined): Promise<Sent<unknown>> {
+    const state: CallState = { dispatched: false };
+    const signal = composeCallSignal([o.signal, call?.signal], timeoutOf(op, call));
+    try {
+      return { ok: true, value: await remote[op](input, { context: { call: state }, signal: signal.signal }) };
+    } catch (error) {
+      return { ok: false, state, fired: signal.fired, error };
+    } finally {
+      signal.release();
+    }
+  }
+
+  /** invoke/resume: every failure becomes an envelope; after dispatch, an unknown outcome (§4 table). */
+  async function execute<O>(op: "invoke" | "resume", invocationId: string, input: unknown, call: RemoteCallOptions | undefined): Promise<RemoteExecutionResult<O>> {
+    const sent = await send(op, input, call);
+    if (sent.ok) {
+      return isExecutionResult(sent.value, invocationId) ? (sent.value as RemoteExecutionResult<O>) : outcomeUnknown(invocationId, "unreadable-response");
+    }
+    const { state, fired } = sent;
+    const base = { protocol: 1 as const, invocationId, executionId: "", replayed: false };
+    if (!state.dispatched) {
+      if (fired === "aborted") return { ...base, status: "cancelled", error: { code: "CANCELLED", message: "The operation was cancelled.", retryable: false } };
+      if (fired === "timeout") return { ...base, status: "cancelled", error: { code: "TIMEOUT", message: "The operation timed out.", retryable: true } };
+      return { ...base, status: "failed", error: genericError() };
+    }
+    const refusal = state.status === undefined ? undefined : refusalError(state.status);
+    if (refusal !== undefined) return { ...base, status: "failed", error: refusal };
+    if (fired !== undefined) return outcomeUnknown(invocationId, fired);
+    if (state.status === undefined) return outcomeUnknown(invocationId, "transport");
+    return outcomeUnknown(invocationId, state.status >= 200 && state.status < 300 ? "unreadable-response" : "server-error");
+  }
+
+  /** describe/reconcile: reads reject with a `CapabilityClientError`. */
+  async function read<T>(op: "describe" | "reconcile", input: unknown, call: RemoteCallOptions | undefined, valid: (v: unknown) => boolean): Promise<T> {
+    const sent = await send(op, input, call);
+    if (sent.ok) {
+      if (valid(sent.value)) return sent.value as T;
+      throw new CapabilityClientError({ operation: op, code: "PROTOCOL", message: `The ${op} response is not a protocol 1 answer.`, status: 200 });
+    }
+    const { state, fired, error } = sent;
+    const fail = (code: CapabilityClientError["code"], message: string, status?: number): never => {
+      throw new CapabilityClientError({ operation: op, code, message, status, cause: error });
+    };
+    if (state.status !== undefined && (fired === undefined || refusalError(state.status) !== undefined)) {
+      const code = readFailureCode(state.status, error instanceof ORPCError ? error.data : undefined);
+      return fail(code, `The ${op} request failed with HTTP ${state.status} (${code}).`, state.status);
+    }
+    if (fired === "timeout") return fail("TIMEOUT", `The ${op} request timed out.`);
+    if (fired === "aborted") return fail("TRANSPORT", `The ${op} request was aborted.`);
+    return fail("TRANSPORT", state.dispatched ? `The ${op} request failed in transport.` : `The ${op} request could not be prepared.`);
+  }
+
+  return {
+    async describe(req?: DescribeRequest, call?: RemoteCallOptions): Promise<DescribeResponse> {
+      checkDescribeRequest(req);
+      checkCallOptions("describe", call);
+      return read<DescribeResponse>("describe", req ?? {}, call, isDescribeResponse);
+    },
+    async invoke<O>(req: InvokeRequest, call?: RemoteCallOptions): Promise<RemoteExecutionResult<O>> {
+      checkInvokeRequest(req);
+      checkCallOptions("invoke", call);
+      return execute<O>("invoke", req.invocationId, req, call);
+    },
+    async resume<O>(req: ResumeRequest, call?: RemoteCallOptions): Promise<RemoteExecutionResult<O>> {
+      checkResumeRequest(req);
+      checkCallOptions("resume", call);
+      return execute<O>("resume", req.invocationId, req, call);
+    },
+    async reconcile<O>(req: ReconcileRequest, call?: RemoteCallOptions): Promise<ReconcileResult<O>> {
+      checkReconcileRequest(req);
+      checkCallOptions("reconcile", call);
+      return read<ReconcileResult<O>>("reconcile", req, call, (v) => isReconcileResult(v, req.invocationId));
+    },
+  };
+}
+
+function assertClientOptions(o: HttpCapabilityClientOptions): void {
+  const example = 'createHttpCapabilityClient({ url: "https://api.example.com/rpc" })';
+  if (typeof o !== "object" || o === null) throw new TypeError(`createHttpCapabilityClient needs options: ${example}.`);
+  if (!(typeof o.url === "string" || o.url instanceof URL)) throw new TypeError(`createHttpCapabilityClient: url must be a string or URL, e.g. ${example}.`);
+  try {
+    new URL(o.url);
+  } catch {
+    throw new TypeError("createHttpCapabilityClient: url must be an absolute URL, including the RPCHandler prefix.");
+  }
+  if (o.path !== undefined && (!Array.isArray(o.path) || o.path.length === 0 || o.path.some((s) => typeof s !== "string" || s.length === 0))) {
+    throw new TypeError('createHttpCapabilityClient: path must be a non-empty array of non-empty strings, e.g. ["agent"].');
+  }
+  if (o.headers !== undefined && typeof o.headers !== "function" && (typeof o.headers !== "object" || o.headers === null)) {
+    throw new TypeError("createHttpCapabilityClient: headers must be HeadersInit or a function returning it.");
+  }
+  if (o.fetch !== undefined && typeof o.fetch !== "function") throw new TypeError("createHttpCapabilityClient: fetch must be a function.");
+  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) throw new TypeError("createHttpCapabilityClient: signal must be an AbortSignal.");
+  const timeouts = typeof o.timeoutMs === "object" && o.timeoutMs !== null ? Object.entries(o.timeoutMs) : o.timeoutMs === undefined ? [] : [["timeoutMs", o.timeoutMs]];
+  for (const [key, value] of timeouts) {
+    if (key !== "timeoutMs" && !["describe", "invoke", "resume", "reconcile"].includes(key as string)) {
+      throw new TypeError(`createHttpCapabilityClient: unknown timeoutMs operation "${key}".`);
+    }
+    if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value > 0)) {
+      throw new TypeError("createHttpCapabilityClient: timeoutMs must be a finite number > 0, or one per operation.");
+    }
+  }
+}

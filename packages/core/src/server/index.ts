@@ -1,0 +1,36 @@
+// @orpc-agent/core/server — the invocation service, its journal and the remote capability router (distributed.md §3, §5).
+
+// Invocation service
+export { createInvocationService } from "./service/create-invocation-service.js";
+export { InvocationNotResolvableError } from "./service/resolve.js";
+export type {
+  InvocationEvent,
+  InvocationEventType,
+  InvocationService,
+  InvocationServiceOptions,
+  ResolveArgs,
+  ServiceInvokeOptions,
+  ServiceResumeOptions,
+} from "./service/types.js";
+
+// Invocation journal
+export { createInMemoryInvocationJournal } from "./journal/in-memory-journal.js";
+export type {
+  ClaimResult,
+  InvocationJournal,
+  InvocationKey,
+  InvocationRecord,
+  InvocationResolution,
+  InvocationState,
+  JournalBeginEntry,
+  JournalFinish,
+  JournalListFilter,
+  JournalOutcome,
+  JournalResolveTarget,
+} from "./journal/types.js";
+
+// Router
+export { createCapabilityRouter } from "./router/create-capability-router.js";
+export { createInProcessCapabilityClient } from "./router/in-process-client.js";
+export type { Auth, CapabilityRouter, CapabilityRouterOptions } from "./router/types.js";
+export type { ToolNaming } from "./descriptors/tool-names.js";

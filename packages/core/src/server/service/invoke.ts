@@ -1,0 +1,131 @@
+import { toAuditActorRef } from "../../audit/actor-ref.js";
+import type { RemoteExecutionResult } from "../../client/types.js";
+import type { AgentRuntime, ExecutionResult } from "../../runtime/types.js";
+import type { ClaimResult } from "../journal/types.js";
+import { answerFromRecord } from "./answer-existing.js";
+import { invocationFingerprint, invocationIdempotencyKey } from "./hashing.js";
+import { holdLease, type Claim } from "./lease.js";
+import { encodeOutcome } from "./outcome-codec.js";
+import { isInterruptedWrite } from "./outcome-mapping.js";
+import { GENERIC_ERROR, outcomeUnknown, projectResult, serviceFailure, type SettledOrSuspended } from "./project-result.js";
+import { settleClaim } from "./settle.js";
+import type { EventSubject, ServiceState } from "./state.js";
+import type { ServiceInvokeOptions } from "./types.js";
+
+const INVOCATION_CONFLICT = {
+  code: "INVOCATION_CONFLICT",
+  message: "This invocation id was already used for a different request; use a new id.",
+  retryable: false,
+} as const;
+const DESCRIPTOR_STALE = { code: "DESCRIPTOR_STALE", message: "The capability changed; refresh the tool list.", retryable: false } as const;
+const INPUT_UNENCODABLE = { code: "INPUT_INVALID", message: "Input validation failed.", retryable: false } as const;
+
+/** `service.invoke`: distributed.md §5.4, steps 1 to 7, wrapped around `runtime.invoke` from outside (ADR-007). */
+export async function invokeJournaled<C, O>(
+  s: ServiceState,
+  rt: AgentRuntime<C>,
+  capabilityId: string,
+  input: unknown,
+  o: ServiceInvokeOptions<C>,
+): Promise<RemoteExecutionResult<O>> {
+  const actor = toAuditActorRef(o.actor);
+  const subject: EventSubject = { invocationId: o.invocationId, capabilityId, surface: o.surface, actor };
+
+  // (1) Identity of the request. An input without an RPC JSON form cannot be journaled, so it is refused unjournaled.
+  let fingerprint: string;
+  try {
+    fingerprint = await invocationFingerprint({ capabilityId, surface: o.surface, actor, input });
+  } catch {
+    return serviceFailure(o.invocationId, INPUT_UNENCODABLE);
+  }
+
+  // (2) The atomic claim. A journal that cannot be reached means nothing ran and nothing was journaled.
+  let claimed: ClaimResult;
+  try {
+    claimed = await s.journal.begin({
+      namespace: s.namespace,
+      invocationId: o.invocationId,
+      fingerprint,
+      capabilityId,
+      surface: o.surface,
+      actor,
+      correlationId: o.correlationId,
+      leaseExpiresAt: new Date(s.now().getTime() + s.leaseMs),
+    });
+  } catch {
+    return serviceFailure(o.invocationId, GENERIC_ERROR);
+  }
+  if (claimed.kind === "conflict") {
+    s.emit("conflict", subject);
+    return serviceFailure(o.invocationId, INVOCATION_CONFLICT);
+  }
+  if (claimed.kind === "existing") return answerFromRecord(s, claimed.record, subject);
+
+  const claim: Claim = { key: { namespace: s.namespace, invocationId: o.invocationId }, fence: claimed.record.fence, subject };
+  s.emit("claimed", subject, { fence: claim.fence });
+
+  // (3) The digest precondition: a refusal, settled without entering the runtime. It never widens anything.
+  if (o.expectedDigest !== undefined && (await isStale(s, rt, capabilityId, o))) {
+    s.emit("stale_descriptor", subject);
+    const refused = serviceFailure<O>(o.invocationId, DESCRIPTOR_STALE);
+    await settleClaim(s, claim, { state: "settled", outcome: encodeOutcome(refused, s.maxStoredOutputBytes) });
+    return refused;
+  }
+
+  // (4), (5) Run under the lease, with the one effect key of this logical operation.
+  const idempotencyKey = await invocationIdempotencyKey(s.namespace, o.invocationId);
+  const lease = holdLease(s, claim, o.signal);
+  let result: ExecutionResult<O>;
+  try {
+    result = await rt.invoke<O>(capabilityId, input, {
+      actor: o.actor,
+      context: o.context,
+      surface: o.surface,
+      signal: lease.signal,
+      correlationId: o.correlationId,
+      idempotencyKey,
+    });
+  } finally {
+    lease.stop();
+  }
+  if (lease.fencedOut) return outcomeUnknown(o.invocationId, "fenced-out");
+
+  // (6), (7) Map and record.
+  return recordResult(s, rt, claim, capabilityId, result);
+}
+
+/** Step 6 of §5.4, shared by invoke and resume for outcomes that need no approval read-back. */
+export async function recordResult<C, O>(
+  s: ServiceState,
+  rt: AgentRuntime<C>,
+  claim: Claim,
+  capabilityId: string,
+  result: ExecutionResult<O>,
+): Promise<RemoteExecutionResult<O>> {
+  const invocationId = claim.key.invocationId;
+  if (isInterruptedWrite(result, rt.registry, capabilityId)) {
+    await settleClaim(s, claim, { state: "unknown", reason: "interrupted" });
+    s.emit("outcome_unknown", claim.subject, { reason: "interrupted" });
+    return outcomeUnknown(invocationId, "interrupted");
+  }
+  const envelope: SettledOrSuspended<O> = projectResult(result, invocationId);
+  const outcome = encodeOutcome(envelope, s.maxStoredOutputBytes);
+  if (envelope.status === "approval-required") {
+    await settleClaim(s, claim, { state: "pending", approvalId: envelope.approval.id, suspension: outcome });
+  } else {
+    await settleClaim(s, claim, { state: "settled", outcome });
+  }
+  return envelope;
+}
+
+/** Stale only when the capability exists and is exposed here; otherwise the runtime's concealed answer stands (SI-8). */
+async function isStale<C>(s: ServiceState, rt: AgentRuntime<C>, capabilityId: string, o: ServiceInvokeOptions<C>): Promise<boolean> {
+  const capability = rt.registry.get(capabilityId);
+  if (capability === undefined || capability.meta.expose[o.surface] !== true) return false;
+  try {
+    return (await s.digestOf(o.surface, capability)) !== o.expectedDigest;
+  } catch {
+    // No current digest can be computed, so none can match: refusing never widens anything.
+    return true;
+  }
+}

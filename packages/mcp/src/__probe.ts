@@ -1,2 +1,0 @@
-import { toJsonSchema } from "@orpc-agent/core/schema";
-export const x = [toJsonSchema];

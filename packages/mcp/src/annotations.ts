@@ -1,0 +1,26 @@
+import type { AgentMeta, McpToolAnnotations } from "@orpc-agent/core";
+
+/**
+ * MCP tool annotations, hints only and never governance (adapters.md §3.2). `"derive"` maps `sideEffect` and
+ * `idempotent` by the table, then lets `meta.adapters.mcp.annotations` win per key; `"meta-only"` takes the meta
+ * object alone. `undefined` when nothing remains, so the field is omitted.
+ */
+export function toolAnnotations(meta: AgentMeta, mode: "derive" | "meta-only"): McpToolAnnotations | undefined {
+  const fromMeta = meta.adapters?.mcp?.annotations ?? {};
+  const merged = mode === "derive" ? { ...derivedAnnotations(meta), ...fromMeta } : { ...fromMeta };
+  return Object.keys(merged).length === 0 ? undefined : merged;
+}
+
+function derivedAnnotations(meta: AgentMeta): McpToolAnnotations {
+  switch (meta.sideEffect) {
+    case "none":
+    case "read":
+      return { readOnlyHint: true, openWorldHint: false };
+    case "write":
+      return { readOnlyHint: false, destructiveHint: false, idempotentHint: meta.idempotent === true, openWorldHint: false };
+    case "destructive":
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: meta.idempotent === true, openWorldHint: false };
+    case "external":
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: meta.idempotent === true, openWorldHint: true };
+  }
+}

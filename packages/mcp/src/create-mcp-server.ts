@@ -1,0 +1,78 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { AgentRuntime } from "@orpc-agent/core";
+import { callTool } from "./call-tool.js";
+import type { ApprovalGuidance } from "./envelope.js";
+import { listTools } from "./list-tools.js";
+import { assertServerOptions, type MCPServerHandle, type MCPServerOptions } from "./options.js";
+import { createSessionIdentities } from "./session-identity.js";
+import { buildToolCatalog, type ToolCatalog } from "./tool-catalog.js";
+import { PACKAGE_VERSION } from "./version.js";
+
+/** Everything decided once per configuration; handles built from it are cheap (adapters.md §3.1). */
+export type PreparedMCPServer<TContext> = {
+  runtime: AgentRuntime<TContext>;
+  options: MCPServerOptions<TContext>;
+  catalog: ToolCatalog;
+  guidance: ApprovalGuidance;
+};
+
+/** Validates options and builds the tool catalog; throws `TypeError` for anything `createMCPServer` refuses. */
+export function prepareMCPServer<TContext>(runtime: AgentRuntime<TContext>, options: MCPServerOptions<TContext>): PreparedMCPServer<TContext> {
+  if (typeof runtime !== "object" || runtime === null || typeof runtime.describe !== "function" || typeof runtime.invoke !== "function") {
+    throw new TypeError("createMCPServer(runtime, options): runtime must be an AgentRuntime from createAgentRuntime.");
+  }
+  assertServerOptions(options);
+  const catalog = buildToolCatalog(runtime.registry, options as MCPServerOptions<unknown>);
+  const guidance: ApprovalGuidance = { url: options.approvals?.url, resumeToolName: catalog.resumeTool?.name };
+  return { runtime, options, catalog, guidance };
+}
+
+/**
+ * A governed MCP server on surface `mcp`: per-identity tool lists from `runtime.describe`, calls through
+ * `runtime.invoke` with the request's abort signal, never a decision. Build one handle per MCP session.
+ *
+ * @example
+ * const mcp = createMCPServer(runtime, {
+ *   createContext: () => ({ actor: { id: "local-dev", kind: "user" }, context: {} }),
+ * });
+ * await mcp.connect(new StdioServerTransport());
+ */
+export function createMCPServer<TContext>(runtime: AgentRuntime<TContext>, options: MCPServerOptions<TContext>): MCPServerHandle {
+  return createServerHandle(prepareMCPServer(runtime, options));
+}
+
+/** One low-level SDK `Server` and its identity cache, from a prepared configuration. */
+export function createServerHandle<TContext>({ runtime, options, catalog, guidance }: PreparedMCPServer<TContext>): MCPServerHandle {
+  // The low-level Server on purpose: the list is per actor and arguments must reach the runtime unvalidated (§3.1).
+  const server = new Server(options.serverInfo ?? { name: "orpc-agent", version: PACKAGE_VERSION }, {
+    capabilities: { tools: { listChanged: false } },
+  });
+  const identities = createSessionIdentities(options.createContext);
+
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+    const identity = await identities.resolve(extra);
+    return listTools(runtime, catalog, options, identity);
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // Refusals are JSON-RPC errors, not tool results (§3.5 step 1).
+    const identity = await identities.resolve(extra);
+    const { name, arguments: args } = request.params;
+    return callTool(runtime, catalog, guidance, identity, { name, arguments: args, signal: extra.signal });
+  });
+
+  // §3.3 item 4: evict on close, whether the app connects `server` itself or overwrites `server.onclose`.
+  server.onclose = () => identities.evictAll();
+  return {
+    server,
+    async connect(transport: Transport) {
+      const previous = transport.onclose;
+      transport.onclose = () => {
+        identities.evictAll();
+        previous?.();
+      };
+      await server.connect(transport);
+    },
+  };
+}

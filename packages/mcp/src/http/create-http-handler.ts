@@ -1,0 +1,48 @@
+import type { AgentRuntime } from "@orpc-agent/core";
+import { prepareMCPServer } from "../create-mcp-server.js";
+import { isAllowedHost } from "./allowed-host.js";
+import { authenticate } from "./authenticate.js";
+import { assertHttpOptions, DEFAULT_MAX_BODY_BYTES, type MCPHttpHandlerOptions } from "./options.js";
+import { readBody, withBody } from "./read-body.js";
+import { bodyTooLarge, forbiddenHost, internalError } from "./refusals.js";
+import { statefulDispatch, statelessDispatch } from "./sessions.js";
+
+/**
+ * A fetch-style Streamable HTTP endpoint for a governed MCP server, with per-request bearer verification
+ * (adapters.md §3.9). Construction is synchronous and does no I/O. Mount it on any web-standard server, or on
+ * `node:http`/Express through `toNodeHandler`.
+ *
+ * @example
+ * const handler = createMCPHttpHandler(runtime, {
+ *   verifyToken: (token) => verifyWithYourIssuer(token),          // AuthInfo | null
+ *   createContext: ({ authInfo }) => identityFrom(authInfo),     // { actor, context } | null
+ *   resourceMetadataUrl: "https://api.example.com/.well-known/oauth-protected-resource/mcp",
+ *   allowedHosts: ["api.example.com"],
+ * });
+ * http.createServer(toNodeHandler(handler)).listen(3000, "127.0.0.1");
+ */
+export function createMCPHttpHandler<TContext>(
+  runtime: AgentRuntime<TContext>,
+  options: MCPHttpHandlerOptions<TContext>,
+): (request: Request) => Promise<Response> {
+  const prepared = prepareMCPServer(runtime, options);
+  assertHttpOptions(options as MCPHttpHandlerOptions<unknown>);
+  const { allowedHosts } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const dispatch = options.sessions === "stateless" ? statelessDispatch(prepared) : statefulDispatch(prepared);
+
+  // Checks 1–5 in order; each refusal ends the request before any MCP processing.
+  return async (request) => {
+    try {
+      if (allowedHosts !== undefined && !isAllowedHost(request, allowedHosts)) return forbiddenHost();
+      const auth = await authenticate(request, options);
+      if (auth instanceof Response) return auth;
+      const body = await readBody(request, maxBodyBytes);
+      if (body === "too-large") return bodyTooLarge();
+      const admitted = body === null ? request : withBody(request, body.bytes);
+      return await dispatch(admitted, auth.authInfo, body?.requestIds ?? []);
+    } catch {
+      return internalError();
+    }
+  };
+}

@@ -1,0 +1,109 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import type { TLSSocket } from "node:tls";
+
+/**
+ * Adapts a fetch-style handler to `node:http` and Express (adapters.md §3.9): builds a web `Request` whose
+ * `signal` aborts when the client disconnects, then streams the response (SSE included) until it ends or the
+ * client leaves. It reads the raw body itself, so mount it before any body parser.
+ *
+ * @example
+ * http.createServer(toNodeHandler(createMCPHttpHandler(runtime, options))).listen(3000, "127.0.0.1");
+ * app.all("/mcp", toNodeHandler(handler)); // Express, before express.json()
+ */
+export function toNodeHandler(
+  fetchHandler: (request: Request) => Promise<Response>,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return async (req, res) => {
+    const disconnected = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) disconnected.abort();
+    };
+    res.once("close", onClose);
+    try {
+      const request = toWebRequest(req, disconnected.signal);
+      if (request === undefined) {
+        res.writeHead(400).end();
+        return;
+      }
+      const response = await fetchHandler(request);
+      await writeWebResponse(res, response, disconnected.signal);
+    } catch {
+      // Error text is never written: 500 when nothing was sent yet, else the response just ends.
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    } finally {
+      res.off("close", onClose);
+    }
+  };
+}
+
+/** `undefined` when the request line or headers cannot form a URL or web headers (answered 400). */
+function toWebRequest(req: IncomingMessage, signal: AbortSignal): Request | undefined {
+  const protocol = (req.socket as Partial<TLSSocket>).encrypted === true ? "https" : "http";
+  const target = req.url ?? "/";
+  let url: URL;
+  let headers: Headers;
+  try {
+    url = new URL(`${protocol}://${req.headers.host ?? "localhost"}${target.startsWith("/") ? target : `/${target}`}`);
+    headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      // HTTP/2 pseudo-headers (":path", …) are not headers of the web request.
+      if (value === undefined || name.startsWith(":")) continue;
+      if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+      else headers.set(name, value);
+    }
+  } catch {
+    return undefined;
+  }
+  const method = req.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
+  if (hasBody) {
+    init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
+    init.duplex = "half"; // a streamed request body (fetch spec)
+  }
+  return new Request(url, init);
+}
+
+async function writeWebResponse(res: ServerResponse, response: Response, signal: AbortSignal): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  res.writeHead(response.status, headers);
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  // Headers first, so an SSE client sees its stream open before the first event.
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  const stop = () => void reader.cancel().catch(() => undefined);
+  if (signal.aborted) stop();
+  else signal.addEventListener("abort", stop, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await drained(res);
+    }
+  } finally {
+    signal.removeEventListener("abort", stop);
+  }
+  res.end();
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}

@@ -1,0 +1,61 @@
+import { ErrorCode, McpError, type ListToolsResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { AgentRuntime, CapabilityDescriptor } from "@orpc-agent/core";
+import type { MCPIdentity, MCPServerOptions } from "./options.js";
+import { resumeToolListing } from "./resume-tool.js";
+import type { ToolCatalog } from "./tool-catalog.js";
+
+/**
+ * `tools/list` (adapters.md §3.4): the runtime's discovery for this identity on every call, never cached →
+ * contextual descriptors dropped → `filter` → tools in registry order → the resume tool. One page.
+ */
+export async function listTools<TContext>(
+  runtime: AgentRuntime<TContext>,
+  catalog: ToolCatalog,
+  options: MCPServerOptions<TContext>,
+  identity: MCPIdentity<TContext>,
+): Promise<ListToolsResult> {
+  let descriptors: CapabilityDescriptor[];
+  try {
+    descriptors = await runtime.describe("mcp", { actor: identity.actor, context: identity.context });
+  } catch (error) {
+    // Never a partial list: the whole listing fails, with the public message only when it is exposed.
+    throw new McpError(ErrorCode.InternalError, publicMessageOf(error));
+  }
+  const tools: Tool[] = [];
+  for (const descriptor of descriptors) {
+    // A contextual capability is callable but never listed unbound (core.md §8, distributed.md §2.3).
+    if (descriptor.contextual === true) continue;
+    if (options.filter !== undefined && !passesFilter(options.filter, descriptor)) continue;
+    const tool = toTool(descriptor, catalog);
+    if (tool !== undefined) tools.push(tool);
+  }
+  if (catalog.resumeTool !== undefined) tools.push(resumeToolListing(catalog.resumeTool));
+  return { tools };
+}
+
+function toTool(descriptor: CapabilityDescriptor, catalog: ToolCatalog): Tool | undefined {
+  const name = catalog.nameOf(descriptor.id);
+  if (name === undefined) return undefined;
+  const tool: Tool = {
+    name,
+    description: descriptor.requiresApproval === true ? `${descriptor.description} Requires approval.` : descriptor.description,
+    inputSchema: descriptor.inputSchema as Tool["inputSchema"],
+  };
+  const annotations = catalog.annotationsOf(descriptor.id);
+  if (annotations !== undefined) tool.annotations = { ...annotations };
+  return tool;
+}
+
+function passesFilter(filter: NonNullable<MCPServerOptions<unknown>["filter"]>, descriptor: CapabilityDescriptor): boolean {
+  try {
+    return filter(descriptor) === true;
+  } catch {
+    throw new McpError(ErrorCode.InternalError, "The operation failed.");
+  }
+}
+
+function publicMessageOf(error: unknown): string {
+  const e = error as { exposeToModel?: unknown; publicMessage?: unknown } | null;
+  if (typeof e === "object" && e !== null && e.exposeToModel === true && typeof e.publicMessage === "string") return e.publicMessage;
+  return "The operation failed.";
+}

@@ -1,0 +1,87 @@
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Actor, ApprovalRecord, CapabilityDescriptor } from "@orpc-agent/core";
+
+/** What the transport verified about an MCP session: `authInfo` comes from bearer verification, never from the client. */
+export type MCPSession = { sessionId?: string; authInfo?: AuthInfo };
+
+/** The actor and application context every governed call of a session runs with (SI-3). */
+export type MCPIdentity<TContext = unknown> = { actor: Actor; context: TContext };
+
+export type MCPServerOptions<TContext = unknown> = {
+  /**
+   * Judges the session's verified credentials and returns who is asking; `null`/`undefined` refuses the session.
+   * Called once per session and again whenever its credential changes (adapters.md §3.3).
+   */
+  createContext: (
+    session: MCPSession,
+  ) => MCPIdentity<TContext> | null | undefined | Promise<MCPIdentity<TContext> | null | undefined>;
+  /** Default `{ name: "orpc-agent", version: <this package's version> }`. */
+  serverInfo?: { name: string; version: string };
+  /** A listing shaper for UX, applied after governance; never authority (SI-2). */
+  filter?: (descriptor: CapabilityDescriptor) => boolean;
+  /** Tool names by capability id, unless `meta.adapters.mcp.toolName` is set. Default: `.` → `_`. */
+  toolNaming?: (capabilityId: string) => string;
+  /** `"derive"` (default) derives hints from `sideEffect`/`idempotent` under the meta overrides; `"meta-only"` sends the meta ones. */
+  annotations?: "derive" | "meta-only";
+  approvals?: {
+    /** A link into the app's authenticated approver UI for this request; a locator, never an authority. */
+    url?: (record: ApprovalRecord) => string | undefined;
+    /** The synthetic tool that runs an operation a human already approved (default name `approvals_resume`). */
+    resumeTool?: boolean | { name?: string; description?: string };
+  };
+};
+
+export type MCPServerHandle = {
+  /** The SDK's low-level server; one transport at a time. */
+  readonly server: Server;
+  /** Connects a transport, evicting the session identities when it closes. */
+  connect(transport: Transport): Promise<void>;
+};
+
+/** TypeErrors for options `createMCPServer` cannot work with (adapters.md §3.1). */
+export function assertServerOptions(options: unknown): asserts options is MCPServerOptions<unknown> {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("createMCPServer(runtime, options): options must be an object with a createContext function.");
+  }
+  const o = options as Record<string, unknown>;
+  if (typeof o.createContext !== "function") {
+    throw new TypeError(
+      "createMCPServer: options.createContext is required. Return { actor, context } from the session's verified authInfo (or a fixed least-privilege actor under stdio).",
+    );
+  }
+  for (const key of ["filter", "toolNaming"] as const) {
+    if (o[key] !== undefined && typeof o[key] !== "function") throw new TypeError(`createMCPServer: options.${key} must be a function.`);
+  }
+  if (o.annotations !== undefined && o.annotations !== "derive" && o.annotations !== "meta-only") {
+    throw new TypeError('createMCPServer: options.annotations must be "derive" or "meta-only".');
+  }
+  assertServerInfo(o.serverInfo);
+  assertApprovals(o.approvals);
+}
+
+function assertServerInfo(serverInfo: unknown): void {
+  if (serverInfo === undefined) return;
+  const info = serverInfo as { name?: unknown; version?: unknown } | null;
+  if (typeof info !== "object" || info === null || typeof info.name !== "string" || typeof info.version !== "string") {
+    throw new TypeError("createMCPServer: options.serverInfo must be { name: string; version: string }.");
+  }
+}
+
+function assertApprovals(approvals: unknown): void {
+  if (approvals === undefined) return;
+  if (typeof approvals !== "object" || approvals === null) throw new TypeError("createMCPServer: options.approvals must be an object.");
+  const { url, resumeTool } = approvals as { url?: unknown; resumeTool?: unknown };
+  if (url !== undefined && typeof url !== "function") throw new TypeError("createMCPServer: options.approvals.url must be a function.");
+  if (resumeTool === undefined || typeof resumeTool === "boolean") return;
+  const tool = resumeTool as { name?: unknown; description?: unknown } | null;
+  if (typeof tool !== "object" || tool === null) {
+    throw new TypeError("createMCPServer: options.approvals.resumeTool must be a boolean or { name?, description? }.");
+  }
+  for (const key of ["name", "description"] as const) {
+    if (tool[key] !== undefined && (typeof tool[key] !== "string" || tool[key] === "")) {
+      throw new TypeError(`createMCPServer: options.approvals.resumeTool.${key} must be a non-empty string.`);
+    }
+  }
+}

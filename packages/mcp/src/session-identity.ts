@@ -1,0 +1,87 @@
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { Actor } from "@orpc-agent/core";
+import type { MCPIdentity, MCPServerOptions } from "./options.js";
+
+/** What a request handler's `extra` tells about the session (adapters.md §3.3). */
+export type SessionFacts = { sessionId?: string; authInfo?: AuthInfo };
+
+export type SessionIdentities<TContext> = {
+  /** The identity for this request, or a JSON-RPC refusal (`McpError`, `InvalidRequest`). */
+  resolve(facts: SessionFacts): Promise<MCPIdentity<TContext>>;
+  /** Forgets every session: the transport closed. */
+  evictAll(): void;
+};
+
+// One Server serves one transport at a time, so sessions without an id share one connection key.
+const CONNECTION_KEY = Symbol("connection");
+const NO_CREDENTIAL = "no-credential";
+const ACTOR_KINDS: ReadonlySet<unknown> = new Set<Actor["kind"]>(["user", "service", "automation", "anonymous"]);
+
+type Entry<TContext> = { fingerprint: string; identity: Promise<MCPIdentity<TContext> | undefined> };
+
+/**
+ * The session identity cache of adapters.md §3.3: expiry is enforced on every request, identity follows the
+ * credential (a SHA-256 fingerprint of the token, never the token itself), and `createContext` runs once per
+ * session and credential. No anonymous default: a refusal evicts, so the next request asks `createContext` again.
+ */
+export function createSessionIdentities<TContext>(createContext: MCPServerOptions<TContext>["createContext"]): SessionIdentities<TContext> {
+  const entries = new Map<string | symbol, Entry<TContext>>();
+
+  return {
+    evictAll: () => entries.clear(),
+    async resolve({ sessionId, authInfo }) {
+      const key = sessionId ?? CONNECTION_KEY;
+      if (isExpired(authInfo)) {
+        entries.delete(key);
+        throw new McpError(ErrorCode.InvalidRequest, "Unauthorized: access token expired");
+      }
+      const fingerprint = await fingerprintOf(authInfo);
+      let entry = entries.get(key);
+      if (entry !== undefined && entry.fingerprint !== fingerprint) {
+        entries.delete(key);
+        entry = undefined;
+      }
+      if (entry === undefined) {
+        entry = { fingerprint, identity: judgeSession(createContext, { sessionId, authInfo }) };
+        entries.set(key, entry);
+      }
+      const identity = await entry.identity;
+      if (identity !== undefined) return identity;
+      if (entries.get(key) === entry) entries.delete(key);
+      throw new McpError(ErrorCode.InvalidRequest, "Unauthorized: no verified identity for this session");
+    },
+  };
+}
+
+/** `expiresAt` is in epoch seconds; without it there is nothing to enforce here (`createContext` judges). */
+export function isExpired(authInfo: AuthInfo | undefined): boolean {
+  const expiresAt = authInfo?.expiresAt;
+  return typeof expiresAt === "number" && expiresAt * 1000 <= Date.now();
+}
+
+/** Runs `createContext` once; a throw or a malformed answer is a refusal whose text never reaches the client. */
+async function judgeSession<TContext>(
+  createContext: MCPServerOptions<TContext>["createContext"],
+  session: SessionFacts,
+): Promise<MCPIdentity<TContext> | undefined> {
+  try {
+    const identity = await createContext(session);
+    return isIdentity(identity) ? identity : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isIdentity<TContext>(value: unknown): value is MCPIdentity<TContext> {
+  if (typeof value !== "object" || value === null) return false;
+  const actor = (value as { actor?: unknown }).actor as { id?: unknown; kind?: unknown } | null | undefined;
+  return typeof actor === "object" && actor !== null && typeof actor.id === "string" && actor.id.length > 0 && ACTOR_KINDS.has(actor.kind);
+}
+
+async function fingerprintOf(authInfo: AuthInfo | undefined): Promise<string> {
+  const token = authInfo?.token;
+  if (typeof token !== "string") return NO_CREDENTIAL;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
