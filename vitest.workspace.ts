@@ -9,7 +9,7 @@ export default [
   pkg("core", { typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" } }),
   pkg("testing"),
   pkg("postgres", { testTimeout: 30_000, hookTimeout: 60_000 }),
-  pkg("cli", { testTimeout: 60_000 }),
+  pkg("cli", { testTimeout: 60_000, globalSetup: ["test/global-setup.ts"] }),
   pkg("ai-sdk"),
   pkg("mcp", { testTimeout: 30_000 }),
   pkg("opentelemetry"),

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { allow, createCapabilityRegistry, defineGovernance, definePolicy } from "@orpc-agent/core";
 import { buildSnapshot, diffSnapshots, parseSnapshot, renderChanges, snapshotJson } from "../src/index.js";
-import { os } from "./helpers/orpc.js";
+import { os } from "@orpc/server";
 
 describe("README example", () => {
   it("diffs a committed snapshot against the current governance", () => {

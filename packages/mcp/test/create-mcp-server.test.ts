@@ -13,7 +13,7 @@ closeEverythingAfterEachTest();
 const createContext = () => ({ actor: dana, context: { tenant: "t1" } });
 
 function runtimeOf(defs: Parameters<typeof createCapabilityRegistry>[0]) {
-  return createAgentRuntime({ governance: defineGovernance({ registry: createCapabilityRegistry(defs) }) });
+  return createAgentRuntime({ governance: defineGovernance({ registry: createCapabilityRegistry(defs) }), audit: () => undefined });
 }
 
 function meta(overrides: Partial<AgentMeta> = {}): { agent: AgentMeta } {

@@ -29,7 +29,7 @@ const lowerRiskBaseline = (snapshot: CapabilitySnapshot) => {
   snapshot.capabilities.find((c) => c.id === "orders.refund")!.risk = "medium";
 };
 
-describe.skipIf(!BUILT)("check end to end (cli.md §4, §7, §10)", () => {
+describe.skipIf(!BUILT)("check end to end (cli.md §4, §7, §10)", { concurrent: true }, () => {
   beforeAll(async () => {
     dir = tempDir();
     const written = await runCli(["snapshot", "--entry", "app.ts", "--snapshot", join(dir, "app.json")]);

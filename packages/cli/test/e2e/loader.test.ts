@@ -13,7 +13,7 @@ const json = async (args: string[], env?: Record<string, string>) => {
   return JSON.parse(run.stdout) as Api.CapabilitySnapshot;
 };
 
-describe.skipIf(!BUILT)("loader, on fixture apps (cli.md §5, §10)", () => {
+describe.skipIf(!BUILT)("loader, on fixture apps (cli.md §5, §10)", { concurrent: true }, () => {
   it("app.ts: the inventory lists capabilities and excluded procedures, byte-identical across runs", async () => {
     const first = await runCli(["inspect", "--json", "--entry", "app.ts"]);
     const second = await runCli(["inspect", "--json", "--entry", "app.ts"]);

@@ -6,7 +6,7 @@ import { runCli, tempDir } from "../helpers/run-cli.js";
 
 const BOX_DRAWING = /[\u2500-\u257f]/;
 
-describe.skipIf(!BUILT)("output end to end (cli.md §8, §10)", () => {
+describe.skipIf(!BUILT)("output end to end (cli.md §8, §10)", { concurrent: true }, () => {
   it("piped inspect is exactly the --plain output, with no box-drawing characters and no colour", async () => {
     const piped = await runCli(["inspect", "--entry", "scoped.ts"]);
     const plain = await runCli(["inspect", "--entry", "scoped.ts", "--plain"]);

@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BUILT, CLI_DIR } from "../helpers/paths.js";
 import { tempDir } from "../helpers/run-cli.js";
@@ -13,6 +13,15 @@ export const registry = createCapabilityRegistry({
 `;
 
 let app: string;
+
+/** The real directory of a package as `from` would resolve it, walking up node_modules. */
+function installedPackageDir(from: string, name: string): string {
+  for (let dir = from; dirname(dir) !== dir; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", name);
+    if (existsSync(join(candidate, "package.json"))) return realpathSync(candidate);
+  }
+  throw new Error(`${name} is not installed above ${from}`);
+}
 
 function orpcAgent(args: string[]) {
   const run = spawnSync(process.execPath, [join(app, "node_modules/@orpc-agent/cli/bin/orpc-agent.js"), ...args], {
@@ -40,7 +49,7 @@ describe.skipIf(!BUILT)("packaging (cli.md §3): the packed tarball, optional de
     // The peer and the app's own framework, as the application would have installed them.
     mkdirSync(join(app, "node_modules/@orpc"), { recursive: true });
     symlinkSync(realpathSync(join(CLI_DIR, "../core")), join(app, "node_modules/@orpc-agent/core"), "dir");
-    symlinkSync(realpathSync(join(CLI_DIR, "../core/node_modules/@orpc/server")), join(app, "node_modules/@orpc/server"), "dir");
+    symlinkSync(installedPackageDir(join(CLI_DIR, "../core"), "@orpc/server"), join(app, "node_modules/@orpc/server"), "dir");
   }, 60_000);
 
   it("installs without ink or react", () => {

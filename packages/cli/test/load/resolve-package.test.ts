@@ -1,7 +1,7 @@
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolvePackageEntry } from "../../src/load/resolve-package.js";
+import { activeConditions, resolvePackageEntry } from "../../src/load/resolve-package.js";
 import { tempDir } from "../helpers/run-cli.js";
 
 function install(root: string, name: string, manifest: object, files: string[]): void {
@@ -38,5 +38,20 @@ describe("resolvePackageEntry", () => {
 
   it("finds the real tsx of this repository", () => {
     expect(resolvePackageEntry(process.cwd(), "tsx")).toMatch(/tsx[\\/]dist[\\/]loader\.mjs$/);
+  });
+});
+
+describe("activeConditions", () => {
+  it("adds --conditions / -C from the command line and NODE_OPTIONS to the defaults", () => {
+    expect([...activeConditions([], "")].sort()).toEqual(["default", "import", "module-sync", "node"]);
+    const conditions = activeConditions(["--conditions=from-argv", "-C", "short"], "--import tsx --conditions from-env");
+    expect([...conditions]).toEqual(expect.arrayContaining(["from-argv", "short", "from-env", "import"]));
+  });
+
+  it("a custom condition picks the files the application itself would import", () => {
+    const root = tempDir();
+    install(root, "@scope/core", { exports: { ".": { "@scope/source": "./src/index.ts", import: "./dist/index.js" } } }, ["src/index.ts", "dist/index.js"]);
+    expect(resolvePackageEntry(root, "@scope/core", activeConditions([], ""))).toMatch(/dist[\\/]index\.js$/);
+    expect(resolvePackageEntry(root, "@scope/core", activeConditions(["--conditions=@scope/source"], ""))).toMatch(/src[\\/]index\.ts$/);
   });
 });

@@ -1,4 +1,4 @@
-import { os } from "../helpers/orpc.js";
+import { os } from "@orpc/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {

@@ -22,6 +22,7 @@ import {
   createCapabilityRouter,
   createInMemoryInvocationJournal,
   createInvocationService,
+  type CapabilityRouter,
   type CapabilityRouterOptions,
   type InvocationEvent,
   type InvocationJournal,
@@ -173,6 +174,7 @@ export function shopDefs(effects: Effects) {
 export type ShopOptions = {
   policies?: AgentPolicy[];
   registry?: CapabilityRegistry;
+  coordinator?: ApprovalCoordinator;
   service?: Partial<InvocationServiceOptions>;
   router?: Partial<CapabilityRouterOptions<RequestContext, AppContext>>;
   audit?: (e: AgentAuditEvent) => void | Promise<void>;
@@ -183,12 +185,12 @@ export type ShopOptions = {
 export type RequestContext = { headers: IncomingMessage["headers"]; req?: IncomingMessage };
 export type AppContext = { tenant: string };
 
-/** Everything a remote test needs: app, journal, service, router, a loopback server and a client factory. */
-export async function startShop(o: ShopOptions = {}) {
+/** The application side without a server: registry, runtime factory, journal and service. */
+export function createShopApp(o: ShopOptions = {}) {
   const effects = createEffects();
   const registry = o.registry ?? createCapabilityRegistry(shopDefs(effects));
   const governance = defineGovernance({ registry, policies: o.policies ?? [] });
-  const coordinator: ApprovalCoordinator = createInMemoryApprovalCoordinator();
+  const coordinator: ApprovalCoordinator = o.coordinator ?? createInMemoryApprovalCoordinator();
   const clock = manualClock();
   const journal: InvocationJournal = o.service?.journal ?? createInMemoryInvocationJournal({ now: clock.now });
   const events: InvocationEvent[] = [];
@@ -213,25 +215,39 @@ export async function startShop(o: ShopOptions = {}) {
       },
     });
   };
-  const resolve: CapabilityRouterOptions<RequestContext, AppContext>["resolve"] = async ({ context }) => {
-    const id = context.headers["x-actor"];
-    if (typeof id !== "string") return null;
-    const roles = context.headers["x-roles"];
-    return { actor: { id, kind: "user", attributes: { roles: typeof roles === "string" ? roles.split(",") : [] } }, context: { tenant: "t1" } };
-  };
-  const allowAll = { describe: () => true, invoke: () => true, resume: () => true, reconcile: () => true };
-  // The non-durable warning is asserted where it matters (create-capability-router.test.ts); silence it here.
+  return { effects, registry, governance, coordinator, clock, journal, service, events, audit, makeRuntime, runtimeCount: () => runtimes };
+}
+export type ShopApp = ReturnType<typeof createShopApp>;
+
+/** The request authenticator the shop uses: `x-actor` and `x-roles` headers, else unauthenticated. */
+export const resolveFromHeaders: CapabilityRouterOptions<RequestContext, AppContext>["resolve"] = async ({ context }) => {
+  const id = context.headers["x-actor"];
+  if (typeof id !== "string") return null;
+  const roles = context.headers["x-roles"];
+  return { actor: { id, kind: "user", attributes: { roles: typeof roles === "string" && roles ? roles.split(",") : [] } }, context: { tenant: "t1" } };
+};
+
+export const allowAll = { describe: () => true, invoke: () => true, resume: () => true, reconcile: () => true };
+
+/** Everything a remote test needs: the app, a router on a real loopback HTTP server, and a client factory. */
+export async function startShop(o: ShopOptions = {}) {
+  const app = createShopApp(o);
+  // The non-durable warning is asserted where it matters (router tests); silence it here.
   const warn = console.warn;
   console.warn = () => {};
-  const router = createCapabilityRouter<RequestContext, AppContext>({
-    service,
-    runtime: () => makeRuntime(),
-    surface: "aiSdk",
-    resolve,
-    authorize: allowAll,
-    ...o.router,
-  });
-  console.warn = warn;
+  let router: CapabilityRouter<RequestContext>;
+  try {
+    router = createCapabilityRouter<RequestContext, AppContext>({
+      service: app.service,
+      runtime: () => app.makeRuntime(),
+      surface: "aiSdk",
+      resolve: resolveFromHeaders,
+      authorize: allowAll,
+      ...o.router,
+    });
+  } finally {
+    console.warn = warn;
+  }
   const handler = new RPCHandler({ agent: router });
   const server: Server = createServer((req, res) => {
     o.onRequest?.(req);
@@ -251,24 +267,7 @@ export async function startShop(o: ShopOptions = {}) {
       server.closeAllConnections();
       server.close(() => r());
     });
-  return {
-    effects,
-    registry,
-    governance,
-    coordinator,
-    clock,
-    journal,
-    service,
-    router,
-    events,
-    audit,
-    url,
-    server,
-    client,
-    close,
-    makeRuntime,
-    runtimeCount: () => runtimes,
-  };
+  return { ...app, router, url, server, client, close };
 }
 export type Shop = Awaited<ReturnType<typeof startShop>>;
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
 import type { TLSSocket } from "node:tls";
+import { nodeRequestBody, type NodeRequestBody } from "./node-request-body.js";
 
 /**
  * Adapts a fetch-style handler to `node:http` and Express (adapters.md §3.9): builds a web `Request` whose
@@ -21,12 +21,14 @@ export function toNodeHandler(
     };
     res.once("close", onClose);
     try {
-      const request = toWebRequest(req, disconnected.signal);
-      if (request === undefined) {
+      const built = toWebRequest(req, disconnected.signal);
+      if (built === undefined) {
         res.writeHead(400).end();
         return;
       }
-      const response = await fetchHandler(request);
+      const response = await fetchHandler(built.request);
+      // A body left unread past the limit is never drained: the connection closes after this response.
+      if (built.body?.abandoned() === true) res.shouldKeepAlive = false;
       await writeWebResponse(res, response, disconnected.signal);
     } catch {
       // Error text is never written: 500 when nothing was sent yet, else the response just ends.
@@ -39,7 +41,7 @@ export function toNodeHandler(
 }
 
 /** `undefined` when the request line or headers cannot form a URL or web headers (answered 400). */
-function toWebRequest(req: IncomingMessage, signal: AbortSignal): Request | undefined {
+function toWebRequest(req: IncomingMessage, signal: AbortSignal): { request: Request; body?: NodeRequestBody } | undefined {
   const protocol = (req.socket as Partial<TLSSocket>).encrypted === true ? "https" : "http";
   const target = req.url ?? "/";
   let url: URL;
@@ -57,13 +59,11 @@ function toWebRequest(req: IncomingMessage, signal: AbortSignal): Request | unde
     return undefined;
   }
   const method = req.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
-  const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
-  if (hasBody) {
-    init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
-    init.duplex = "half"; // a streamed request body (fetch spec)
-  }
-  return new Request(url, init);
+  if (method === "GET" || method === "HEAD") return { request: new Request(url, { method, headers, signal }) };
+  const body = nodeRequestBody(req);
+  // duplex "half": a streamed request body (fetch spec).
+  const init: RequestInit & { duplex: "half" } = { method, headers, signal, body: body.stream, duplex: "half" };
+  return { request: new Request(url, init), body };
 }
 
 async function writeWebResponse(res: ServerResponse, response: Response, signal: AbortSignal): Promise<void> {

@@ -79,7 +79,7 @@ export function createTestApp(runtimeOptions: Partial<AgentRuntimeOptions<{ tena
         .handler(({ input, context }) => ({ id: input.id, readBy: context.agent?.actor.id })),
       refund: ap
         .input(z.object({ orderId: z.string(), amount: z.number() }))
-        .meta({ agent: meta("Refund an order.", { sideEffect: "write", risk: "high", idempotent: true, approval: { required: true } }) })
+        .meta({ agent: meta("Refund an order.", { expose: { mcp: true, direct: true }, sideEffect: "write", risk: "high", idempotent: true, approval: { required: true } }) })
         .handler(({ input }) => ({ refunded: input.amount })),
     },
     admin: {

@@ -61,11 +61,18 @@ export function rawRequest(port: number, options: RawRequest): Promise<RawRespon
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () => {
+          answered = true;
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") });
+        });
         res.on("error", reject);
       },
     );
-    req.on("error", reject);
+    let answered = false;
+    // A server refusing a body it will not read may close while the client still writes: only a missing answer fails.
+    req.on("error", (error) => {
+      if (!answered) reject(error);
+    });
     if (options.body === undefined) {
       req.end();
       return;
