@@ -13,5 +13,6 @@ export default [
   pkg("ai-sdk"),
   pkg("mcp", { testTimeout: 30_000 }),
   pkg("opentelemetry"),
+  { extends: true as const, test: { name: "example", root: "examples/customer-support", include: ["test/**/*.test.ts"], testTimeout: 60_000 } },
   { extends: true as const, test: { name: "scripts", root: "scripts", include: ["test/**/*.test.ts"] } },
 ];

@@ -27,7 +27,8 @@ export function createGovernedTool<TContext>(descriptor: CapabilityDescriptor, b
     description: descriptor.requiresApproval === true ? `${descriptor.description} Requires approval.` : descriptor.description,
     inputSchema: jsonSchema(descriptor.inputSchema as JsonSchemaInput),
     // The execute-options type is named differently on every major; only `abortSignal` is read, never tool context.
-    execute: (args, { abortSignal }) => invokeAsTool(descriptor.id, args, binding, abortSignal),
+    // Optional chaining: a host framework calling `execute(args)` bare must still get a result, not a throw.
+    execute: (args, callOptions) => invokeAsTool(descriptor.id, args, binding, callOptions?.abortSignal),
   });
 }
 
@@ -38,15 +39,17 @@ async function invokeAsTool<TContext>(
   binding: ToolBinding<TContext>,
   abortSignal: AbortSignal | undefined,
 ): Promise<AISDKToolResult> {
-  const { signal, release } = composeSignals(binding.signal, abortSignal);
-  const options: ExecutionOptions<TContext> = { actor: binding.actor, context: binding.context, surface: "aiSdk" };
-  if (signal !== undefined) options.signal = signal;
-  if (binding.correlationId !== undefined) options.correlationId = binding.correlationId;
+  let release: (() => void) | undefined;
   try {
+    const composed = composeSignals(binding.signal, abortSignal);
+    release = composed.release;
+    const options: ExecutionOptions<TContext> = { actor: binding.actor, context: binding.context, surface: "aiSdk" };
+    if (composed.signal !== undefined) options.signal = composed.signal;
+    if (binding.correlationId !== undefined) options.correlationId = binding.correlationId;
     return toToolResult(await binding.runtime.invoke(capabilityId, args, options));
   } catch {
     return concealedResult();
   } finally {
-    release();
+    release?.();
   }
 }

@@ -135,6 +135,13 @@ describe("execute", () => {
     );
   });
 
+  it("works when a host framework calls execute without options", async () => {
+    const { runtime } = buildApp();
+    const tools = await toAISDKTools(runtime, { actor: dana, context });
+    const execute = tools.orders_get!.execute as unknown as (input: unknown, options?: unknown) => Promise<unknown>;
+    expect(await execute({ orderId: "o2" })).toEqual({ status: "ok", data: { orderId: "o2", total: 649, status: "delivered" } });
+  });
+
   it("never throws: a rejecting runtime yields the concealed envelope, with no trace of the rejection", async () => {
     const app = buildApp();
     const rejecting = spyRuntime(app.runtime, { invoke: () => Promise.reject(new Error("db password in here: hunter2")) });
@@ -148,6 +155,10 @@ describe("execute", () => {
       },
     });
     expect(JSON.stringify(await runTool(await toAISDKTools(throwing.runtime, { actor: dana, context }), "orders_get", {}))).toBe(CONCEALED);
+
+    // A host passing something that is not an AbortSignal gets the concealed result too.
+    const composing = await toAISDKTools(app.runtime, { actor: dana, context, signal: new AbortController().signal });
+    expect(JSON.stringify(await runTool(composing, "orders_get", {}, { abortSignal: { aborted: false } as AbortSignal }))).toBe(CONCEALED);
 
     const malformed = spyRuntime(app.runtime, { invoke: async () => ({ status: "failed", executionId: "exe_1", error: { code: "EXECUTION_FAILED" } }) as unknown as ExecutionResult });
     expect(JSON.stringify(await runTool(await toAISDKTools(malformed.runtime, { actor: dana, context }), "orders_get", {}))).toBe(CONCEALED);

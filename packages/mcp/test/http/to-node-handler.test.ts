@@ -18,7 +18,9 @@ describe("toNodeHandler", () => {
   it("hands the handler a web Request: URL from Host and path, method, headers, and the body", async () => {
     const seen: { url: string; method: string; headers: [string, string][]; body: string }[] = [];
     const { port } = await listen(async (request) => {
-      seen.push({ url: request.url, method: request.method, headers: [...request.headers], body: await request.text() });
+      const headers: [string, string][] = [];
+      request.headers.forEach((value, name) => headers.push([name, value]));
+      seen.push({ url: request.url, method: request.method, headers, body: await request.text() });
       return new Response("ok");
     });
     const response = await rawRequest(port, { method: "PUT", path: "/mcp/x?y=1", headers: { host: "api.example:8443", "x-trace": "t1" }, body: "hello body" });

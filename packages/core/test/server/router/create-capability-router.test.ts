@@ -298,6 +298,7 @@ describe("the router over HTTP", () => {
           createAgentRuntime<AppContext>({
             governance: defineGovernance({ registry: shop!.registry, policies: [slow] }),
             defaults: { discoveryBudgetMs: 10, policyConcurrency: 1 },
+            approvals: { coordinator: shop!.coordinator },
             audit: () => {},
           }),
       },
@@ -365,7 +366,7 @@ describe("audit draining at the router (distributed.md §7, §10 DR1–DR4)", ()
     expect(logged.mock.calls.some((c) => String(c[0]).includes("drainAudit failed"))).toBe(true);
   });
 
-  it("DR3: strict mode still fails before the effect with AUDIT_UNAVAILABLE", async () => {
+  it("DR3: strict mode still fails before the effect (AUDIT_UNAVAILABLE, generic on the wire)", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     shop = await startShop({
       router: {
@@ -373,6 +374,7 @@ describe("audit draining at the router (distributed.md §7, §10 DR1–DR4)", ()
         runtime: (): AgentRuntime<AppContext> =>
           createAgentRuntime<AppContext>({
             governance: defineGovernance({ registry: shop!.registry }),
+            approvals: { coordinator: shop!.coordinator },
             audit: { strict: true, sinks: [() => Promise.reject(new Error("sink down"))], onSinkError: () => {} },
           }),
       },
@@ -380,6 +382,7 @@ describe("audit draining at the router (distributed.md §7, §10 DR1–DR4)", ()
     const result = await shop.client().invoke({ capabilityId: "orders.refund", input: { orderId: "o", cents: 2 }, invocationId: newInvocationId() });
     expect(result).toMatchObject({ status: "failed", error: { code: "INTERNAL_ERROR", retryable: false } });
     expect(shop.effects.count("orders.refund")).toBe(0);
+    expect((await shop.service.get((result as { invocationId: string }).invocationId))?.outcome?.status).toBe("failed");
   });
 
   it("DR4: one request's drain ignores another request's runtime", async () => {

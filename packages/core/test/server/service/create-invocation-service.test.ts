@@ -41,7 +41,7 @@ describe("createInvocationService options", () => {
     await expect(app.service.invoke(rt, "notes.read", {}, { ...o, signal: {} as never })).rejects.toBeInstanceOf(TypeError);
     await expect(app.service.resume(rt, "", o)).rejects.toBeInstanceOf(TypeError);
     await expect(app.service.reconcile("bad id", { actor: dana, surface: "aiSdk" })).rejects.toBeInstanceOf(TypeError);
-    await expect(app.service.describe(rt, { actor: dana, context: {}, surface: "direct" as never })).rejects.toBeInstanceOf(TypeError);
+    await expect(app.service.describe(rt, { actor: dana, context: { tenant: "t1" }, surface: "direct" as never })).rejects.toBeInstanceOf(TypeError);
     expect(await app.service.list()).toEqual([]);
     expect(app.effects.total()).toBe(0);
   });

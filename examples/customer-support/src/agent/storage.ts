@@ -1,0 +1,31 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { APPROVALS_DDL, AUDIT_DDL, type PgQuery } from "@orpc-agent/postgres";
+import pg from "pg";
+
+export type Storage = {
+  query: PgQuery;
+  /** Where approvals and audit events live, for people reading the demo's output. */
+  description: string;
+  close(): Promise<void>;
+};
+
+/**
+ * The embedded default: PGlite in a local folder, so approvals survive restarts with nothing installed.
+ * `DATABASE_URL` switches to a real PostgreSQL server; the code above this function does not change.
+ */
+export async function openStorage(options: { databaseUrl?: string; dataDir?: string } = {}): Promise<Storage> {
+  const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
+  if (databaseUrl) {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+    await pool.query(APPROVALS_DDL);
+    await pool.query(AUDIT_DDL);
+    return { query: (sql, params) => pool.query(sql, params), description: `PostgreSQL at ${new URL(databaseUrl).host}`, close: () => pool.end() };
+  }
+  const dataDir = options.dataDir ?? ".data/pglite";
+  mkdirSync(dataDir, { recursive: true });
+  const db = new PGlite(dataDir);
+  await db.exec(APPROVALS_DDL);
+  await db.exec(AUDIT_DDL);
+  return { query: (sql, params) => db.query(sql, params), description: `PGlite in ${dataDir}`, close: () => db.close() };
+}

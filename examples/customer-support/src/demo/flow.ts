@@ -1,0 +1,142 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { toAISDKTools, type AISDKToolResult } from "@orpc-agent/ai-sdk";
+import type { Actor, ExecutionResult } from "@orpc-agent/core";
+import { generateText, stepCountIs } from "ai";
+import type { AppContext } from "../api/context.js";
+import { createStore, type Store } from "../domain/store.js";
+import { dana, priya, root, roles } from "../agent/people.js";
+import { createSupportRuntime } from "../agent/runtime.js";
+import type { Storage } from "../agent/storage.js";
+import { startMcpServer } from "../mcp/server.js";
+import { scriptedModel } from "./scripted-model.js";
+
+export type DemoStep = { title: string; status: string; detail: string };
+export type AuditRow = { at: Date; type: string; actor: string; capability: string | null; detail: string };
+export type DemoResult = {
+  steps: DemoStep[];
+  approvalId: string;
+  audit: AuditRow[];
+  effects: Store["effects"];
+  mcpCatalogs: Record<string, string[]>;
+};
+
+const contextFor = (store: Store, actor: Actor): AppContext => ({ store, user: { id: actor.id, role: roles[actor.id]! } });
+
+const envelopeStatus = (r: AISDKToolResult) => (r.status === "error" ? `error ${r.error.code}` : r.status);
+const resultStatus = (r: ExecutionResult) => (r.status === "failed" || r.status === "cancelled" ? `${r.status} ${r.error.code}` : r.status);
+
+/**
+ * The whole governed conversation, as data. `main.ts` prints it; the test asserts it. Each step goes through the
+ * same runtime a production app would use: AI SDK tools for the model, runtime.approvals for people, MCP for clients.
+ */
+export async function runDemo(storage: Storage, onStep: (step: DemoStep) => void = () => {}): Promise<DemoResult> {
+  const store = createStore();
+  const { runtime, shutdown } = createSupportRuntime(storage);
+  const startedAt = new Date();
+  const steps: DemoStep[] = [];
+  const record = (step: DemoStep) => {
+    steps.push(step);
+    onStep(step);
+  };
+
+  // 1. Dana's support assistant: tools are built per request, bound to Dana and her context.
+  const tools = await toAISDKTools(runtime, { actor: dana, context: contextFor(store, dana), correlationId: `demo-${startedAt.getTime()}` });
+  const first = await generateText({
+    model: scriptedModel([
+      { toolCalls: [{ name: "customers_get", input: { customerId: "c_ada" } }] },
+      { toolCalls: [{ name: "orders_list", input: { customerId: "c_ada" } }] },
+      { toolCalls: [{ name: "orders_refund", input: { orderId: "o_1002", amountCents: 32_000, reason: "Keyboard arrived broken" } }] },
+      { say: "A manager needs to approve this refund; I will let you know once it is done." },
+    ]),
+    tools,
+    prompt: "Ada Byron says her keyboard (order o_1002) arrived broken. Please refund it.",
+    stopWhen: stepCountIs(6),
+  });
+  let approvalId = "";
+  for (const step of first.steps) {
+    for (const result of step.toolResults) {
+      const output = result.output as AISDKToolResult;
+      if (output.status === "approval-required") approvalId = output.approvalId;
+      const detail =
+        output.status === "ok" ? JSON.stringify(output.data) : output.status === "approval-required" ? output.message : output.error.message;
+      record({ title: `model calls ${result.toolName}`, status: envelopeStatus(output), detail });
+    }
+  }
+
+  // 2. Dana tries to approve her own request: refused, and the request stays pending for someone else (SI-4).
+  const selfApproval = await runtime.approvals.decide(approvalId, { status: "approved", approver: dana }).then(
+    () => "approved (unexpected)",
+    (error: { code?: string }) => `refused ${error.code}`,
+  );
+  const stillPending = (await runtime.approvals.get(approvalId))?.status;
+  record({ title: "Dana approves her own refund", status: selfApproval, detail: `the request is still ${stillPending}` });
+
+  // 3. Priya, a manager, approves it.
+  await runtime.approvals.decide(approvalId, { status: "approved", approver: priya, comment: "Broken on arrival; approved." });
+  record({ title: "Priya (manager) approves", status: "approved", detail: `approval ${approvalId}` });
+
+  // 4. The approved operation runs once, as Dana (the requester), with exactly the input that was approved.
+  const resumeOptions = { context: contextFor(store, dana), expectedActor: dana, expectedSurface: "aiSdk" as const };
+  const resumed = await runtime.resume(approvalId, resumeOptions);
+  record({ title: "resume the approved refund", status: resultStatus(resumed), detail: resumed.status === "completed" ? JSON.stringify(resumed.output) : "" });
+  const again = await runtime.resume(approvalId, resumeOptions);
+  record({ title: "resume it a second time", status: resultStatus(again), detail: again.status === "failed" ? again.error.publicMessage : "" });
+
+  // 5. The model tries a destructive operation: the runtime's policy denies it before the procedure runs.
+  const second = await generateText({
+    model: scriptedModel([{ toolCalls: [{ name: "customers_delete", input: { customerId: "c_grace" } }] }, { say: "I cannot delete accounts." }]),
+    tools,
+    prompt: "Grace Hopper wants her account deleted.",
+    stopWhen: stepCountIs(4),
+  });
+  for (const result of second.steps.flatMap((s) => s.toolResults)) {
+    const output = result.output as AISDKToolResult;
+    record({ title: `model calls ${result.toolName}`, status: envelopeStatus(output), detail: output.status === "error" ? output.error.message : "" });
+  }
+
+  // 6. An MCP client over authenticated Streamable HTTP: the catalog depends on who the token says you are.
+  const mcp = await startMcpServer(runtime, store);
+  const mcpCatalogs: Record<string, string[]> = {};
+  try {
+    for (const [token, actor] of [["demo-token-dana", dana], ["demo-token-root", root]] as const) {
+      const client = new Client({ name: "demo-mcp-client", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      mcpCatalogs[actor.id] = names;
+      record({ title: `MCP tools/list as ${actor.displayName}`, status: `${names.length} tools`, detail: names.join(", ") });
+      if (actor === dana) {
+        const call = await client.callTool({ name: "orders_list", arguments: { customerId: "c_grace" } });
+        record({ title: "MCP tools/call orders_list as Dana", status: call.isError ? "error" : "ok", detail: JSON.stringify(call.structuredContent) });
+      }
+      await client.close();
+    }
+  } finally {
+    await mcp.close();
+  }
+
+  // 7. The audit trail, read back from the database: every decision, no payloads.
+  await shutdown();
+  const { rows } = await storage.query(
+    "select at, type, actor_id, capability_id, data from orpc_agent_audit_events where at >= $1 order by id",
+    [startedAt.toISOString()],
+  );
+  const audit = rows.map((row) => ({
+    at: new Date(row.at as string),
+    type: String(row.type),
+    actor: String(row.actor_id),
+    capability: (row.capability_id as string | null) ?? null,
+    detail: auditDetail(typeof row.data === "string" ? JSON.parse(row.data) : (row.data as Record<string, unknown>)),
+  }));
+  return { steps, approvalId, audit, effects: { ...store.effects }, mcpCatalogs };
+}
+
+function auditDetail(data: Record<string, unknown>): string {
+  if (typeof data.reason === "string") return `reason ${data.reason}`;
+  if (typeof data.code === "string") return `code ${data.code}`;
+  if (typeof data.approvalId === "string" && data.approver) return `by ${(data.approver as { id: string }).id}`;
+  if (typeof data.approvalId === "string") return String(data.approvalId);
+  if (typeof data.count === "number") return `${data.count} capabilities`;
+  if (typeof data.attempts === "number") return `${data.attempts} attempt(s)`;
+  return "";
+}

@@ -1,0 +1,74 @@
+// The demo's conversation is also the example's end-to-end test: statuses and audit events, not printed text.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openStorage, type Storage } from "../src/agent/storage.js";
+import { runDemo, type DemoResult } from "../src/demo/flow.js";
+
+const dataDir = mkdtempSync(join(tmpdir(), "orpc-agent-demo-"));
+let storage: Storage;
+let result: DemoResult;
+
+describe("the customer-support demo on embedded PGlite", () => {
+  afterAll(async () => {
+    await storage?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("runs the whole governed conversation", async () => {
+    storage = await openStorage({ dataDir, databaseUrl: "" });
+    result = await runDemo(storage);
+    expect(result.steps.map((s) => [s.title, s.status])).toEqual([
+      ["model calls customers_get", "ok"],
+      ["model calls orders_list", "ok"],
+      ["model calls orders_refund", "approval-required"],
+      ["Dana approves her own refund", "refused APPROVAL_SELF_APPROVAL"],
+      ["Priya (manager) approves", "approved"],
+      ["resume the approved refund", "completed"],
+      ["resume it a second time", "failed APPROVAL_CONSUMED"],
+      ["model calls customers_delete", "error POLICY_DENIED"],
+      ["MCP tools/list as Dana (support)", "4 tools"],
+      ["MCP tools/call orders_list as Dana", "ok"],
+      ["MCP tools/list as Root (administrator)", "5 tools"],
+    ]);
+  }, 60_000);
+
+  it("keeps the self-approved request pending, then runs the refund exactly once, approved by the manager", () => {
+    expect(result.steps[3]!.detail).toBe("the request is still pending");
+    expect(result.effects).toEqual({ refunds: 1, deletions: 0 });
+    expect(JSON.parse(result.steps[5]!.detail)).toMatchObject({ orderId: "o_1002", amountCents: 32_000, approvedBy: "u_priya" });
+  });
+
+  it("redacts personal data before the model sees it", () => {
+    const customer = JSON.parse(result.steps[0]!.detail);
+    expect(customer.email).toBe("a***@example.com");
+    expect(customer).not.toHaveProperty("phone");
+  });
+
+  it("gives each MCP identity its own catalog: only the administrator sees the internal tool", () => {
+    expect(result.mcpCatalogs.u_dana).not.toContain("internal_recomputeLoyalty");
+    expect(result.mcpCatalogs.u_root).toContain("internal_recomputeLoyalty");
+  });
+
+  it("records the story in the durable audit trail, with the approver as the actor of the approval", () => {
+    const refund = result.audit.filter((row) => row.capability === "orders.refund").map((row) => [row.type, row.actor]);
+    expect(refund).toEqual([
+      ["capability.requested", "u_dana"],
+      ["capability.approval_requested", "u_dana"],
+      ["capability.approved", "u_priya"],
+      ["capability.started", "u_dana"],
+      ["capability.completed", "u_dana"],
+      ["capability.failed", "u_dana"],
+    ]);
+    expect(result.audit.find((row) => row.capability === "customers.delete" && row.type === "capability.denied")?.detail).toBe("reason policy-denied");
+    expect(result.audit.some((row) => row.type === "capability.rejected")).toBe(false);
+  });
+
+  it("keeps payloads out of the audit table", async () => {
+    const { rows } = await storage.query("select data::text as data from orpc_agent_audit_events", []);
+    const text = rows.map((r) => String(r.data)).join("\n");
+    expect(text).not.toContain("Keyboard arrived broken");
+    expect(text).not.toContain("ada@example.com");
+  });
+});
