@@ -10,6 +10,7 @@ import {
   type AgentAuditEvent,
 } from "@orpc-agent/core";
 import { interleave, median, timeSequential, timeSync } from "./harness.js";
+import { remoteCost } from "./remote.js";
 import { governanceWithDiscoveryPolicy, makeDefs, makeSchema, raw, rawBuilder, trivial, trivialBuilder } from "./fixtures.js";
 import { otelCost } from "./otel.js";
 
@@ -136,6 +137,11 @@ await concurrencyCost();
 const [otelSdk, otelNoSdk] = await otelCost({ rounds: ROUNDS, calls: CALLS });
 for (const r of [otelSdk!, otelNoSdk!]) rows.push({ path: r.path, subject: fmt(r.subjectNs), baseline: fmt(r.baselineNs), ratio: r.ratio, budget: "report" });
 Object.assign(json, { otelInvokeNs: otelSdk!.subjectNs, otelBaselineNs: otelSdk!.baselineNs, otelRatio: otelSdk!.ratio, otelNoSdkNs: otelNoSdk!.subjectNs, otelNoSdkRatio: otelNoSdk!.ratio });
+
+// Remote: the baseline is a plain oRPC HTTP call of the same procedure, not raw call; reported only (no §16 budget).
+const [remoteFresh, remoteReplayed] = await remoteCost({ rounds: ROUNDS, calls: quick ? 200 : 1_000 });
+for (const r of [remoteFresh!, remoteReplayed!]) rows.push({ path: r.path, subject: fmt(r.subjectNs), baseline: fmt(r.baselineNs), ratio: r.ratio, budget: "report" });
+Object.assign(json, { remoteInvokeNs: remoteFresh!.subjectNs, remotePlainHttpNs: remoteFresh!.baselineNs, remoteRatio: remoteFresh!.ratio, remoteReplayedNs: remoteReplayed!.subjectNs, remoteReplayedRatio: remoteReplayed!.ratio });
 
 console.log(`\noRPC Agent bench — node ${process.version}, ${quick ? "quick" : "full"} run, ${ROUNDS} interleaved rounds\n`);
 const widths = [44, 12, 12, 8, 10];

@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
@@ -65,7 +68,15 @@ describe("descriptor digests (distributed.md §2.1, §10 G1–G5)", () => {
     const b = await digestOf({ actor: mallory });
     const c = await digestOf(); // a new registry, runtime and service: what a restarted process builds
     expect(new Set([a, b, c]).size).toBe(1);
-  });
+    // Two fresh processes, as two replicas or a restart would be.
+    const child = fileURLToPath(new URL("./digest-child.ts", import.meta.url));
+    const root = fileURLToPath(new URL("../../../../../", import.meta.url));
+    const run = async (actorId: string) =>
+      JSON.parse((await promisify(execFile)(process.execPath, ["--import", "tsx", child, actorId], { cwd: root })).stdout) as string[];
+    const [first, second] = await Promise.all([run("u_dana"), run("u_mallory")]);
+    expect(first).toEqual([a]);
+    expect(second).toEqual([a]);
+  }, 30_000);
 
   it("G2: changes with revision, namespace, surface, description, schema, tool name and discovery mode", async () => {
     const reference = await digestOf();
