@@ -2,6 +2,7 @@
 
 // Capability model
 export { agentProcedure } from "./capability/agent-procedure.js";
+export type { AgentProcedureContext, AgentProcedureMeta } from "./capability/agent-procedure.js";
 export type {
   Actor,
   AgentInvocationInfo,

@@ -2,7 +2,6 @@
 // processing (Host, bearer, verifier, expiry, body size), stateful sessions and a stateless mode; the SDK's real
 // Client over StreamableHTTPClientTransport on an ephemeral 127.0.0.1 port (§3.10 item 14).
 import { request as httpRequest } from "node:http";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { describe, expect, it, vi } from "vitest";
 import { createMCPHttpHandler, type MCPHttpHandlerOptions, type MCPSession } from "../../src/index.js";
 import { admin, createTestApp, dana, priya, type TestApp } from "../support/app.js";
@@ -380,4 +379,3 @@ describe("cancellation over HTTP reaches the handler (adapters.md §1.6)", () =>
   });
 });
 
-export type { AuthInfo };
