@@ -15,7 +15,7 @@ export async function reconcileJournaled<O>(s: ServiceState, invocationId: strin
   const base = { protocol: 1 as const, invocationId };
   const record = await s.journal.get({ namespace: s.namespace, invocationId });
   const caller = toAuditActorRef(o.actor);
-  if (record === null || record.actor.kind !== caller.kind || record.surface !== o.surface) {
+  if (record === null || record.actor.id !== caller.id || record.actor.kind !== caller.kind || record.surface !== o.surface) {
     return { ...base, state: "absent" };
   }
   switch (record.state) {
