@@ -2,7 +2,7 @@
 // of this entry holds nothing. Core's own unions are re-declared here, not imported, because core's main
 // entry pulls @orpc/server; test/client/types.test-d.ts holds each copy equal to core's.
 
-export type SideEffect = "none" | "read" | "write" | "destructive";
+export type SideEffect = "none" | "read" | "write" | "destructive" | "external";
 export type RiskLevel = "low" | "medium" | "high" | "critical";
 export type ApprovalStatus = "pending" | "approved" | "rejected" | "expired" | "cancelled" | "consumed";
 export type JsonSchemaObject = { [key: string]: unknown };

@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { os } from "@orpc/server";
 import { RPCHandler as FetchRPCHandler } from "@orpc/server/fetch";
@@ -267,11 +267,14 @@ describe("the router over HTTP", () => {
     const client = shop.client();
     const write = newInvocationId();
     const writeAbort = new AbortController();
+    const disconnected = latch();
+    shop.server.on("request", (_req: IncomingMessage, res: ServerResponse) => res.on("close", () => disconnected.release()));
     const gate = shop.effects.hold();
     const writing = client.invoke({ capabilityId: "orders.refund", input: { orderId: "o", cents: 1 }, invocationId: write }, { signal: writeAbort.signal });
     await shop.effects.entered();
     writeAbort.abort();
     expect(await writing).toMatchObject({ status: "outcome-unknown", reason: "aborted" });
+    await disconnected.promise; // the server has seen the connection go: only then may the effect finish
     gate.release();
     await expect.poll(async () => (await client.reconcile({ invocationId: write })).state).toBe("settled");
     expect(await client.reconcile({ invocationId: write })).toMatchObject({ result: { status: "completed", output: { refunded: 1 } } });

@@ -1,0 +1,122 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AgentRuntime, ApprovalRecord, ExecutionResult } from "@orpc-agent/core";
+import type { AppContext } from "../api/context.js";
+import type { Store } from "../domain/store.js";
+import { people, roles } from "../agent/people.js";
+import { escapeHtml, page } from "./html.js";
+
+type Outcome = { approvalId: string; text: string; ok: boolean };
+
+/**
+ * The approvals page: pending requests shown through each capability's `redact.approvalInput` view, decided by
+ * the signed-in person through `runtime.approvals.decide` (which refuses the requester, SI-4), then resumed.
+ * "Signing in" is a query parameter here; a real app uses its own session.
+ */
+export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Store) {
+  const outcomes = new Map<string, Outcome>();
+
+  const contextFor = (actorId: string): AppContext => ({ store, user: { id: actorId, role: roles[actorId] ?? "support" } });
+
+  async function render(as: string, notice?: { text: string; ok: boolean }): Promise<string> {
+    const me = people[as];
+    const pending = await runtime.approvals.list!({ status: "pending" });
+    const done = [...outcomes.values()];
+    const nav = Object.values(people)
+      .map((p) => `<a href="/?as=${p.id}" class="${p.id === as ? "current" : ""}">${escapeHtml(p.displayName)}</a>`)
+      .join("");
+    const cards = pending.map((record) => card(record, as)).join("") || `<p class="muted" id="empty">No pending approvals.</p>`;
+    const results = done
+      .map((o) => `<div class="notice ${o.ok ? "done" : "refused"}" data-outcome="${escapeHtml(o.approvalId)}">${escapeHtml(o.text)}</div>`)
+      .join("");
+    return page(
+      "Approvals",
+      `<header><h1>Approvals</h1><nav>Signed in as <strong id="me">${escapeHtml(me?.displayName ?? "nobody")}</strong>${nav}</nav></header>
+      ${notice ? `<div class="notice ${notice.ok ? "done" : "refused"}" id="notice">${escapeHtml(notice.text)}</div>` : ""}
+      <section id="pending">${cards}</section>
+      <form method="post" action="/ask?as=${escapeHtml(as)}"><button id="ask">Ask the agent for another large refund</button></form>
+      <h2>Results</h2><section id="results">${results || `<p class="muted">Nothing resumed yet.</p>`}</section>`,
+    );
+  }
+
+  function card(record: ApprovalRecord, as: string): string {
+    const view = runtime.registry.get(record.capabilityId)?.meta.redact?.approvalInput;
+    // The display hook decides what a human sees; the runtime always executes the stored, hashed input.
+    const shown = view ? view(record.input) : record.input;
+    const own = record.actor.id === as;
+    return `<div class="card" data-approval="${escapeHtml(record.id)}">
+      <h3>${escapeHtml(record.capabilityId)} <span class="muted">requested by ${escapeHtml(people[record.actor.id]?.displayName ?? record.actor.id)}${own ? " (you)" : ""}</span></h3>
+      <p>${record.reasons.map(escapeHtml).join("<br>")}</p>
+      <pre>${escapeHtml(JSON.stringify(shown, null, 2))}</pre>
+      <p class="muted">Expires ${escapeHtml(record.expiresAt.toISOString())}</p>
+      <form method="post" action="/approvals/${encodeURIComponent(record.id)}/decide?as=${escapeHtml(as)}">
+        <button name="decision" value="approved">Approve</button><button name="decision" value="rejected">Reject</button>
+      </form></div>`;
+  }
+
+  async function decide(id: string, as: string, decision: "approved" | "rejected"): Promise<{ text: string; ok: boolean }> {
+    const approver = people[as];
+    if (!approver) return { text: "Sign in first.", ok: false };
+    try {
+      await runtime.approvals.decide(id, { status: decision, approver });
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      const message = code === "APPROVAL_SELF_APPROVAL" ? (error as { publicMessage: string }).publicMessage : (error as Error).message;
+      return { text: `Refused: ${message} The request is still pending.`, ok: false };
+    }
+    if (decision === "rejected") {
+      outcomes.set(id, { approvalId: id, text: `${id}: rejected by ${approver.displayName}.`, ok: false });
+      return { text: "Rejected.", ok: true };
+    }
+    // Approved: the operation runs now, as its requester, with exactly the approved input.
+    const record = await runtime.approvals.get(id);
+    const result: ExecutionResult = await runtime.resume(id, { context: contextFor(record!.actor.id) });
+    const text =
+      result.status === "completed"
+        ? `${id}: approved by ${approver.displayName}; resumed: completed ${JSON.stringify(result.output)}`
+        : `${id}: approved by ${approver.displayName}; resumed: ${result.status} ${"error" in result ? result.error.code : ""}`;
+    outcomes.set(id, { approvalId: id, text, ok: result.status === "completed" });
+    return { text: "Approved and resumed.", ok: true };
+  }
+
+  /** What the agent does when a user asks for a refund above the threshold: the request lands on this page. */
+  async function askForRefund(as: string): Promise<void> {
+    const requester = people[as] ?? people.u_dana!;
+    await runtime.invoke(
+      "orders.refund",
+      { orderId: "o_1002", amountCents: 32_000, reason: "Keyboard arrived broken" },
+      { actor: requester, context: contextFor(requester.id), surface: "aiSdk" },
+    );
+  }
+
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const as = url.searchParams.get("as") ?? "u_dana";
+    const send = (status: number, html: string) => res.writeHead(status, { "content-type": "text/html; charset=utf-8" }).end(html);
+    try {
+      if (req.method === "GET" && url.pathname === "/") return send(200, await render(as));
+      const decideMatch = /^\/approvals\/([^/]+)\/decide$/.exec(url.pathname);
+      if (req.method === "POST" && decideMatch) {
+        const form = new URLSearchParams(await readBody(req));
+        const decision = form.get("decision") === "rejected" ? "rejected" : "approved";
+        return send(200, await render(as, await decide(decodeURIComponent(decideMatch[1]!), as, decision)));
+      }
+      if (req.method === "POST" && url.pathname === "/ask") {
+        await askForRefund(as);
+        return send(200, await render(as, { text: "The agent asked for approval.", ok: true }));
+      }
+      send(404, page("Not found", "<p>Not found.</p>"));
+    } catch (error) {
+      console.error("[approvals page]", error);
+      send(500, page("Error", "<p>Something went wrong.</p>"));
+    }
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  let body = "";
+  for await (const chunk of req) {
+    body += chunk;
+    if (body.length > 10_000) throw new Error("form too large");
+  }
+  return body;
+}
