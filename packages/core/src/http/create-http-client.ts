@@ -52,7 +52,9 @@ const DEFAULT_TIMEOUT_MS = 60_000;
  */
 export function createHttpCapabilityClient(o: HttpCapabilityClientOptions): CapabilityClient {
   assertClientOptions(o);
-  const realFetch = o.fetch ?? ((request: Request, init?: RequestInit) => globalThis.fetch(request, init));
+  const userFetch = o.fetch;
+  // Called with globalThis as `this`, so an unbound `window.fetch` works as the option.
+  const realFetch = (request: Request, init?: RequestInit) => (userFetch ?? globalThis.fetch).call(globalThis, request, init);
   const link = new RPCLink<LinkContext>({
     url: o.url,
     headers: async () => {

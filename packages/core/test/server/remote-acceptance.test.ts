@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { isOutcomeUnknown } from "../../src/client/index.js";
-import { dana, newInvocationId, startShop, type Shop } from "./remote-fixture.js";
+import { dana, latch, newInvocationId, startShop, type Shop } from "./remote-fixture.js";
 
 let shop: Shop | undefined;
 afterEach(async () => {
@@ -49,6 +49,25 @@ describe("remote invoke over loopback HTTP (distributed.md §10 acceptance)", ()
     expect(shop.effects.count("orders.refund")).toBe(1);
   });
 
+  it("D-6: a contextual capability is described with contextual: true and still invokes, governed like any other", async () => {
+    shop = await startShop();
+    const client = shop.client();
+    const listing = await client.describe();
+    const archive = listing.descriptors.find((d) => d.id === "ui.archive");
+    expect(archive).toMatchObject({ contextual: true, toolNames: { aiSdk: "ui_archive", mcp: "ui_archive" } });
+    expect(listing.descriptors.filter((d) => d.contextual).map((d) => d.id)).toEqual(["ui.archive"]);
+    const invocationId = newInvocationId();
+    expect(await client.invoke({ capabilityId: "ui.archive", input: { recordId: "r1" }, invocationId, expectedDigest: archive!.digest })).toMatchObject({
+      status: "completed",
+      output: { archived: "r1" },
+    });
+    // Presentation grants nothing: validation still applies.
+    expect(await client.invoke({ capabilityId: "ui.archive", input: {}, invocationId: newInvocationId() })).toMatchObject({
+      status: "failed",
+      error: { code: "INPUT_INVALID" },
+    });
+  });
+
   it("D-1: a body carrying actor or surface is rejected with 400 and never honoured; the runtime is untouched", async () => {
     shop = await startShop();
     const invocationId = newInvocationId();
@@ -76,7 +95,11 @@ describe("remote invoke over loopback HTTP (distributed.md §10 acceptance)", ()
     const client = shop.client();
     const invocationId = newInvocationId();
     let socketOf: (() => void) | undefined;
-    shop.server.on("request", (req) => (socketOf = () => req.socket.destroy()));
+    const disconnected = latch();
+    shop.server.on("request", (req, res) => {
+      socketOf = () => req.socket.destroy();
+      res.on("close", () => disconnected.release());
+    });
     const gate = shop.effects.hold();
     const pending = client.invoke({ capabilityId: "orders.refund", input: { orderId: "o2", cents: 100 }, invocationId });
     await shop.effects.entered();
@@ -84,6 +107,7 @@ describe("remote invoke over loopback HTTP (distributed.md §10 acceptance)", ()
     const result = await pending;
     expect(result).toMatchObject({ status: "outcome-unknown", reason: "transport", invocationId });
     expect(isOutcomeUnknown(result)).toBe(true);
+    await disconnected.promise; // the server saw the drop before the effect finishes
     gate.release();
     // A write is not cancelled by the disconnect: it runs to completion and settles.
     await expect.poll(async () => (await client.reconcile({ invocationId })).state).toBe("settled");

@@ -178,8 +178,6 @@ export type ShopOptions = {
   service?: Partial<InvocationServiceOptions>;
   router?: Partial<CapabilityRouterOptions<RequestContext, AppContext>>;
   audit?: (e: AgentAuditEvent) => void | Promise<void>;
-  /** Called by the node server with each request before oRPC handles it. */
-  onRequest?: (req: IncomingMessage) => void;
 };
 
 export type RequestContext = { headers: IncomingMessage["headers"]; req?: IncomingMessage };
@@ -250,7 +248,6 @@ export async function startShop(o: ShopOptions = {}) {
   }
   const handler = new RPCHandler({ agent: router });
   const server: Server = createServer((req, res) => {
-    o.onRequest?.(req);
     void handler.handle(req, res, { prefix: "/rpc", context: { headers: req.headers, req } }).then(({ matched }) => {
       if (!matched) {
         res.statusCode = 404;

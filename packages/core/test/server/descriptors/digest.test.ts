@@ -112,7 +112,7 @@ describe("descriptor digests (distributed.md §2.1, §10 G1–G5)", () => {
     expect(forMallory.catalogDigest).not.toBe(forDana.catalogDigest);
   });
 
-  it("G4: a stale expectedDigest settles DESCRIPTOR_STALE without entering the runtime; a replay ignores it", async () => {
+  it("D-5 / G4: a stale expectedDigest settles DESCRIPTOR_STALE without entering the runtime; a replay ignores it", async () => {
     const events: string[] = [];
     const audit: unknown[] = [];
     const service = serviceOf({ onEvent: (e) => void events.push(e.type) });
@@ -146,7 +146,7 @@ describe("descriptor digests (distributed.md §2.1, §10 G1–G5)", () => {
     }
   });
 
-  it("G5: a matching digest skips no check: policies, validation and approval still apply", async () => {
+  it("D-5 / G5: a matching digest skips no check: policies, validation and approval still apply", async () => {
     const service = serviceOf();
     const gated = registryOf(meta({ approval: { required: true } }));
     const rt = runtimeOf(gated);

@@ -45,7 +45,7 @@ describe("createCapabilityRouter construction (S2)", () => {
   const app = createShopApp();
   const valid = { service: app.service, runtime: () => app.makeRuntime(), surface: "aiSdk" as const, resolve: resolveFromHeaders, authorize: allowAll };
 
-  it("S2: a missing callback, a non-network surface or a bad option is a TypeError", () => {
+  it("S2 / D-2: a missing authorize callback, a non-network surface or a bad option is a TypeError", () => {
     quiet();
     const bad: Record<string, unknown>[] = [
       { service: undefined },
@@ -161,7 +161,7 @@ describe("the router over HTTP", () => {
     expect(await shop.journal.get({ namespace: "shop", invocationId })).toBeNull();
   });
 
-  it("S3: unauthenticated → 401, denied or throwing authorize → 403; nothing journaled or run", async () => {
+  it("S3 / D-2: unauthenticated → 401, denied or throwing authorize → 403; nothing journaled or run", async () => {
     const seen: unknown[] = [];
     shop = await startShop({
       router: {

@@ -8,7 +8,7 @@ const refund = (app: ShopApp, invocationId: string) =>
   app.service.invoke(app.makeRuntime(), "orders.refund", { orderId: "o1", cents: 7 }, { actor: dana, context, surface: "aiSdk", invocationId });
 
 describe("faults (distributed.md §10 F1, F4)", () => {
-  it("F1: a worker that stops after its effect: same id → in-progress, then lease-lapsed, never re-executed; resolve(applied) → replay completed", async () => {
+  it("D-4 / F1: a worker that stops after its effect: same id → in-progress, then lease-lapsed, never re-executed; resolve(applied) → replay completed", async () => {
     const app = createShopApp();
     const invocationId = newInvocationId();
     const gate = app.effects.hold();
@@ -55,7 +55,7 @@ describe("faults (distributed.md §10 F1, F4)", () => {
     return { journal, release: resume.release, pausedRenewals: () => pausedRenewals };
   }
 
-  it("F4: a stale fencing token: A's heartbeat pauses, its lease lapses, the app releases, B re-claims; A's renew fails and aborts A before stage 11", async () => {
+  it("D-3 / F4: a stale fencing token: A's heartbeat pauses, its lease lapses, the app releases, B re-claims; A's renew fails and aborts A before stage 11", async () => {
     const clock = manualClock();
     const paused = pausedHeartbeatJournal(createInMemoryInvocationJournal({ now: clock.now }));
     const policyGate = latch();
