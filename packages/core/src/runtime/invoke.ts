@@ -17,15 +17,18 @@ import type { RuntimeState } from "./state.js";
 import type { ExecutionOptions, ExecutionResult } from "./types.js";
 
 /** `runtime.invoke`: stages 2..15 of core.md §6, in order. Never throws for governed outcomes. */
-export async function invoke<O>(rt: RuntimeState, id: string, rawInput: unknown, options: ExecutionOptions<unknown>): Promise<ExecutionResult<O>> {
-  const surface = assertExecutionOptions(id, options);
-  // Stage 2: identity and the first event, before resolution.
-  const exec = createExecution(rt, { executionId: newExecutionId(), capabilityId: id, surface, actor: options.actor, correlationId: options.correlationId });
+export function invoke<O>(rt: RuntimeState, id: string, rawInput: unknown, options: ExecutionOptions<unknown>): Promise<ExecutionResult<O>> {
   try {
-    return (await runStages(exec, rawInput, options)) as ExecutionResult<O>;
-  } catch (cause) {
-    // An invariant broke inside the runtime itself: still exactly one governed envelope.
-    return finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", cause }));
+    const surface = assertExecutionOptions(id, options);
+    // Stage 2: identity and the first event, before resolution.
+    const exec = createExecution(rt, { executionId: newExecutionId(), capabilityId: id, surface, actor: options.actor, correlationId: options.correlationId });
+    // An invariant broken inside the runtime itself still ends in exactly one governed envelope.
+    return runStages(exec, rawInput, options).catch((cause) => finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", cause }))) as Promise<
+      ExecutionResult<O>
+    >;
+  } catch (error) {
+    // Programmer errors (bad options) reject, as an async function would.
+    return Promise.reject(error);
   }
 }
 

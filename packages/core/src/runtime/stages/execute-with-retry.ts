@@ -1,13 +1,11 @@
-import { call } from "@orpc/server";
 import type { AgentInvocationInfo } from "../../capability/types.js";
 import { CapabilityError } from "../../errors/capability-error.js";
-import { mapOrpcError } from "../../errors/map-orpc-error.js";
 import { sleep } from "../../internal/promise.js";
 import { emit, type Execution } from "../execution.js";
 import type { CapabilityPlan } from "../plan.js";
 import { buildCallContext } from "./call-context.js";
+import { runAttempt, type AttemptOutcome } from "./attempt.js";
 
-export type AttemptOutcome = { ok: true; output: unknown } | { ok: false; error: CapabilityError };
 
 /**
  * Stage 11: the oRPC call with its full middleware chain, one controller and one unref'd timer per attempt,
@@ -24,7 +22,12 @@ export async function executeWithRetry(
   const callContext = buildCallContext(context, agent);
   for (;;) {
     exec.attempts++;
-    const outcome = await runAttempt(exec, plan, input, callContext, signal);
+    const span = exec.rt.tracing?.startSpan(
+      "agent.procedure_execution",
+      { "orpc_agent.capability_id": plan.id, "orpc_agent.execution_id": exec.executionId, "orpc_agent.attempt": exec.attempts },
+      exec.span,
+    );
+    const outcome = await runAttempt(plan, input, callContext, signal, span);
     if (outcome.ok) return outcome;
     const error = outcome.error;
     if (!shouldRetry(plan, exec.attempts, error)) return outcome;
@@ -50,53 +53,4 @@ function shouldRetry(plan: CapabilityPlan, attempts: number, error: CapabilityEr
     }
   }
   return true;
-}
-
-function runAttempt(
-  exec: Execution,
-  plan: CapabilityPlan,
-  input: unknown,
-  context: Record<string, unknown>,
-  signal: AbortSignal | undefined,
-): Promise<AttemptOutcome> {
-  const span = exec.rt.tracing?.startSpan(
-    "agent.procedure_execution",
-    { "orpc_agent.capability_id": plan.id, "orpc_agent.execution_id": exec.executionId, "orpc_agent.attempt": exec.attempts },
-    exec.span,
-  );
-  const controller = new AbortController();
-  return new Promise<AttemptOutcome>((resolve) => {
-    let settled = false;
-    // The first of result, timer and caller abort wins; anything later is ignored (late results are discarded).
-    const settle = (outcome: AttemptOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onCallerAbort);
-      span?.end(outcome.ok ? "ok" : "error");
-      resolve(outcome);
-    };
-    const abortWith = (error: CapabilityError) => {
-      if (settled) return;
-      controller.abort(error);
-      settle({ ok: false, error });
-    };
-    const onCallerAbort = () => abortWith(new CapabilityError({ code: "CANCELLED" }));
-    const timer = setTimeout(() => abortWith(new CapabilityError({ code: "TIMEOUT" })), plan.timeoutMs);
-    (timer as { unref?: () => void }).unref?.();
-    if (signal) {
-      if (signal.aborted) return onCallerAbort();
-      signal.addEventListener("abort", onCallerAbort, { once: true });
-    }
-    let pending: Promise<unknown>;
-    try {
-      pending = call(plan.procedure, input, { context, signal: controller.signal, path: plan.path as string[] });
-    } catch (error) {
-      return settle({ ok: false, error: mapOrpcError(error) });
-    }
-    pending.then(
-      (output) => settle({ ok: true, output }),
-      (error) => settle({ ok: false, error: mapOrpcError(error) }),
-    );
-  });
 }

@@ -1,0 +1,2 @@
+import type { CapabilityClient } from "@orpc-agent/core/client";
+export type X = CapabilityClient;
