@@ -1,5 +1,6 @@
-import { jsonSchema, tool, type Tool } from "ai";
+import type { Tool } from "ai";
 import type { Actor, AgentRuntime, CapabilityDescriptor, ExecutionOptions } from "@orpc-agent/core";
+import { generateTool } from "./generated-tool.js";
 import { concealedResult, toToolResult } from "./result.js";
 import { composeSignals } from "./signal.js";
 import type { AISDKToolResult } from "./types.js";
@@ -13,23 +14,9 @@ export type ToolBinding<TContext> = {
   correlationId?: string;
 };
 
-// The schema parameter of `jsonSchema` differs in width across `ai` majors; naming it this way names none.
-type JsonSchemaInput = Parameters<typeof jsonSchema>[0];
-
-/**
- * One AI SDK tool for one descriptor (adapters.md §2.3). The input schema carries no `validate`, so raw
- * arguments reach the runtime, the single validation authority. Everything else stays unset: notably
- * `needsApproval` (the runtime is the only approval authority, §2.5) and `toModelOutput` (the envelope reaches
- * the model as default JSON on every major).
- */
+/** One AI SDK tool for one descriptor (adapters.md §2.3), running every call through `runtime.invoke`. */
 export function createGovernedTool<TContext>(descriptor: CapabilityDescriptor, binding: ToolBinding<TContext>): Tool {
-  return tool({
-    description: descriptor.requiresApproval === true ? `${descriptor.description} Requires approval.` : descriptor.description,
-    inputSchema: jsonSchema(descriptor.inputSchema as JsonSchemaInput),
-    // The execute-options type is named differently on every major; only `abortSignal` is read, never tool context.
-    // Optional chaining: a host framework calling `execute(args)` bare must still get a result, not a throw.
-    execute: (args, callOptions) => invokeAsTool(descriptor.id, args, binding, callOptions?.abortSignal),
-  });
+  return generateTool(descriptor, (call) => invokeAsTool(descriptor.id, call.args, binding, call.abortSignal));
 }
 
 /** Never throws: an unexpected runtime rejection becomes the concealed envelope (adapters.md §1.2 rule 9). */

@@ -1,9 +1,12 @@
 import type { Tool, ToolSet } from "ai";
 import type { AgentRuntime, DescribeOptions } from "@orpc-agent/core";
+import type { CapabilityClient } from "@orpc-agent/core/client";
 import { createGovernedTool, type ToolBinding } from "./governed-tool.js";
 import { assertToolsOptions } from "./options.js";
+import { assertCapabilityClient } from "./remote-options.js";
+import { toRemoteAISDKTools } from "./remote-tools.js";
 import { buildToolNameMap } from "./tool-names.js";
-import type { AISDKToolsOptions } from "./types.js";
+import type { AISDKToolsOptions, RemoteAISDKToolsOptions } from "./types.js";
 
 /**
  * Governed AI SDK tools for one request, on surface `aiSdk` (adapters.md §2.2): what this actor discovers,
@@ -15,12 +18,27 @@ import type { AISDKToolsOptions } from "./types.js";
  * const result = await generateText({ model, tools, stopWhen: stepCountIs(5), prompt });
  */
 export function toAISDKTools<TContext>(runtime: AgentRuntime<TContext>, options: AISDKToolsOptions<TContext>): Promise<ToolSet>;
-// The remote overload over a `CapabilityClient` (adapters.md §2.6, ADR-019) joins here as a second signature;
-// its target is told apart by the absence of a `registry` member.
-export async function toAISDKTools<TContext>(runtime: AgentRuntime<TContext>, options: AISDKToolsOptions<TContext>): Promise<ToolSet> {
-  if (!isAgentRuntime(runtime)) {
-    throw new TypeError("toAISDKTools: the first argument must be an AgentRuntime; tools over a remote CapabilityClient are not available in this version.");
-  }
+/**
+ * Governed AI SDK tools over a remote capability authority (adapters.md §2.6, ADR-019): what the server lets this
+ * client's actor discover, named by the server, every call through `client.invoke` under an invocation id the
+ * required allocator commits first. Build it per authenticated request.
+ *
+ * @example
+ * const client = createHttpCapabilityClient({ url: "https://api.example.com/rpc", headers: () => ({ authorization: `Bearer ${token}` }) });
+ * const tools = await toAISDKTools(client, { invocationId: (call) => invocations.allocate(conversationId, call) });
+ */
+export function toAISDKTools(client: CapabilityClient, options: RemoteAISDKToolsOptions): Promise<ToolSet>;
+export async function toAISDKTools<TContext>(
+  target: AgentRuntime<TContext> | CapabilityClient,
+  options: AISDKToolsOptions<TContext> | RemoteAISDKToolsOptions,
+): Promise<ToolSet> {
+  // adapters.md §2.6 (decided there): a target with a `registry` member is a runtime, anything else a client.
+  if (isAgentRuntime(target)) return toLocalAISDKTools(target as AgentRuntime<TContext>, options as AISDKToolsOptions<TContext>);
+  assertCapabilityClient(target);
+  return toRemoteAISDKTools(target, options as RemoteAISDKToolsOptions);
+}
+
+async function toLocalAISDKTools<TContext>(runtime: AgentRuntime<TContext>, options: AISDKToolsOptions<TContext>): Promise<ToolSet> {
   // §2.2 (1)
   assertToolsOptions(options);
   const { actor, context, scope, filter, toolNaming } = options;

@@ -1,7 +1,7 @@
 import { defaultToolName, type AgentCapability, type CapabilityRegistry } from "@orpc-agent/core";
 
 /** What mainstream model providers accept as a tool name (adapters.md §1.4, decided there). */
-const VALID_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+export const VALID_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The bidirectional naming of one build (adapters.md §1.4). */
 export type ToolNameMap = {

@@ -29,3 +29,37 @@ export type AISDKToolResult =
   | { status: "ok"; data: unknown }
   | { status: "approval-required"; approvalId: string; message: string }
   | { status: "error"; error: { code: string; message: string; retryable: boolean; details?: unknown } };
+
+/**
+ * Options of the remote overload over a `CapabilityClient` (adapters.md §2.6, ADR-019). There is no actor,
+ * context, surface or `toolNaming`: the server fixes actor, namespace, surface and names. Build one tool set per
+ * authenticated request, as with the local overload.
+ */
+export type RemoteAISDKToolsOptions = {
+  /**
+   * Required. Allocates the invocation id of one execution before anything is sent. It MUST persist its mapping
+   * before resolving, and on replay MUST recover the same id without relying on the model's regenerated
+   * `toolCallId` (key it by conversation, step, capability id, canonical input hash and occurrence index;
+   * distributed.md §4). A rejection or an empty id sends nothing and returns the concealed `INTERNAL_ERROR`.
+   */
+  invocationId: (call: { capabilityId: string; input: unknown; toolCallId: string }) => Promise<string>;
+  /** Forwarded verbatim to `client.describe`: decides what is discovered. Not authorization (SI-2). */
+  scope?: DescribeScope;
+  /** Decides what survives discovery. UX only: a filtered-out capability stays invocable (SI-2). */
+  filter?: (descriptor: CapabilityDescriptor) => boolean;
+  /** Composed with the loop's per-call `abortSignal` into every invocation (adapters.md §1.6). */
+  signal?: AbortSignal;
+  /** Forwarded to every invocation as a label. */
+  correlationId?: string;
+};
+
+/**
+ * What every remote tool returns (adapters.md §2.6): the local shapes, with the invocation id on
+ * `approval-required`, plus `outcome-unknown` when whether the effect happened cannot be said. Reconcile that
+ * invocation before any further write.
+ */
+export type RemoteAISDKToolResult =
+  | { status: "ok"; data: unknown }
+  | { status: "approval-required"; approvalId: string; message: string; invocationId: string }
+  | { status: "error"; error: { code: string; message: string; retryable: boolean; details?: unknown } }
+  | { status: "outcome-unknown"; invocationId: string; message: string };

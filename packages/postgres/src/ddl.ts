@@ -6,6 +6,7 @@ import { indexPrefix } from "./table-name.js";
 
 export const DEFAULT_APPROVALS_TABLE = "orpc_agent_approvals";
 export const DEFAULT_AUDIT_TABLE = "orpc_agent_audit_events";
+export const DEFAULT_INVOCATIONS_TABLE = "orpc_agent_invocations";
 
 /** The approvals DDL for a (validated) table name; the exported constant uses the default. */
 export function approvalsDdl(table: string): string {
@@ -67,6 +68,43 @@ create index if not exists ${index}_execution_idx
 }
 
 /**
+ * The invocation journal DDL for a (validated) table name (distributed.md §5.6). The approval index is
+ * unique: one approval suspends one invocation, and `getByApproval` links the two tables without a column
+ * in the approvals table. The open index serves reconciliation scans of claimed and unknown rows.
+ */
+export function invocationsDdl(table: string): string {
+  const index = indexPrefix(table);
+  return `create table if not exists ${table} (
+  namespace        text        not null,
+  invocation_id    text        not null,
+  fingerprint      text        not null,
+  capability_id    text        not null,
+  surface          text        not null,
+  actor_id         text        not null,
+  actor_kind       text        not null,
+  correlation_id   text,
+  state            text        not null
+    check (state in ('pending', 'claimed', 'settled', 'unknown')),
+  fence            bigint      not null check (fence >= 1),
+  lease_expires_at timestamptz,
+  approval_id      text,
+  suspension       jsonb,
+  outcome          jsonb,
+  unknown_reason   text,
+  resolution       jsonb,
+  created_at       timestamptz not null,
+  updated_at       timestamptz not null,
+  primary key (namespace, invocation_id),
+  check ((state = 'claimed') = (lease_expires_at is not null))
+);
+create unique index if not exists ${index}_approval_idx
+  on ${table} (namespace, approval_id) where approval_id is not null;
+create index if not exists ${index}_open_idx
+  on ${table} (namespace, state, lease_expires_at) where state in ('claimed', 'unknown');
+`;
+}
+
+/**
  * Canonical DDL of the approvals table `orpc_agent_approvals` (postgres.md §4.1). Apply it with
  * your own migration tooling: `pool.query(APPROVALS_DDL)` (no parameter array) or PGlite's
  * `db.exec(APPROVALS_DDL)`.
@@ -78,3 +116,9 @@ export const APPROVALS_DDL: string = approvalsDdl(DEFAULT_APPROVALS_TABLE);
  * the writing role gets INSERT only on it (append-only evidence).
  */
 export const AUDIT_DDL: string = auditDdl(DEFAULT_AUDIT_TABLE);
+
+/**
+ * Canonical DDL of the invocation journal table `orpc_agent_invocations` (distributed.md §5.6). Apply it
+ * like the others: `pool.query(INVOCATIONS_DDL)` (no parameter array) or PGlite's `db.exec(INVOCATIONS_DDL)`.
+ */
+export const INVOCATIONS_DDL: string = invocationsDdl(DEFAULT_INVOCATIONS_TABLE);

@@ -45,8 +45,16 @@ function assertSinks(sinks: unknown[]): asserts sinks is AuditSink[] {
 
 export function createAuditEmitter(config: AuditConfig | undefined): AuditEmitter {
   const { sinks, strict, verbose, onSinkError } = normalizeAuditConfig(config);
-  const inFlight = new Set<Promise<unknown>>();
+  // A count and idle waiters rather than a set of promises: the hot path pays one shared callback per write.
+  let inFlight = 0;
+  let idleWaiters: (() => void)[] = [];
   let unreported: unknown[] = [];
+  const writeSettled = () => {
+    if (--inFlight > 0 || idleWaiters.length === 0) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const wake of waiters) wake();
+  };
 
   const report = (err: unknown, event: AgentAuditEvent) => {
     // Bounded: a failing sink in a process that never drains must not grow memory without limit.
@@ -68,16 +76,11 @@ export function createAuditEmitter(config: AuditConfig | undefined): AuditEmitte
         continue;
       }
       if (result && typeof (result as Promise<void>).then === "function") {
-        const tracked: Promise<void> = (result as Promise<void>).then(
-          () => {
-            inFlight.delete(tracked);
-          },
-          (err) => {
-            inFlight.delete(tracked);
-            report(err, event);
-          },
-        );
-        inFlight.add(tracked);
+        inFlight++;
+        (result as Promise<void>).then(writeSettled, (err) => {
+          report(err, event);
+          writeSettled();
+        });
       }
     }
   };
@@ -105,9 +108,10 @@ export function createAuditEmitter(config: AuditConfig | undefined): AuditEmitte
       timer = setTimeout(() => resolve("timeout"), timeoutMs);
     });
     try {
-      // Writes started while we wait are awaited too.
-      while (inFlight.size > 0) {
-        const outcome = await Promise.race([Promise.allSettled([...inFlight]), deadline]);
+      // Waits for the count to reach zero, so writes started while we wait are awaited too.
+      if (inFlight > 0) {
+        const idle = new Promise<"idle">((resolve) => idleWaiters.push(() => resolve("idle")));
+        const outcome = await Promise.race([idle, deadline]);
         if (outcome === "timeout") {
           throw new CapabilityError({ code: "AUDIT_UNAVAILABLE", cause: new Error(`Audit sinks did not settle within ${timeoutMs} ms.`) });
         }

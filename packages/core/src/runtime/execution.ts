@@ -15,7 +15,9 @@ export type Execution = {
   readonly rt: RuntimeState;
   readonly executionId: string;
   readonly surface: ExposureSurface;
+  /** Stage 2's instant on the runtime clock; the Date itself is handed to `capability.requested`. */
   readonly startedAt: Date;
+  readonly startedAtMs: number;
   readonly correlationId: string | undefined;
   readonly span: SpanHandle;
   auditActor: AuditActorRef;
@@ -32,10 +34,10 @@ export type Execution = {
 type DataOf<T extends AgentAuditEventType> = Extract<AgentAuditEvent, { type: T }>["data"];
 
 /** Builds one frozen event for all sinks; callers check `rt.audit.enabled` first so nothing is built without sinks. */
-export function auditEvent<T extends AgentAuditEventType>(exec: Execution, type: T, data: DataOf<T>): AgentAuditEvent {
+export function auditEvent<T extends AgentAuditEventType>(exec: Execution, type: T, data: DataOf<T>, timestamp: Date = exec.rt.now()): AgentAuditEvent {
   const event: Record<string, unknown> = {
     type,
-    timestamp: exec.rt.now(),
+    timestamp,
     surface: exec.surface,
     actor: exec.auditActor,
     executionId: exec.executionId,
@@ -48,8 +50,8 @@ export function auditEvent<T extends AgentAuditEventType>(exec: Execution, type:
   return Object.freeze(event) as AgentAuditEvent;
 }
 
-export function emit<T extends AgentAuditEventType>(exec: Execution, type: T, data: () => DataOf<T>): void {
-  if (exec.rt.audit.enabled) exec.rt.audit.emit(auditEvent(exec, type, data()));
+export function emit<T extends AgentAuditEventType>(exec: Execution, type: T, data: () => DataOf<T>, timestamp?: Date): void {
+  if (exec.rt.audit.enabled) exec.rt.audit.emit(auditEvent(exec, type, data(), timestamp));
 }
 
 export function createExecution(
@@ -57,6 +59,7 @@ export function createExecution(
   init: { executionId: string; capabilityId: string; surface: ExposureSurface; actor: unknown; correlationId: string | undefined; approvalId?: string },
 ): Execution {
   const auditActor = toAuditActorRef(init.actor);
+  const startedAt = rt.now();
   let span = NOOP_SPAN;
   if (rt.tracing) {
     const attributes: Record<string, string> = {
@@ -73,7 +76,8 @@ export function createExecution(
     rt,
     executionId: init.executionId,
     surface: init.surface,
-    startedAt: rt.now(),
+    startedAt,
+    startedAtMs: startedAt.getTime(),
     correlationId: init.correlationId,
     span,
     auditActor,
@@ -87,8 +91,8 @@ export function createExecution(
   };
 }
 
-export function durationMs(exec: Execution): number {
-  return Math.max(0, exec.rt.now().getTime() - exec.startedAt.getTime());
+export function durationMs(exec: Execution, end: Date = exec.rt.now()): number {
+  return Math.max(0, end.getTime() - exec.startedAtMs);
 }
 
 export function recordPolicyDecisions(exec: Execution, records: readonly PolicyDecisionRecord[]): void {

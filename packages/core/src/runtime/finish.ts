@@ -1,7 +1,7 @@
 import type { ApprovalRecord } from "../approvals/types.js";
 import type { DeniedReason } from "../audit/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
-import { durationMs, emit, type Execution } from "./execution.js";
+import { auditEvent, durationMs, emit, type Execution } from "./execution.js";
 import type { ExecutionResult } from "./types.js";
 
 // Terminal outcomes. Each emits exactly one terminal event and ends the root span once (SI-12).
@@ -53,7 +53,10 @@ export function finishWithError(exec: Execution, error: CapabilityError, options
 }
 
 export function finishCompleted<O>(exec: Execution, output: O): ExecutionResult<O> {
-  emit(exec, "capability.completed", () => ({ durationMs: durationMs(exec), attempts: exec.attempts }));
+  if (exec.rt.audit.enabled) {
+    const end = exec.rt.now();
+    exec.rt.audit.emit(auditEvent(exec, "capability.completed", { durationMs: durationMs(exec, end), attempts: exec.attempts }, end));
+  }
   if (exec.rt.tracing) {
     exec.span.setAttributes({ "orpc_agent.outcome": "completed", "orpc_agent.attempt": exec.attempts });
     exec.span.end("ok");

@@ -36,7 +36,8 @@ async function runStages(exec: Execution, rawInput: unknown, options: ExecutionO
   const { rt } = exec;
   // Stage 3: resolve.
   const plan = rt.plans.get(exec.capabilityId);
-  emit(exec, "capability.requested", () => (plan ? { sideEffect: plan.meta.sideEffect, risk: plan.meta.risk } : {}));
+  // Stage 2's instant: `capability.requested` shares the execution's start time.
+  emit(exec, "capability.requested", () => (plan ? { sideEffect: plan.meta.sideEffect, risk: plan.meta.risk } : {}), exec.startedAt);
   if (!plan) return finishDenied(exec, capabilityNotFound(), "unknown");
   exec.plan = plan;
   if (rt.tracing) exec.span.setAttributes({ "orpc_agent.side_effect": plan.meta.sideEffect, "orpc_agent.risk": plan.meta.risk });

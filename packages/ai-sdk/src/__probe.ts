@@ -1,2 +1,0 @@
-import type { CapabilityClient } from "@orpc-agent/core/client";
-export type X = CapabilityClient;

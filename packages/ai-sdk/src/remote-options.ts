@@ -1,0 +1,44 @@
+import type { CapabilityClient } from "@orpc-agent/core/client";
+import type { RemoteAISDKToolsOptions } from "./types.js";
+
+// Programmer errors surface at build as TypeErrors; nothing here ever reaches a model.
+
+/** distributed.md §1: a label of 1..200 characters, none of them control characters (checked again by clients). */
+const CORRELATION_ID = /^[^\p{Cc}]{1,200}$/u;
+
+/** Options of the local overload that name what the server fixes (adapters.md §2.6). */
+const SERVER_FIXED = ["actor", "context", "surface", "toolNaming"] as const;
+
+/** Structural, like the contract itself (distributed.md §1): any object with the four methods is a client. */
+export function assertCapabilityClient(target: unknown): asserts target is CapabilityClient {
+  const client = target as Partial<Record<keyof CapabilityClient, unknown>> | null;
+  const complete = typeof client === "object" && client !== null && (["describe", "invoke", "resume", "reconcile"] as const).every((m) => typeof client[m] === "function");
+  if (!complete) {
+    throw new TypeError(
+      "toAISDKTools: the first argument must be an AgentRuntime (it has a registry) or a CapabilityClient (describe, invoke, resume, reconcile), " +
+        "for example createHttpCapabilityClient from @orpc-agent/core/http.",
+    );
+  }
+}
+
+export function assertRemoteToolsOptions(options: RemoteAISDKToolsOptions): void {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("toAISDKTools: options must be an object: { invocationId, scope?, filter?, signal?, correlationId? }.");
+  }
+  if (typeof options.invocationId !== "function") {
+    throw new TypeError(
+      "toAISDKTools: options.invocationId is required with a CapabilityClient: an async ({ capabilityId, input, toolCallId }) => id " +
+        "that persists the id before resolving and recovers the same id on replay.",
+    );
+  }
+  for (const key of SERVER_FIXED) {
+    if ((options as Record<string, unknown>)[key] !== undefined) {
+      throw new TypeError(`toAISDKTools: options.${key} does not apply to a CapabilityClient: the server fixes actor, context, surface and tool names.`);
+    }
+  }
+  if (options.filter !== undefined && typeof options.filter !== "function") throw new TypeError("toAISDKTools: options.filter must be a function when given.");
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new TypeError("toAISDKTools: options.signal must be an AbortSignal when given.");
+  if (options.correlationId !== undefined && (typeof options.correlationId !== "string" || !CORRELATION_ID.test(options.correlationId))) {
+    throw new TypeError("toAISDKTools: options.correlationId must be 1 to 200 printable characters when given.");
+  }
+}

@@ -1,0 +1,50 @@
+import type { Tool } from "ai";
+import type { CapabilityClient, InvokeRequest, RemoteDescriptor, RemoteExecutionResult } from "@orpc-agent/core/client";
+import { generateTool, type ToolCall } from "./generated-tool.js";
+import { concealedRemoteResult, outcomeUnknownResult, toRemoteToolResult } from "./remote-result.js";
+import { composeSignals } from "./signal.js";
+import type { RemoteAISDKToolResult, RemoteAISDKToolsOptions } from "./types.js";
+
+/** What every remote tool of one build binds. No identity: the server authenticates the client (SI-3, D-1). */
+export type RemoteToolBinding = {
+  client: CapabilityClient;
+  invocationId: RemoteAISDKToolsOptions["invocationId"];
+  signal?: AbortSignal;
+  correlationId?: string;
+};
+
+/** distributed.md §1: the ids a journal can key; a client refuses others before sending. */
+const INVOCATION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/** One AI SDK tool for one remote descriptor (adapters.md §2.3, §2.6), running every call through `client.invoke`. */
+export function createRemoteTool(descriptor: RemoteDescriptor, binding: RemoteToolBinding): Tool {
+  return generateTool(descriptor, (call) => invokeRemotely(descriptor.id, call, binding));
+}
+
+/**
+ * adapters.md §2.6: allocate the invocation id, then invoke with it. Never throws. Nothing is sent unless the
+ * allocator committed a usable id; once the request may have left, anything but a readable answer is
+ * `outcome-unknown`, because a rejection cannot say whether the effect ran (distributed.md §1, D-4).
+ */
+async function invokeRemotely(capabilityId: string, call: ToolCall, binding: RemoteToolBinding): Promise<RemoteAISDKToolResult> {
+  let invocationId: unknown;
+  try {
+    invocationId = await binding.invocationId({ capabilityId, input: call.args, toolCallId: call.toolCallId ?? "" });
+  } catch {
+    return concealedRemoteResult();
+  }
+  if (typeof invocationId !== "string" || !INVOCATION_ID.test(invocationId)) return concealedRemoteResult();
+
+  const request: InvokeRequest = { capabilityId, input: call.args, invocationId };
+  if (binding.correlationId !== undefined) request.correlationId = binding.correlationId;
+  const { signal, release } = composeSignals(binding.signal, call.abortSignal);
+  let result: RemoteExecutionResult;
+  try {
+    result = await binding.client.invoke(request, signal === undefined ? undefined : { signal });
+  } catch {
+    return outcomeUnknownResult(invocationId);
+  } finally {
+    release();
+  }
+  return toRemoteToolResult(result, invocationId);
+}
