@@ -13,6 +13,7 @@ export default [
   pkg("ai-sdk"),
   pkg("mcp", { testTimeout: 30_000 }),
   pkg("opentelemetry"),
+  pkg("dbos", { testTimeout: 60_000, hookTimeout: 60_000 }),
   { extends: true as const, test: { name: "example", root: "examples/customer-support", include: ["test/**/*.test.ts"], testTimeout: 60_000, globalSetup: ["../../packages/cli/test/global-setup.ts"] } },
   { extends: true as const, test: { name: "scripts", root: "scripts", include: ["test/**/*.test.ts"] } },
 ];

@@ -1,4 +1,5 @@
 import { jsonSchema, tool, type Tool } from "ai";
+import type { AISDKToolResult, RemoteAISDKToolResult } from "./types.js";
 
 /** What a generated tool shows the model: the same fields on a local descriptor and a remote one. */
 export type ToolFace = { description: string; inputSchema: object; requiresApproval?: boolean };
@@ -15,7 +16,7 @@ type JsonSchemaInput = Parameters<typeof jsonSchema>[0];
  * `needsApproval` (the runtime is the only approval authority, §2.5) and `toModelOutput` (the envelope reaches
  * the model as default JSON on every major).
  */
-export function generateTool<TResult>(face: ToolFace, run: (call: ToolCall) => Promise<TResult>): Tool {
+export function generateTool(face: ToolFace, run: (call: ToolCall) => Promise<AISDKToolResult | RemoteAISDKToolResult>): Tool {
   return tool({
     description: face.requiresApproval === true ? `${face.description} Requires approval.` : face.description,
     inputSchema: jsonSchema(face.inputSchema as JsonSchemaInput),

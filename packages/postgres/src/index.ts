@@ -1,4 +1,4 @@
-// Public entry of @orpc-agent/postgres (postgres.md §2). The invocation journal (§8) is not here yet.
+// Public entry of @orpc-agent/postgres (postgres.md §2; the invocation journal: distributed.md §5.6).
 
 // The driver seam
 export type { PgQuery } from "./query.js";
@@ -12,3 +12,8 @@ export { APPROVALS_DDL } from "./ddl.js";
 export { createPgAuditSink } from "./audit/create-pg-audit-sink.js";
 export type { PgAuditSink, PgAuditSinkOptions } from "./audit/create-pg-audit-sink.js";
 export { AUDIT_DDL } from "./ddl.js";
+
+// Invocation journal
+export { createPgInvocationJournal } from "./journal/create-pg-invocation-journal.js";
+export type { PgInvocationJournalOptions } from "./journal/create-pg-invocation-journal.js";
+export { INVOCATIONS_DDL } from "./ddl.js";
