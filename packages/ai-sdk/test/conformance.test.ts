@@ -1,7 +1,7 @@
 // adapters.md §2.7 (1), §5.1 "ai-sdk local" row: the shared conformance script over toAISDKTools. `callTool` is
 // the tool's own execute; a name absent from the tool set models a hostile client, since the AI SDK loop itself
 // rejects such names before adapter code runs: §1.4 resolution, then the runtime on the adapter's surface.
-// The remote row (`ai-sdk-remote`) belongs to the remote overload, which this package does not build yet.
+// The remote row (`ai-sdk-remote`) is conformance-remote.test.ts.
 import { createAgentRuntime, type Actor } from "@orpc-agent/core";
 import {
   collidingToolNaming,

@@ -158,9 +158,9 @@ describe("toAISDKTools: build errors", () => {
     }
   });
 
-  it("rejects a target that is not a runtime: the remote overload is not part of this build", async () => {
-    const client = { describe: async () => [], invoke: async () => ({}) };
-    await expect(toAISDKTools(client as never, { actor: dana, context })).rejects.toThrow(/AgentRuntime/);
+  it("rejects a target that is neither a runtime nor a CapabilityClient (the remote overload: remote-tools.test.ts)", async () => {
+    const halfClient = { describe: async () => [], invoke: async () => ({}) };
+    await expect(toAISDKTools(halfClient as never, { actor: dana, context })).rejects.toThrow(/AgentRuntime.*CapabilityClient/);
   });
 
   it("propagates a describe rejection such as the discovery-budget TIMEOUT: never a partial set", async () => {

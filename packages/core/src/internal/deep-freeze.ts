@@ -14,6 +14,12 @@ export function frozenCopy<T>(value: T): T {
   if (!isPlainContainer(value)) return value;
   if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
   const out: Record<string, unknown> = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
-  for (const key of Object.keys(value)) out[key] = frozenCopy((value as Record<string, unknown>)[key]);
+  for (const key of Object.keys(value)) {
+    const item = frozenCopy((value as Record<string, unknown>)[key]);
+    // An own "__proto__" key (JSON.parse makes them) stays an own key: assigning it would swap the copy's
+    // prototype, and policies would read inherited, attacker-chosen values (SI-6).
+    if (key === "__proto__") Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
+  }
   return Object.freeze(out) as T;
 }

@@ -7,7 +7,12 @@ export function copyJsonTree<T>(value: T): T {
   }
   if (typeof value === "object" && value !== null) {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) out[key] = copyJsonTree((value as Record<string, unknown>)[key]);
+    for (const key of Object.keys(value)) {
+      const item = copyJsonTree((value as Record<string, unknown>)[key]);
+      // A schema property named "__proto__" stays an own key instead of replacing the copy's prototype.
+      if (key === "__proto__") Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+      else out[key] = item;
+    }
     return out as T;
   }
   return value;

@@ -32,13 +32,16 @@ export function evaluatePolicyBatch(
     if (monotonicNow() >= deadline) return finish(policies, records, decisions, i);
     const policy = policies[i]!;
     let returned: unknown;
+    let pending: boolean;
     try {
       returned = policy.evaluate(request);
+      // Inside the try: a `then` getter that throws is a throwing policy, not a broken batch (SI-7).
+      pending = isPromiseLike(returned);
     } catch {
       record(records, decisions, policy, undefined);
       continue;
     }
-    if (isPromiseLike(returned)) return continueAsync(policies, request, deadline, records, decisions, i, returned);
+    if (pending) return continueAsync(policies, request, deadline, records, decisions, i, returned as PromiseLike<unknown>);
     record(records, decisions, policy, returned);
   }
   return combine(records, decisions, policies);
@@ -59,19 +62,22 @@ async function continueAsync(
     const remaining = deadline - monotonicNow();
     if (remaining <= 0) return finish(policies, records, decisions, i);
     let returned: unknown;
+    let isPending: boolean;
     if (pending) {
       returned = pending;
+      isPending = true;
       pending = undefined;
     } else {
       try {
         returned = policy.evaluate(request);
+        isPending = isPromiseLike(returned);
       } catch {
         record(records, decisions, policy, undefined);
         continue;
       }
     }
-    if (isPromiseLike(returned)) {
-      const settled = await raceDeadline(returned, deadline);
+    if (isPending) {
+      const settled = await raceDeadline(returned as PromiseLike<unknown>, deadline);
       record(records, decisions, policy, settled === TIMED_OUT ? undefined : settled);
     } else {
       record(records, decisions, policy, returned);
@@ -90,30 +96,65 @@ function raceDeadline(value: PromiseLike<unknown>, deadline: number): Promise<un
       (timer as { unref?: () => void }).unref?.();
     };
     arm();
-    value.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      () => {
-        clearTimeout(timer);
-        resolve(undefined);
-      },
-    );
+    try {
+      value.then(
+        (v) => {
+          clearTimeout(timer);
+          resolve(v);
+        },
+        () => {
+          clearTimeout(timer);
+          resolve(undefined);
+        },
+      );
+    } catch {
+      // A thenable whose `then` throws is a rejecting policy (SI-7); the batch itself never rejects.
+      clearTimeout(timer);
+      resolve(undefined);
+    }
   });
 }
 
 function record(records: PolicyDecisionRecord[], decisions: (PolicyDecision | undefined)[], policy: AgentPolicy, value: unknown): void {
-  if (isPolicyDecision(value)) {
-    const rec: PolicyDecisionRecord = { policy: policy.name, type: value.type };
-    if (value.type === "allow" && value.metadata !== undefined) rec.metadata = value.metadata;
+  const decision = readDecision(value);
+  if (decision !== undefined) {
+    const rec: PolicyDecisionRecord = { policy: policy.name, type: decision.type };
+    if (decision.type === "allow" && decision.metadata !== undefined) rec.metadata = decision.metadata;
     records.push(rec);
-    decisions.push(value);
+    decisions.push(decision);
   } else {
     records.push({ policy: policy.name, type: "error" });
     decisions.push(undefined);
   }
 }
+
+/**
+ * Reads a returned value exactly once into a fresh decision, so what was recorded is what combines: a getter that
+ * answers "hide" when checked and something else later must not turn into an allow. A throwing getter, like any
+ * shape outside the four, is an "error" stance (core.md §3.1 step 3, SI-7).
+ */
+function readDecision(value: unknown): PolicyDecision | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  let copy: Record<string, unknown>;
+  try {
+    const source = value as Record<string, unknown>;
+    const type = source.type;
+    copy = { type };
+    const fields = type === "allow" ? ALLOW_FIELDS : type === "deny" ? DENY_FIELDS : type === "require-approval" ? APPROVAL_FIELDS : NO_FIELDS;
+    for (const field of fields) {
+      const item = source[field];
+      if (item !== undefined) copy[field] = item;
+    }
+  } catch {
+    return undefined;
+  }
+  return isPolicyDecision(copy) ? copy : undefined;
+}
+
+const NO_FIELDS: readonly string[] = [];
+const ALLOW_FIELDS: readonly string[] = ["metadata"];
+const DENY_FIELDS: readonly string[] = ["code", "message"];
+const APPROVAL_FIELDS: readonly string[] = ["reason", "approvalType", "expiresInMs"];
 
 /** The deadline is spent: the next policy records "error" and the batch stops. */
 function finish(
