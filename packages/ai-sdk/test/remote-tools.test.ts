@@ -232,6 +232,24 @@ describe("toAISDKTools(client): build failures", () => {
     }
   });
 
+  it("types: a client takes only the remote options and a runtime only the local ones", () => {
+    const app = remoteApp();
+    const client = app.clientFor(dana);
+    // Never called: tsc checks these lines (typecheck:ai-vN), the test only keeps them in the suite.
+    const calls = [
+      () => toAISDKTools(client, { invocationId, scope: { tags: ["orders"] }, correlationId: "c" }),
+      // @ts-expect-error the allocator is required
+      () => toAISDKTools(client, {}),
+      // @ts-expect-error the server fixes the actor
+      () => toAISDKTools(client, { invocationId, actor: dana }),
+      // @ts-expect-error the server fixes the tool names
+      () => toAISDKTools(client, { invocationId, toolNaming: (id: string) => id }),
+      // @ts-expect-error a runtime needs an actor and a context
+      () => toAISDKTools(app.runtime, { invocationId }),
+    ];
+    expect(calls).toHaveLength(5);
+  });
+
   it("rejects a describe answer without descriptors", async () => {
     const spy = spyClient(undefined, { describe: async () => ({}) as never });
     await expect(toAISDKTools(spy.client, { invocationId })).rejects.toThrow(/descriptors/);

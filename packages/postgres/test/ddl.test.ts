@@ -1,8 +1,8 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { approvalsDdl, auditDdl } from "../src/ddl.js";
-import { APPROVALS_DDL, AUDIT_DDL, type PgQuery } from "../src/index.js";
+import { approvalsDdl, auditDdl, invocationsDdl } from "../src/ddl.js";
+import { APPROVALS_DDL, AUDIT_DDL, INVOCATIONS_DDL, type PgQuery } from "../src/index.js";
 import { createPglite, pgliteQuery } from "./support/pglite.js";
 import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER, skipRealServer, testSchemaName } from "./support/real-server.js";
 
@@ -20,6 +20,11 @@ const APPROVAL_COLUMNS = [
 const AUDIT_COLUMNS = [
   "actor_id", "actor_kind", "at", "capability_id", "correlation_id", "data", "execution_id", "id", "input_hash", "surface", "type",
 ];
+// distributed.md §5.6
+const INVOCATION_COLUMNS = [
+  "actor_id", "actor_kind", "approval_id", "capability_id", "correlation_id", "created_at", "fence", "fingerprint", "invocation_id",
+  "lease_expires_at", "namespace", "outcome", "resolution", "state", "surface", "suspension", "unknown_reason", "updated_at",
+];
 
 describe("APPROVALS_DDL and AUDIT_DDL: text", () => {
   it("target the default table names and ends every statement with ';' and a newline, with no other ';'", () => {
@@ -32,6 +37,18 @@ describe("APPROVALS_DDL and AUDIT_DDL: text", () => {
       expect(statementsOf(ddl)).toHaveLength(4);
       expect(ddl).not.toMatch(/now\(\)|current_timestamp/i);
     }
+  });
+
+  it("INVOCATIONS_DDL targets orpc_agent_invocations in three ';'-terminated statements, its approval index unique and partial", () => {
+    expect(INVOCATIONS_DDL).toMatch(/^create table if not exists orpc_agent_invocations \(/);
+    expect(INVOCATIONS_DDL.endsWith(";\n")).toBe(true);
+    expect(statementsOf(INVOCATIONS_DDL)).toHaveLength(3);
+    expect(INVOCATIONS_DDL.split(";").length - 1).toBe(3);
+    expect(INVOCATIONS_DDL).toContain("create unique index if not exists orpc_agent_invocations_approval_idx");
+    expect(INVOCATIONS_DDL).toContain("where approval_id is not null");
+    expect(INVOCATIONS_DDL).toContain("primary key (namespace, invocation_id)");
+    expect(INVOCATIONS_DDL).not.toMatch(/now\(\)|current_timestamp/i);
+    expect(invocationsDdl("app.invocations")).toContain("create index if not exists app_invocations_open_idx\n  on app.invocations (");
   });
 
   it("qualifies only the table for a schema-qualified name, never the index names", () => {
@@ -49,22 +66,25 @@ function appliesIdempotently(
   query: () => PgQuery,
   columnsOf: (table: string) => Promise<string[]>,
 ) {
-  it("applying APPROVALS_DDL and AUDIT_DDL twice succeeds and creates the tables of postgres.md §4", async () => {
+  it("applying APPROVALS_DDL, AUDIT_DDL and INVOCATIONS_DDL twice succeeds and creates the tables of postgres.md §4 and distributed.md §5.6", async () => {
     for (let round = 0; round < 2; round++) {
       await exec()(APPROVALS_DDL);
       await exec()(AUDIT_DDL);
+      await exec()(INVOCATIONS_DDL);
     }
     expect(await columnsOf("orpc_agent_approvals")).toEqual(APPROVAL_COLUMNS);
     expect(await columnsOf("orpc_agent_audit_events")).toEqual(AUDIT_COLUMNS);
+    expect(await columnsOf("orpc_agent_invocations")).toEqual(INVOCATION_COLUMNS);
   });
 
   it("the split statements run one at a time through PgQuery, also over existing tables", async () => {
     for (let round = 0; round < 2; round++) {
-      for (const statement of [...statementsOf(APPROVALS_DDL), ...statementsOf(AUDIT_DDL)]) {
+      for (const statement of [...statementsOf(APPROVALS_DDL), ...statementsOf(AUDIT_DDL), ...statementsOf(INVOCATIONS_DDL)]) {
         await query()(statement, []);
       }
     }
     expect(await columnsOf("orpc_agent_approvals")).toEqual(APPROVAL_COLUMNS);
+    expect(await columnsOf("orpc_agent_invocations")).toEqual(INVOCATION_COLUMNS);
   });
 }
 

@@ -47,7 +47,8 @@ export function createTestRouter<TApp>(o: { runtime: AgentRuntime<TApp>; appCont
       runtime: o.runtime,
       surface: "aiSdk",
       async resolve({ context }) {
-        const id = context.actor?.id ?? context.headers?.["x-actor"];
+        // In these tests a bearer token is simply the actor's id.
+        const id = context.actor?.id ?? context.headers?.["x-actor"] ?? /^Bearer (.+)$/.exec(context.headers?.authorization ?? "")?.[1];
         const actor = o.actors.find((candidate) => candidate.id === id);
         return actor === undefined ? null : { actor, context: o.appContext };
       },

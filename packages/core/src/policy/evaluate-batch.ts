@@ -88,7 +88,7 @@ async function continueAsync(
 
 function raceDeadline(value: PromiseLike<unknown>, deadline: number): Promise<unknown> {
   return new Promise((resolve) => {
-    let timer: ReturnType<typeof setTimeout>;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     // Timers can fire a fraction of a millisecond early; the monotonic deadline decides, so a batch cut short by the
     // discovery budget always finds the budget spent (core.md §8 step 3: never a short catalog).
     const arm = () => {

@@ -14,6 +14,8 @@ const MANAGER = { id: "u_ops", kind: "user" } as const;
 
 describe.skipIf(skipRealServer)(`D-3: journal races on a ${REAL_SERVER}`, () => {
   let pool: pg.Pool;
+  /** The gate, the two dedicated racers and the lock watcher, apart from the journal's 16 pooled connections. */
+  let harness: pg.Pool;
   let schema: string;
   let table: string;
   let gate: pg.PoolClient;
@@ -57,28 +59,37 @@ describe.skipIf(skipRealServer)(`D-3: journal races on a ${REAL_SERVER}`, () => 
     schema = await createTestSchema(pool, "journal_race");
     table = `${schema}.orpc_agent_invocations`;
     await pool.query(invocationsDdl(table));
-    gate = await pool.connect();
-    a = await pool.connect();
-    b = await pool.connect();
+    harness = createTestPool({ max: 4 });
+    gate = await harness.connect();
+    a = await harness.connect();
+    b = await harness.connect();
   });
   afterAll(async () => {
     if (pool === undefined) return;
     for (const client of [gate, a, b]) client?.release();
+    await harness?.end();
     await dropTestSchema(pool, schema);
     await pool.end();
   });
 
-  /** Resolves once `count` backends other than the gate wait on a lock for a statement on this table. */
-  async function waitForLockWaiters(count: number): Promise<void> {
+  /**
+   * Commits the gate's transaction once `count` statements on this table wait on its lock (bounded wait);
+   * commits anyway on timeout, so a failing check never leaves racers blocked.
+   */
+  async function openGateWhenWaiting(count: number): Promise<void> {
     const deadline = Date.now() + 10_000;
-    for (;;) {
-      const { rows } = await gate.query(
-        "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid() and query like $1",
-        [`%${table}%`],
-      );
-      if ((rows[0].n as number) >= count) return;
-      if (Date.now() > deadline) throw new Error(`only ${rows[0].n} of ${count} statements reached the lock`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    try {
+      for (;;) {
+        const { rows } = await harness.query(
+          "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and pid <> $1 and query like $2",
+          [(gate as unknown as { processID: number }).processID, `%${table}%`],
+        );
+        if ((rows[0].n as number) >= count) return;
+        if (Date.now() > deadline) throw new Error(`only ${rows[0].n} of ${count} statements reached the lock`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    } finally {
+      await gate.query("commit");
     }
   }
 
@@ -90,8 +101,7 @@ describe.skipIf(skipRealServer)(`D-3: journal races on a ${REAL_SERVER}`, () => 
     await gate.query("begin");
     await gate.query(`lock table ${table} in share mode`);
     const racing = Promise.all(Array.from({ length: 64 }, () => journal.begin(entry())));
-    await waitForLockWaiters(16);
-    await gate.query("commit");
+    await openGateWhenWaiting(16);
     const results = await racing;
     expect(results.filter((r) => r.kind === "claimed")).toHaveLength(1);
     expect(results.filter((r) => r.kind === "existing")).toHaveLength(63);
@@ -135,16 +145,15 @@ describe.skipIf(skipRealServer)(`D-3: journal races on a ${REAL_SERVER}`, () => 
     expect(await journalA.resolve(key, 1, { state: "pending" }, resolution("not-applied"))).toBeNull();
     expect(await snapshot()).toEqual(before);
 
-    // Racing the current holder on the row lock: the superseded fence still matches nothing.
+    // Racing the current holder while a harness transaction holds the row lock: both finish at once when it
+    // opens; the superseded fence matches no row version.
     await gate.query("begin");
     await gate.query(`select 1 from ${table} where namespace = $1 and invocation_id = $2 for update`, [key.namespace, key.invocationId]);
-    const racing = Promise.all([
-      journalA.finish(key, 1, { state: "settled", outcome: SAMPLE_COMPLETED_OUTCOME }),
-      journalB.finish(key, 2, { state: "unknown", reason: "interrupted" }),
-    ]);
-    await waitForLockWaiters(2);
-    await gate.query("commit");
-    expect(await racing).toEqual([false, true]);
+    const holder = journalB.finish(key, 2, { state: "unknown", reason: "interrupted" });
+    const stale = journalA.finish(key, 1, { state: "settled", outcome: SAMPLE_COMPLETED_OUTCOME });
+    await openGateWhenWaiting(1);
+    expect(await stale).toBe(false);
+    expect(await holder).toBe(true);
     const row = (await pool.query(`select state, fence::int as fence, outcome, unknown_reason from ${table} where namespace = $1`, [key.namespace])).rows[0];
     expect(row).toEqual({ state: "unknown", fence: 2, outcome: null, unknown_reason: "interrupted" });
   });
@@ -168,8 +177,7 @@ describe.skipIf(skipRealServer)(`D-3: journal races on a ${REAL_SERVER}`, () => 
         ? Promise.all([release(), settle()]).then(([r, f]) => [f, r] as const)
         : Promise.all([settle(), release()]);
       if (gated) {
-        await waitForLockWaiters(2);
-        await gate.query("commit");
+        await openGateWhenWaiting(2);
       }
       const [finished, resolved] = await racing;
       expect([finished, resolved !== null].filter(Boolean)).toHaveLength(1);
