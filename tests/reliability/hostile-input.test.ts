@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toAISDKTools } from "@orpc-agent/ai-sdk";
 import { createTestRuntime, dana, ERROR_CODES, SENTINEL, TERMINAL_EVENTS, type TestRuntime } from "./support/app.js";
 import { createAgent, jsonRpcMessages, post, type Listening } from "./support/http.js";
-import { hostileArgumentsText, hostileArgumentsValue } from "./support/hostile.js";
+import { hostileArgumentsText, hostileArgumentsValue, materialize } from "./support/hostile.js";
 import { baseHeaders, openSession, PROTOCOL_VERSION, serveMcp, type McpSession } from "./support/mcp.js";
 
 const SEED = Number(process.env.RELIABILITY_SEED ?? 20_261_130);
@@ -64,26 +64,30 @@ describe("hostile input", () => {
     const names = listed.result.tools.map((t) => t.name);
     for (const tool of TOOLS) expect(names).toContain(tool);
 
-    const calls = fc.sample(fc.tuple(fc.constantFrom(...TOOLS, ...TOOLS, ...PROBES), hostileArgumentsText), { numRuns: CALLS, seed: SEED });
-    const messages = calls.map(([name, args], id) => {
-      // The pass-through tool validates only the envelope object; its `data` carries the hostile value inward.
-      const argumentsText = name === "notes_passthrough" ? `{"data":${args}}` : args;
-      const parsed: unknown = JSON.parse(argumentsText);
-      const isObject = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
-      return { id, isObject, text: `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argumentsText}}}` };
-    });
-    const batches: (typeof messages)[] = [[]];
-    let bytes = 0;
-    for (const message of messages) {
-      const current = batches[batches.length - 1]!;
-      if (current.length >= MAX_BATCH_MESSAGES || bytes + message.text.length > MAX_BATCH_BYTES) {
-        batches.push([message]);
-        bytes = message.text.length;
-      } else {
-        current.push(message);
-        bytes += message.text.length;
-      }
-    }
+    // Generated a chunk at a time (seeded per chunk), so the whole corpus never sits in memory at once.
+    const isObjectById: boolean[] = [];
+    const chunkOf = (index: number): string[][] => {
+      const calls = fc.sample(fc.tuple(fc.constantFrom(...TOOLS, ...TOOLS, ...PROBES), hostileArgumentsText), { numRuns: MAX_BATCH_MESSAGES, seed: SEED + index });
+      const batches: string[][] = [[]];
+      let bytes = 0;
+      calls.forEach(([name, args], i) => {
+        const id = index * MAX_BATCH_MESSAGES + i;
+        // The pass-through tool validates only the envelope object; its `data` carries the hostile value inward.
+        const argumentsText = name === "notes_passthrough" ? `{"data":${args}}` : args;
+        const parsed: unknown = JSON.parse(argumentsText);
+        isObjectById[id] = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
+        const text = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argumentsText}}}`;
+        if (bytes + text.length > MAX_BATCH_BYTES) {
+          batches.push([]);
+          bytes = 0;
+        }
+        batches[batches.length - 1]!.push(text);
+        bytes += text.length;
+      });
+      return batches;
+    };
+    const CHUNKS = CALLS / MAX_BATCH_MESSAGES;
+    let posts = 0;
 
     const problems: string[] = [];
     const answered = new Map<number, unknown>();
@@ -92,9 +96,16 @@ describe("hostile input", () => {
     const started = performance.now();
     let next = 0;
     const worker = async () => {
-      while (next < batches.length) {
-        const batch = batches[next++]!;
-        const response = await session.send(`[${batch.map((m) => m.text).join(",")}]`);
+      while (next < CHUNKS) {
+        for (const batch of chunkOf(next++)) {
+          posts++;
+          await sendBatch(batch);
+        }
+      }
+    };
+    const sendBatch = async (batch: string[]) => {
+      {
+        const response = await session.send(`[${batch.join(",")}]`);
         if (response.status !== 200) problems.push(`batch answered ${response.status}: ${response.body.slice(0, 200)}`);
         if (response.body.includes(SENTINEL)) problems.push("sentinel in a response body");
         for (const message of jsonRpcMessages(response)) {
@@ -105,7 +116,7 @@ describe("hostile input", () => {
           }
           if (answered.has(m.id)) problems.push(`request ${m.id} answered twice`);
           answered.set(m.id, m);
-          const sent = messages[m.id]!;
+          const sent = { isObject: isObjectById[m.id] === true };
           if (m.error !== undefined) {
             count(`jsonrpc-error ${String(m.error.code)}`);
             if (typeof m.error.code !== "number" || typeof m.error.message !== "string") problems.push(`malformed JSON-RPC error for ${m.id}`);
@@ -133,9 +144,9 @@ describe("hostile input", () => {
     await Promise.all([worker(), worker(), worker(), worker()]);
     const seconds = (performance.now() - started) / 1000;
 
-    for (const message of messages) if (!answered.has(message.id)) problems.push(`request ${message.id} never answered`);
+    for (let id = 0; id < CALLS; id++) if (!answered.has(id)) problems.push(`request ${id} never answered`);
     console.log(
-      `[reliability] hostile MCP: ${CALLS} calls in ${batches.length} batches, ${seconds.toFixed(1)} s (${Math.round(CALLS / seconds)} calls/s), seed ${SEED}; outcomes ${JSON.stringify(Object.fromEntries([...tally].sort()))}`,
+      `[reliability] hostile MCP: ${CALLS} calls in ${posts} batched POSTs, ${seconds.toFixed(1)} s (${Math.round(CALLS / seconds)} calls/s), seed ${SEED}; outcomes ${JSON.stringify(Object.fromEntries([...tally].sort()))}`,
     );
     expect(problems.slice(0, 10)).toEqual([]);
     expect(answered.size).toBe(CALLS);
@@ -206,16 +217,16 @@ describe("hostile input", () => {
     const tools = (await toAISDKTools(local.runtime, { actor: dana, context: {} })) as Record<string, { execute?: (args: unknown, options: unknown) => Promise<unknown> }>;
     for (const tool of TOOLS) expect(Object.keys(tools)).toContain(tool);
     const inProcessTools = TOOLS.filter((t) => t !== "notes_echo"); // echo returns the hostile value itself as data
-    const calls = fc.sample(fc.tuple(fc.constantFrom(...inProcessTools), hostileArgumentsValue, fc.boolean()), { numRuns: CALLS, seed: SEED });
-
+    const CHUNK = 250;
     const problems: string[] = [];
     const tally = new Map<string, number>();
     const started = performance.now();
-    for (let offset = 0; offset < calls.length; offset += 250) {
-      const chunk = calls.slice(offset, offset + 250);
+    for (let offset = 0; offset < CALLS; offset += CHUNK) {
+      const chunk = fc.sample(fc.tuple(fc.constantFrom(...inProcessTools), hostileArgumentsValue, fc.boolean()), { numRuns: CHUNK, seed: SEED + offset });
       const results = await Promise.all(
         chunk.map(async ([name, args, wrap], i) => {
-          const input = wrap || name === "notes_passthrough" ? { data: args } : args;
+          const value = materialize(args);
+          const input = wrap || name === "notes_passthrough" ? { data: value } : value;
           try {
             return await tools[name]!.execute!(input, { toolCallId: `call_${offset + i}`, messages: [] });
           } catch (error) {

@@ -21,15 +21,16 @@ const stringText = fc.oneof(
   { weight: 6, arbitrary: fc.string().map((s) => JSON.stringify(s)) },
   { weight: 3, arbitrary: fc.string({ unit: "binary" }).map((s) => JSON.stringify(s)) },
   { weight: 2, arbitrary: fc.constantFrom('"\\u0000"', '"\\ud800"', '"\\udfff\\ud800"', '"</script><script>"', '"\\u2028\\u2029"', '"%s%n%x"', '"${7*7}"') },
-  // Huge strings: under the 1 MiB body limit one at a time, so the runtime (not the limit) must cope.
-  { weight: 1, arbitrary: fc.integer({ min: 10_000, max: 300_000 }).map((n) => JSON.stringify("x".repeat(n))) },
 );
+
+/** Huge strings, well under the 1 MiB body limit, so the runtime (not the limit) must cope. */
+const hugeStringText = fc.integer({ min: 10_000, max: 64_000 }).map((n) => JSON.stringify("x".repeat(n)));
 
 const keyText = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...DANGEROUS_KEYS) }, { weight: 3, arbitrary: fc.string() }).map((k) => JSON.stringify(k));
 
 /** Nesting far deeper than any schema expects; within the body limit. */
-const deepText = fc.tuple(fc.integer({ min: 500, max: 120_000 }), fc.boolean()).map(([depth, arrays]) =>
-  arrays ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "1" + "}".repeat(depth),
+const deepText = fc.tuple(fc.integer({ min: 500, max: 20_000 }), fc.boolean(), fc.constantFrom("1", "1e999", '"x"')).map(([depth, arrays, leaf]) =>
+  arrays ? "[".repeat(depth) + leaf + "]".repeat(depth) : '{"a":'.repeat(depth) + leaf + "}".repeat(depth),
 );
 
 /** Prototype-pollution payloads, as JSON.parse turns them into own keys. */
@@ -51,13 +52,13 @@ const valueText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
 
 /** An `arguments` object as JSON text; now and then not an object at all (the protocol must refuse it). */
 export const hostileArgumentsText: fc.Arbitrary<string> = fc.oneof(
-  { weight: 12, arbitrary: fc.array(fc.tuple(keyText, fc.oneof({ weight: 8, arbitrary: valueText }, { weight: 1, arbitrary: deepText }, { weight: 1, arbitrary: pollutionText })), { maxLength: 8 }).map(
+  { weight: 12, arbitrary: fc.array(fc.tuple(keyText, fc.oneof({ weight: 30, arbitrary: valueText }, { weight: 1, arbitrary: deepText }, { weight: 1, arbitrary: hugeStringText }, { weight: 2, arbitrary: pollutionText })), { maxLength: 6 }).map(
     (entries) => `{${entries.map(([k, v]) => `${k}:${v}`).join(",")}}`,
   ) },
   { weight: 2, arbitrary: pollutionText },
   // Duplicate keys: JSON.parse keeps the last; nothing may key on the first.
   { weight: 1, arbitrary: fc.tuple(valueText, valueText).map(([a, b]) => `{"dup":${a},"dup":${b}}`) },
-  { weight: 1, arbitrary: fc.oneof(valueText, deepText) },
+  { weight: 1, arbitrary: fc.oneof(valueText, deepText, hugeStringText) },
 );
 
 class Money {
@@ -68,8 +69,28 @@ function throwing(): never {
   throw new Error(`${SENTINEL}: getter`);
 }
 
+/**
+ * A value built only when a call is made. fast-check inspects what it generates (clone hooks), and a proxy whose
+ * every trap throws must meet the runtime, not the generator.
+ */
+export class Lazy {
+  constructor(readonly make: () => unknown) {}
+}
+
+/** Builds a generated in-process argument: Lazy values made, plain containers rebuilt with own keys only. */
+export function materialize(recipe: unknown): unknown {
+  if (recipe instanceof Lazy) return recipe.make();
+  if (Array.isArray(recipe)) return recipe.map(materialize);
+  if (typeof recipe !== "object" || recipe === null) return recipe;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(recipe)) {
+    Object.defineProperty(out, key, { value: materialize((recipe as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
 /** JavaScript-only hostile values for in-process tools. */
-const jsOnly: fc.Arbitrary<unknown> = fc.constantFrom<() => unknown>(
+const jsOnly: fc.Arbitrary<Lazy> = fc.constantFrom<() => unknown>(
   () => Number.NaN,
   () => Number.NEGATIVE_INFINITY,
   () => 10n ** 30n,
@@ -92,7 +113,11 @@ const jsOnly: fc.Arbitrary<unknown> = fc.constantFrom<() => unknown>(
   () => new Proxy({}, { ownKeys: throwing, get: throwing, getPrototypeOf: throwing, has: throwing, getOwnPropertyDescriptor: throwing }),
   () => ({ toJSON: throwing }),
   () => ({ then: (resolve: (v: unknown) => void) => resolve(SENTINEL) }),
-  () => ({ get then() { return throwing(); } }),
+  () => ({
+    get then() {
+      return throwing();
+    },
+  }),
   () => Object.freeze({ frozen: true }),
   // eslint-disable-next-line no-sparse-arrays
   () => [1, , 3],
@@ -102,11 +127,18 @@ const jsOnly: fc.Arbitrary<unknown> = fc.constantFrom<() => unknown>(
     for (let i = 0; i < 50_000; i++) deep = { d: deep };
     return deep;
   },
-).map((make) => make());
+  () => {
+    let deep: unknown = Number.NaN;
+    for (let i = 0; i < 3_000; i++) deep = [deep];
+    return deep;
+  },
+).map((make) => new Lazy(make));
 
-/** Tool arguments as in-process values: JSON-derived hostile objects, JavaScript-only values, or both mixed. */
+const jsonValue = valueText.map((text) => new Lazy(() => JSON.parse(text) as unknown));
+
+/** Tool arguments as in-process recipes (see `materialize`): JSON-derived hostile objects, JavaScript-only values, or both mixed. */
 export const hostileArgumentsValue: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 4, arbitrary: hostileArgumentsText.map((text) => JSON.parse(text) as unknown) },
+  { weight: 4, arbitrary: hostileArgumentsText.map((text) => new Lazy(() => JSON.parse(text) as unknown)) },
   { weight: 2, arbitrary: jsOnly },
-  { weight: 3, arbitrary: fc.dictionary(fc.constantFrom(...DANGEROUS_KEYS, "a", "b"), fc.oneof(jsOnly, valueText.map((t) => JSON.parse(t) as unknown)), { maxKeys: 5 }) },
+  { weight: 3, arbitrary: fc.dictionary(fc.constantFrom(...DANGEROUS_KEYS, "a", "b"), fc.oneof(jsOnly, jsonValue), { maxKeys: 5 }) },
 );

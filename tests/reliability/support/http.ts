@@ -8,6 +8,8 @@ export type Listening = { port: number; url: string; close(): Promise<void> };
 /** Serves `listener` on 127.0.0.1 only; `close` drops every connection. */
 export async function listen(listener: RequestListener): Promise<Listening> {
   const server = createServer(listener);
+  // Longer than any pause between a client's batches, so a pooled socket is never closed under a request.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -18,10 +18,16 @@ export class UnserializableInputError extends Error {
     this.path = path;
   }
 
-  /** A copy with one more path segment in front, built only while a failure unwinds. */
-  within(segment: string | number): UnserializableInputError {
-    return new UnserializableInputError(this.reason, { cause: this.cause, path: [segment, ...this.path] });
-  }
+}
+
+/**
+ * What `serialize` throws while a failure unwinds: not an Error (no stack capture per level), collecting path
+ * segments innermost first. One UnserializableInputError is built from it at the top, so refusing a value nested
+ * d levels deep costs O(d), not O(d²) — a few kilobytes of nested arrays must not buy seconds of CPU.
+ */
+class Unrepresentable {
+  readonly reversedPath: (string | number)[] = [];
+  constructor(readonly reason: string) {}
 }
 
 function formatPath(path: (string | number)[]): string {
@@ -43,7 +49,7 @@ export function canonicalJson(value: unknown): string {
   try {
     out = serialize(value, "", new Set(), true);
   } catch (error) {
-    if (error instanceof UnserializableInputError) throw error;
+    if (error instanceof Unrepresentable) throw new UnserializableInputError(error.reason, { path: error.reversedPath.reverse() });
     // A throwing getter or toJSON, or nesting too deep for the stack: no canonical form either.
     throw new UnserializableInputError("reading the value threw", { cause: error });
   }
@@ -57,18 +63,18 @@ function serialize(value: unknown, key: string | number, ancestors: Set<object>,
     case "string":
       return JSON.stringify(value);
     case "number":
-      if (!Number.isFinite(value)) throw new UnserializableInputError(`non-finite number ${value}`);
+      if (!Number.isFinite(value)) throw new Unrepresentable(`non-finite number ${value}`);
       return String(value);
     case "boolean":
       return value ? "true" : "false";
     case "undefined":
       return undefined;
     case "bigint":
-      throw new UnserializableInputError("bigint");
+      throw new Unrepresentable("bigint");
     case "function":
-      throw new UnserializableInputError("function value");
+      throw new Unrepresentable("function value");
     case "symbol":
-      throw new UnserializableInputError("symbol value");
+      throw new Unrepresentable("symbol value");
   }
   if (value === null) return "null";
   const object = value as object;
@@ -79,14 +85,14 @@ function serialize(value: unknown, key: string | number, ancestors: Set<object>,
     if (typeof toJSON === "function") return serialize(toJSON.call(object, String(key)), key, ancestors, false);
   }
 
-  if (ancestors.has(object)) throw new UnserializableInputError("cycle");
+  if (ancestors.has(object)) throw new Unrepresentable("cycle");
   ancestors.add(object);
   try {
     if (Array.isArray(object)) return serializeArray(object, ancestors);
     const proto = Object.getPrototypeOf(object);
     if (proto !== Object.prototype && proto !== null) {
       const kind = (proto as { constructor?: { name?: unknown } }).constructor?.name;
-      throw new UnserializableInputError(`non-plain object${typeof kind === "string" && kind ? ` (${kind})` : ""}`);
+      throw new Unrepresentable(`non-plain object${typeof kind === "string" && kind ? ` (${kind})` : ""}`);
     }
     return serializeObject(object as Record<string, unknown>, ancestors);
   } finally {
@@ -101,7 +107,8 @@ function serializeArray(array: readonly unknown[], ancestors: Set<object>): stri
     try {
       item = serialize(array[i], i, ancestors, true);
     } catch (error) {
-      throw error instanceof UnserializableInputError ? error.within(i) : error;
+      if (error instanceof Unrepresentable) error.reversedPath.push(i);
+      throw error;
     }
     if (i > 0) out += ",";
     out += item ?? "null";
@@ -119,7 +126,8 @@ function serializeObject(object: Record<string, unknown>, ancestors: Set<object>
     try {
       item = serialize(object[key], key, ancestors, true);
     } catch (error) {
-      throw error instanceof UnserializableInputError ? error.within(key) : error;
+      if (error instanceof Unrepresentable) error.reversedPath.push(key);
+      throw error;
     }
     if (item === undefined) continue;
     if (!first) out += ",";

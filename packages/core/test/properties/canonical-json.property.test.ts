@@ -197,6 +197,18 @@ describe("canonical JSON properties (SI-5)", () => {
     );
   });
 
+  it("refusing a deeply nested unserializable value costs linear time (6 KB of JSON must not buy seconds of CPU)", () => {
+    // `[[[…1e999…]]]` 3000 deep: JSON.parse makes the leaf Infinity. Building the error path level by level, with a
+    // new Error per level, took over a second here; a model can send this to any tool whose input gets hashed.
+    const deep = JSON.parse("[".repeat(3_000) + "1e999" + "]".repeat(3_000)) as unknown;
+    const started = performance.now();
+    const error = unserializableAt(deep);
+    const elapsed = performance.now() - started;
+    expect(error.path).toHaveLength(3_000);
+    expect(error.reason).toBe("non-finite number Infinity");
+    expect(elapsed).toBeLessThan(250);
+  });
+
   it("SI-5: nesting deeper than the stack is unserializable, never a RangeError", () => {
     for (const depth of [10_000, 200_000]) {
       let deep: unknown = 1;
