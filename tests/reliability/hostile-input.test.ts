@@ -90,7 +90,7 @@ describe("hostile input", () => {
     let posts = 0;
 
     const problems: string[] = [];
-    const answered = new Map<number, unknown>();
+    const answered = new Set<number>();
     const tally = new Map<string, number>();
     const count = (key: string) => tally.set(key, (tally.get(key) ?? 0) + 1);
     const started = performance.now();
@@ -104,41 +104,39 @@ describe("hostile input", () => {
       }
     };
     const sendBatch = async (batch: string[]) => {
-      {
-        const response = await session.send(`[${batch.join(",")}]`);
-        if (response.status !== 200) problems.push(`batch answered ${response.status}: ${response.body.slice(0, 200)}`);
-        if (response.body.includes(SENTINEL)) problems.push("sentinel in a response body");
-        for (const message of jsonRpcMessages(response)) {
-          const m = message as { jsonrpc?: unknown; id?: unknown; result?: { content?: { type: string; text: string }[]; structuredContent?: unknown; isError?: unknown }; error?: { code?: unknown; message?: unknown } };
-          if (m.jsonrpc !== "2.0" || typeof m.id !== "number") {
-            problems.push(`not a JSON-RPC response: ${JSON.stringify(m).slice(0, 200)}`);
-            continue;
-          }
-          if (answered.has(m.id)) problems.push(`request ${m.id} answered twice`);
-          answered.set(m.id, m);
-          const sent = { isObject: isObjectById[m.id] === true };
-          if (m.error !== undefined) {
-            count(`jsonrpc-error ${String(m.error.code)}`);
-            if (typeof m.error.code !== "number" || typeof m.error.message !== "string") problems.push(`malformed JSON-RPC error for ${m.id}`);
-            if (STACK.test(String(m.error.message))) problems.push(`stack frame in JSON-RPC error for ${m.id}`);
-            // Only arguments that are not an object are refused at the protocol level (adapters.md §3.5).
-            if (sent.isObject) problems.push(`object arguments refused as a protocol error (${m.id}): ${String(m.error.message).slice(0, 200)}`);
-            continue;
-          }
-          const result = m.result!;
-          const text = result.content?.[0]?.type === "text" ? result.content[0].text : undefined;
-          if (text === undefined || result.content!.length !== 1) {
-            problems.push(`result ${m.id} without one text content`);
-            continue;
-          }
-          const envelope = result.structuredContent as { status?: string; error?: { code?: string } };
-          if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(envelope)) problems.push(`text and structuredContent differ for ${m.id}`);
-          if (result.isError !== (envelope.status === "error")) problems.push(`isError disagrees with status for ${m.id}`);
-          const problem = envelopeProblem(envelope);
-          if (problem !== undefined) problems.push(`${m.id}: ${problem}`);
-          if (!sent.isObject) problems.push(`non-object arguments reached a tool (${m.id})`);
-          count(envelope.status === "error" ? `error ${envelope.error?.code}` : String(envelope.status));
+      const response = await session.send(`[${batch.join(",")}]`);
+      if (response.status !== 200) problems.push(`batch answered ${response.status}: ${response.body.slice(0, 200)}`);
+      if (response.body.includes(SENTINEL)) problems.push("sentinel in a response body");
+      for (const message of jsonRpcMessages(response)) {
+        const m = message as { jsonrpc?: unknown; id?: unknown; result?: { content?: { type: string; text: string }[]; structuredContent?: unknown; isError?: unknown }; error?: { code?: unknown; message?: unknown } };
+        if (m.jsonrpc !== "2.0" || typeof m.id !== "number") {
+          problems.push(`not a JSON-RPC response: ${JSON.stringify(m).slice(0, 200)}`);
+          continue;
         }
+        if (answered.has(m.id)) problems.push(`request ${m.id} answered twice`);
+        answered.add(m.id);
+        const sent = { isObject: isObjectById[m.id] === true };
+        if (m.error !== undefined) {
+          count(`jsonrpc-error ${String(m.error.code)}`);
+          if (typeof m.error.code !== "number" || typeof m.error.message !== "string") problems.push(`malformed JSON-RPC error for ${m.id}`);
+          if (STACK.test(String(m.error.message))) problems.push(`stack frame in JSON-RPC error for ${m.id}`);
+          // Only arguments that are not an object are refused at the protocol level (adapters.md §3.5).
+          if (sent.isObject) problems.push(`object arguments refused as a protocol error (${m.id}): ${String(m.error.message).slice(0, 200)}`);
+          continue;
+        }
+        const result = m.result!;
+        const text = result.content?.[0]?.type === "text" ? result.content[0].text : undefined;
+        if (text === undefined || result.content!.length !== 1) {
+          problems.push(`result ${m.id} without one text content`);
+          continue;
+        }
+        const envelope = result.structuredContent as { status?: string; error?: { code?: string } };
+        if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(envelope)) problems.push(`text and structuredContent differ for ${m.id}`);
+        if (result.isError !== (envelope.status === "error")) problems.push(`isError disagrees with status for ${m.id}`);
+        const problem = envelopeProblem(envelope);
+        if (problem !== undefined) problems.push(`${m.id}: ${problem}`);
+        if (!sent.isObject) problems.push(`non-object arguments reached a tool (${m.id})`);
+        count(envelope.status === "error" ? `error ${envelope.error?.code}` : String(envelope.status));
       }
     };
     await Promise.all([worker(), worker(), worker(), worker()]);
