@@ -14,6 +14,9 @@
 //   resolved to TypeScript sources through the `@orpc-agent/source` condition, so no build is needed.
 //   Options: strict, ES2022, NodeNext, skipLibCheck, noEmit. Only diagnostics located in snippets count.
 //
+// Also a module: `checkMarkdownSnippets({ root, files, fallbackDirs })` runs the same check on other Markdown
+// files (scripts/check-docs.mjs uses it for the documentation site).
+//
 // Directives: an HTML comment on the line(s) just before the fence (blank lines may separate them):
 //   <!-- snippet: skip -->               a fragment or pseudo-signature; not compiled (and not counted)
 //   <!-- snippet: in <dir> -->           compile as a file in <dir> (relative to the README's folder), so an
@@ -44,28 +47,51 @@ const COMPILER_OPTIONS = {
   noEmit: true,
 };
 
-const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), ".."));
-if (!existsSync(path.join(root, "README.md"))) {
-  console.error(`check:readme: no README.md under ${root}`);
-  process.exit(2);
-}
-
-/** Problems found while reading the READMEs (bad directives, unclosed fences) and compiler diagnostics. */
-const problems = [];
-const snippets = [];
+// State of the run in progress; `checkMarkdownSnippets` is synchronous, so one run at a time.
+let root = "";
+let problems = [];
 let virtualCount = 0;
-for (const readme of listReadmes()) snippets.push(...readSnippets(readme));
-const checked = snippets.filter((s) => !s.skip);
-if (checked.length > 0) typecheck(checked);
+let fallbackDirs = [];
 
-if (problems.length > 0) {
-  console.error(`check:readme: ${problems.length} problem(s) in ${checked.length} snippets`);
-  for (const problem of problems) console.error(`  ${problem}`);
-  process.exit(1);
+if (isMain()) {
+  const repoRoot = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), ".."));
+  if (!existsSync(path.join(repoRoot, "README.md"))) {
+    console.error(`check:readme: no README.md under ${repoRoot}`);
+    process.exit(2);
+  }
+  const result = checkMarkdownSnippets({ root: repoRoot, files: listReadmes(repoRoot) });
+  if (result.problems.length > 0) {
+    console.error(`check:readme: ${result.problems.length} problem(s) in ${result.checked} snippets`);
+    for (const problem of result.problems) console.error(`  ${problem}`);
+    process.exit(1);
+  }
+  console.log(`check:readme: ok (${result.checked} snippets)`);
 }
-console.log(`check:readme: ok (${checked.length} snippets)`);
 
-function listReadmes() {
+/**
+ * Typechecks the ts blocks of `files` (Markdown, absolute paths inside `root`) as described at the top of this
+ * file, and returns the problems found (bad directives, unclosed fences, compiler diagnostics) with the number of
+ * snippets compiled. `fallbackDirs`: folders whose resolution a snippet's bare import falls back to when its own
+ * folder cannot resolve it (the docs site, whose folder depends on no package, resolves through the workspace).
+ * Used by scripts/check-docs.mjs.
+ */
+export function checkMarkdownSnippets({ root: checkRoot, files, fallbackDirs: fallbacks = [] }) {
+  root = path.resolve(checkRoot);
+  problems = [];
+  virtualCount = 0;
+  fallbackDirs = fallbacks.map((dir) => path.resolve(dir));
+  const snippets = [];
+  for (const file of files) snippets.push(...readSnippets(file));
+  const checked = snippets.filter((s) => !s.skip);
+  if (checked.length > 0) typecheck(checked);
+  return { problems, checked: checked.length };
+}
+
+function isMain() {
+  return process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+}
+
+function listReadmes(root) {
   const readmes = [path.join(root, "README.md")];
   for (const group of ["packages", "examples"]) {
     const dir = path.join(root, group);
@@ -191,6 +217,20 @@ function typecheck(list) {
     if (snippet) return ts.createSourceFile(name, snippet.text, languageVersion, true, ts.ScriptKind.TS);
     return getSourceFile.call(host, name, languageVersion, onError, shouldCreate);
   };
+  if (fallbackDirs.length > 0) {
+    // A snippet's unresolved bare import is resolved as if written in each fallback folder, in order.
+    host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, containingSource) =>
+      literals.map((literal) => {
+        const mode = ts.getModeForUsageLocation(containingSource, literal, compilerOptions);
+        const own = ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, undefined, redirected, mode);
+        if (own.resolvedModule || !byPath.has(path.resolve(containingFile)) || !isBare(literal.text)) return own;
+        for (const dir of fallbackDirs) {
+          const other = ts.resolveModuleName(literal.text, path.join(dir, "__snippet_fallback__.ts"), compilerOptions, host, undefined, redirected, mode);
+          if (other.resolvedModule) return other;
+        }
+        return own;
+      });
+  }
 
   const program = ts.createProgram({ rootNames: [...byPath.keys()], options, host });
   for (const diagnostic of [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()]) {
@@ -220,6 +260,10 @@ function stripIndent(line, width) {
   let i = 0;
   while (i < width && line[i] === " ") i++;
   return line.slice(i);
+}
+
+function isBare(specifier) {
+  return !specifier.startsWith(".") && !specifier.startsWith("/") && !/^[a-z]+:/i.test(specifier);
 }
 
 function isInside(dir, target) {

@@ -1,0 +1,73 @@
+import type { StepsState } from "./state.js";
+import type { DbosCapabilitySteps, DbosCapabilityStepsOptions } from "./types.js";
+import { invokeInWorkflow } from "./invoke-in-workflow.js";
+import { wakeWorkflow } from "./wake.js";
+
+const DEFAULT_APPROVAL_POLL_MS = 60_000;
+const DEFAULT_UNKNOWN_MAX_WAIT_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Durable workflow steps that invoke capabilities through the journaled invocation service on DBOS Transact
+ * (distributed.md §9.2). DBOS schedules, persists and replays; the invocation service claims, fences and
+ * journals each call; core governs it (ADR-007). Surface: always `"workflow"`.
+ *
+ * @example
+ * const steps = createDbosCapabilitySteps({
+ *   service,                                            // createInvocationService({ journal: createPgInvocationJournal(...), ... })
+ *   runtime: () => createAgentRuntime({ governance, approvals: { coordinator } }),
+ *   actor: () => loadActor(DBOS.authenticatedUser),     // the workflow's persisted initiating identity
+ *   context: (actor) => ({ tenant: actor.attributes?.tenant }),
+ * });
+ * const refundWorkflow = DBOS.registerWorkflow(async (orderId: string) =>
+ *   steps.invoke("orders.refund", { orderId }, { key: "refund" }), { name: "refundWorkflow" });
+ */
+export function createDbosCapabilitySteps<TContext>(o: DbosCapabilityStepsOptions<TContext>): DbosCapabilitySteps {
+  const s = validatedState(o);
+  return Object.freeze({
+    invoke: <O = unknown>(capabilityId: string, input: unknown, options: Parameters<DbosCapabilitySteps["invoke"]>[2]) =>
+      invokeInWorkflow<TContext, O>(s, capabilityId, input, options),
+    wake: (target: Parameters<DbosCapabilitySteps["wake"]>[0]) => wakeWorkflow(s.service, target),
+  });
+}
+
+function validatedState<TContext>(o: DbosCapabilityStepsOptions<TContext>): StepsState<TContext> {
+  const example = "createDbosCapabilitySteps({ service, runtime, actor, context })";
+  if (typeof o !== "object" || o === null) throw new TypeError(`createDbosCapabilitySteps needs options: ${example}.`);
+  const service = o.service as unknown as Partial<Record<string, unknown>> | undefined;
+  if (typeof service !== "object" || service === null || ["invoke", "resume", "get", "list"].some((m) => typeof service[m] !== "function")) {
+    throw new TypeError("createDbosCapabilitySteps: service must be an InvocationService (createInvocationService from @orpc-agent/core/server).");
+  }
+  if (o.allowNonDurableJournal !== undefined && typeof o.allowNonDurableJournal !== "boolean") {
+    throw new TypeError("createDbosCapabilitySteps: allowNonDurableJournal must be a boolean.");
+  }
+  if (o.service.durable !== true && o.allowNonDurableJournal !== true) {
+    throw new TypeError(
+      "createDbosCapabilitySteps: the invocation service's journal is not durable, so a restarted workflow could run an effect twice. " +
+        "Use a durable journal (e.g. createPgInvocationJournal from @orpc-agent/postgres); allowNonDurableJournal: true is for tests only.",
+    );
+  }
+  for (const name of ["runtime", "actor", "context"] as const) {
+    if (typeof o[name] !== "function") throw new TypeError(`createDbosCapabilitySteps: ${name} must be a function (${example}).`);
+  }
+  const approvalPollMs = o.approvalPollMs ?? DEFAULT_APPROVAL_POLL_MS;
+  if (!isPositiveFinite(approvalPollMs)) throw new TypeError("createDbosCapabilitySteps: approvalPollMs must be a finite number > 0.");
+  const unknown = o.unknown ?? { wait: true };
+  if (typeof unknown !== "object" || unknown === null || typeof unknown.wait !== "boolean") {
+    throw new TypeError("createDbosCapabilitySteps: unknown must be { wait: boolean, maxWaitMs?: number }.");
+  }
+  const unknownMaxWaitMs = unknown.maxWaitMs ?? DEFAULT_UNKNOWN_MAX_WAIT_MS;
+  if (!isPositiveFinite(unknownMaxWaitMs)) throw new TypeError("createDbosCapabilitySteps: unknown.maxWaitMs must be a finite number > 0.");
+  return {
+    service: o.service,
+    runtime: o.runtime,
+    actor: o.actor,
+    context: o.context,
+    approvalPollMs,
+    unknownWait: unknown.wait,
+    unknownMaxWaitMs,
+  };
+}
+
+function isPositiveFinite(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0;
+}
