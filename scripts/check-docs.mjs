@@ -362,7 +362,10 @@ function auditEnvelopeTable() {
   const rows = ["| Field | Type |", "|---|---|"];
   for (const member of envelope.members) {
     const optional = member.questionToken ? " (optional)" : "";
-    rows.push(`| \`${propertyName(member)}\`${optional} | ${code(typeText(member.type))} |`);
+    // The envelope is generic over the event type; name what the parameter stands for.
+    const text = typeText(member.type);
+    const shown = text === "T" ? code("AgentAuditEventType") : text.startsWith("AuditEventData[") ? "the type's `data`, below" : code(text);
+    rows.push(`| \`${propertyName(member)}\`${optional} | ${shown} |`);
   }
   return rows.join("\n");
 }
@@ -373,15 +376,15 @@ function runtimeDefaultsTable() {
   const rows = ["| Option | Default |", "|---|---|"];
   for (const property of defaults.properties) {
     const value = literalValue(property.initializer, source);
-    rows.push(`| \`defaults.${propertyName(property)}\` | \`${property.initializer.getText()}\`${typeof value === "number" ? ` (${formatMs(value, propertyName(property))})` : ""} |`);
+    const name = propertyName(property);
+    const readable = typeof value === "number" && name.endsWith("Ms") ? ` (${formatMs(value)})` : "";
+    rows.push(`| \`defaults.${name}\` | \`${property.initializer.getText()}\`${readable} |`);
   }
   return rows.join("\n");
 }
 
-function formatMs(value, name) {
-  if (!name.endsWith("Ms")) return `${value}`;
-  if (value % 60_000 === 0) return `${value / 60_000} min`;
-  return `${value / 1000} s`;
+function formatMs(value) {
+  return value % 60_000 === 0 ? `${value / 60_000} min` : `${value / 1000} s`;
 }
 
 /** Each invariant and the test files whose test names carry its tag (`"SI-3: …"`). */
@@ -475,7 +478,11 @@ function readExports(entries) {
       if (!typeOnly) {
         if (target.flags & ts.SymbolFlags.Class) kind = "class";
         else if (target.flags & ts.SymbolFlags.Function) kind = "function";
-        else if (target.flags & ts.SymbolFlags.Variable) kind = "constant";
+        else if (target.flags & ts.SymbolFlags.Variable) {
+          // A const holding a function is documented as a function.
+          const type = target.valueDeclaration ? checker.getTypeOfSymbolAtLocation(target, target.valueDeclaration) : undefined;
+          kind = type && type.getCallSignatures().length > 0 ? "function" : "constant";
+        }
       }
       exports.set(symbol.name, kind);
     }
@@ -636,8 +643,13 @@ function relative(file) {
 function main() {
   pages = listPages().map(readPage);
   byFile = new Map(pages.map((p) => [p.file, p]));
-  const linkCount = checkLinks();
   const generatedCount = checkGenerated();
+  if (flags.has("--write")) {
+    // Blocks were rewritten: read the pages again, so line numbers below match the files.
+    pages = listPages().map(readPage);
+    byFile = new Map(pages.map((p) => [p.file, p]));
+  }
+  const linkCount = checkLinks();
   const entryPoints = listEntryPoints();
   const nameSetCount = checkNameSets(entryPoints);
   const snippets = checkMarkdownSnippets({ root, files: pages.map((p) => p.file), fallbackDirs: workspaceDirs() });

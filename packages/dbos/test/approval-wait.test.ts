@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RemoteExecutionResult } from "@orpc-agent/core/client";
-import { createDbosCapabilitySteps, type DbosCapabilitySteps } from "../src/index.js";
+import { approvalEventKey, createDbosCapabilitySteps, type DbosCapabilitySteps } from "../src/index.js";
 import { createTestDatabase, REAL_SERVER, skipRealServer, type TestDatabase } from "./support/database.js";
 import { launchDbos } from "./support/dbos.js";
 import { idempotencyKeyOf, pgService, untilRecord, untilSuspended } from "./support/journal.js";
@@ -70,6 +70,12 @@ describe.skipIf(skipRealServer)(`the approval wait on a ${REAL_SERVER}`, () => {
     const run = await startRefund("woken", "o_wake");
     const approvalId = await untilSuspended(service, run.invocationId);
     expect(shop.effectsOf("o_wake")).toEqual([]);
+    // What the suspended step waits for, published as a workflow event for the caller's UI.
+    expect(await DBOS.getEvent(run.workflowID, approvalEventKey("refund"), { timeoutSeconds: 5 })).toMatchObject({
+      status: "approval-required",
+      invocationId: run.invocationId,
+      approval: { id: approvalId, capabilityId: "orders.refund", status: "pending" },
+    });
     expect((await DBOS.getWorkflowStatus(run.workflowID))?.status).toBe("PENDING");
 
     shop.users.set("u_dana", { id: "u_dana", kind: "user", attributes: { tier: "gold" } }); // changed while suspended

@@ -37,6 +37,8 @@ let db: TestDatabase;
 let service: InvocationService;
 /** Every workflow a harness started, settled or not; cancelled and awaited before DBOS shuts down. */
 const started = new Map<string, Promise<unknown>>();
+/** Workflows seen suspended, with the topic their wait listens on. */
+const suspensions: { workflowID: string; topic: string }[] = [];
 
 function toEnvelope(result: RemoteExecutionResult): AdapterEnvelope {
   switch (result.status) {
@@ -121,7 +123,10 @@ async function dbosHarness(fixture: ConformanceFixture): Promise<ConformanceHarn
         return undefined;
       })();
       const first = await Promise.race([tracked, aborted, suspended.then((envelope) => envelope ?? tracked)]);
-      if (first.status === "approval-required") suspendedOn.set(first.approvalId, { actor, outcome });
+      if (first.status === "approval-required") {
+        suspendedOn.set(first.approvalId, { actor, outcome });
+        suspensions.push({ workflowID, topic: `orpc-agent:${first.approvalId}` });
+      }
       return first;
     },
     async decide(approvalId, decision) {
@@ -157,6 +162,9 @@ describe.skipIf(skipRealServer)(`@orpc-agent/dbos on a ${REAL_SERVER}`, () => {
     // Workflows still suspended on an approval nobody decided, and the step a cancellation left running.
     const open = await DBOS.listWorkflows({ status: "PENDING" });
     await Promise.all(open.map((workflow) => DBOS.cancelWorkflow(workflow.workflowID)));
+    // A message ends their wait at once, so they notice the cancellation now rather than at their next poll.
+    const stillOpen = new Set(open.map((workflow) => workflow.workflowID));
+    await Promise.all(suspensions.filter((s) => stillOpen.has(s.workflowID)).map((s) => DBOS.send(s.workflowID, null, s.topic)));
     await Promise.all(started.values());
     await DBOS.shutdown();
     await db?.drop();

@@ -7,7 +7,7 @@ import { listen, post, type Listening, type RawResponse } from "./http.js";
 import type { Agent } from "node:http";
 
 export const TOKENS: Record<string, typeof dana> = { "tok-dana": dana, "tok-priya": priya };
-export const PROTOCOL_VERSION = "2025-11-25";
+const PROTOCOL_VERSION = "2025-11-25";
 
 export async function serveMcp(runtime: AgentRuntime<Record<string, unknown>>, options: { sessions?: "stateful" | "stateless" } = {}): Promise<Listening> {
   const handler = createMCPHttpHandler(runtime, {
@@ -21,7 +21,7 @@ export async function serveMcp(runtime: AgentRuntime<Record<string, unknown>>, o
   return listen(toNodeHandler(handler));
 }
 
-export const baseHeaders = (token = "tok-dana"): Record<string, string> => ({
+const baseHeaders = (token = "tok-dana"): Record<string, string> => ({
   "content-type": "application/json",
   accept: "application/json, text/event-stream",
   authorization: `Bearer ${token}`,

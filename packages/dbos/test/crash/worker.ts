@@ -11,7 +11,7 @@ const generation = Number(process.env.ORPC_DBOS_GENERATION);
 const app = openApp({ url, generation });
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
-const workflows = {
+const workflows: Record<string, (orderId: string) => Promise<unknown>> = {
   /** Two steps; generation 1 dies between them, after step 1's checkpoint. */
   reserveThenShip: DBOS.registerWorkflow(
     async (orderId: string) => {
@@ -34,15 +34,15 @@ const workflows = {
   refund: DBOS.registerWorkflow(async (orderId: string) => app.steps.waiting.invoke("orders.refund", { orderId, cents: 2500 }, { key: "refund" }), {
     name: "crash.refund",
   }),
-} as const;
+};
 
 await launchDbos(url, { executorID: "dbos-crash-worker" });
 print("READY");
 for (const arg of process.argv.slice(2)) {
   const [verb, first, workflowId, orderId] = arg.split(":");
-  const result =
+  const result: Promise<unknown> =
     verb === "start"
-      ? (await DBOS.startWorkflow(workflows[first as keyof typeof workflows], { workflowID: workflowId!, authenticatedUser: "u_dana" })(orderId!)).getResult()
+      ? (await DBOS.startWorkflow(workflows[first!]!, { workflowID: workflowId!, authenticatedUser: "u_dana" })(orderId!)).getResult()
       : DBOS.retrieveWorkflow(first!).getResult();
   const id = verb === "start" ? workflowId : first;
   result.then(
