@@ -26,7 +26,7 @@ export function createDbosCapabilitySteps<TContext>(o: DbosCapabilityStepsOption
   return Object.freeze({
     invoke: <O = unknown>(capabilityId: string, input: unknown, options: Parameters<DbosCapabilitySteps["invoke"]>[2]) =>
       invokeInWorkflow<TContext, O>(s, capabilityId, input, options),
-    wake: (target: Parameters<DbosCapabilitySteps["wake"]>[0]) => wakeWorkflow(s.service, target),
+    wake: (target: Parameters<DbosCapabilitySteps["wake"]>[0]) => wakeWorkflow(s, target),
   });
 }
 

@@ -6,7 +6,7 @@ import type { StepCall, StepsState } from "./state.js";
 import { stepName } from "./topics.js";
 
 // The adapter's one surface (adapters.md §1.3, §1.8).
-const SURFACE = "direct" as const;
+const SURFACE = "workflow" as const;
 
 // Never retried by DBOS: the runtime owns retries (SI-11), and an outcome-unknown must never turn into a
 // second attempt (D-4). Each step's checkpoint holds the service's plain projection (no `cause`).

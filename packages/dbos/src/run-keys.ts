@@ -1,13 +1,23 @@
 import { DBOS } from "@dbos-inc/dbos-sdk";
-import { getCurrentContextStore } from "@dbos-inc/dbos-sdk/internal/context";
+// Not part of DBOS's documented API (it is exported under "internal/*"); read through a namespace import so a
+// DBOS release without it degrades to no duplicate check instead of failing to load.
+import * as dbosContext from "@dbos-inc/dbos-sdk/internal/context";
 
 // DBOS runs each execution of a workflow function under its own context object, so keys are tracked per run:
 // a recovery or a resumed run starts with no keys used, while a second use within one run is caught.
 const keysByRun = new WeakMap<object, Set<string>>();
+let warned = false;
+const byWorkflow: Record<string, object> = {};
 
 /** Records `key` for the calling workflow run; throws `TypeError` when the run already used it (distributed.md §9.2). */
 export function claimRunKey(key: string): void {
-  const run = getCurrentContextStore();
+  const currentRun = (dbosContext as { getCurrentContextStore?: () => object | undefined }).getCurrentContextStore;
+  if (typeof currentRun !== "function") {
+    if (!warned) console.warn("[@orpc-agent/dbos] this DBOS version does not expose its workflow context: duplicate step keys go undetected.");
+    warned = true;
+    return;
+  }
+  const run = currentRun() === undefined ? undefined : (byWorkflow[DBOS.workflowID!] ??= {});
   if (run === undefined) throw new TypeError("steps.invoke must be called from a DBOS workflow function.");
   let keys = keysByRun.get(run);
   if (keys === undefined) {

@@ -1,22 +1,26 @@
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import type { InvocationRecord, InvocationService } from "@orpc-agent/core/server";
 import { workflowIdOf } from "./invocation-id.js";
+import type { StepsState } from "./state.js";
 import { approvalTopic, invocationTopic } from "./topics.js";
 import type { WakeTarget } from "./types.js";
 
 /**
  * `steps.wake` (distributed.md §9.2): `DBOS.send` to the waiting workflow, found through the journal row and
- * the `dbos:<workflowId>:<key>` scheme, with an idempotency key so a repeated wake is delivered once. The
- * message carries no authority: the workflow re-reads the coordinator or the journal before acting. Nothing
- * to wake (no row, or a row no step waits on) is not an error; polling covers a wake that never comes.
+ * the `dbos:<workflowId>:<key>` scheme. The idempotency key names the state being announced (the approval's
+ * status, or the row's fence and state), so a repeated wake is delivered once while a premature one cannot
+ * swallow the wake that follows the real change. The message carries no authority: the workflow re-reads the
+ * coordinator or the journal before acting. Nothing to wake (no row, or a row no step waits on) is not an
+ * error; polling covers a wake that never comes.
  */
-export async function wakeWorkflow(service: InvocationService, target: WakeTarget): Promise<void> {
+export async function wakeWorkflow<TContext>(s: StepsState<TContext>, target: WakeTarget): Promise<void> {
+  const service = s.service;
   if (DBOS.isWithinWorkflow()) {
     throw new TypeError("steps.wake is called outside workflows, after runtime.approvals.decide or service.resolve.");
   }
   if (isApprovalTarget(target)) {
     const record = await findSuspended(service, target.approvalId);
-    if (record !== undefined) await send(record, approvalTopic(target.approvalId), target.approvalId);
+    if (record !== undefined) await sendDecision(s, record, target.approvalId);
     return;
   }
   const { invocationId } = target as { invocationId?: unknown };
@@ -26,11 +30,16 @@ export async function wakeWorkflow(service: InvocationService, target: WakeTarge
   const record = await service.get(invocationId);
   if (record === null) return;
   if (record.state === "pending" && record.approvalId !== undefined) {
-    await send(record, approvalTopic(record.approvalId), record.approvalId);
+    await sendDecision(s, record, record.approvalId);
   } else {
     // One message per journal transition: a later resolution of the same row (after a re-run) still wakes.
     await send(record, invocationTopic(invocationId), `${invocationId}:${record.fence}:${record.state}`);
   }
+}
+
+async function sendDecision<TContext>(s: StepsState<TContext>, record: InvocationRecord, approvalId: string): Promise<void> {
+  const approval = await (await s.runtime()).approvals.get(approvalId);
+  await send(record, approvalTopic(approvalId), `${approvalId}:${approval?.status ?? "absent"}`);
 }
 
 async function send(record: InvocationRecord, topic: string, dedupe: string): Promise<void> {

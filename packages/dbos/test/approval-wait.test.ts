@@ -52,6 +52,15 @@ function within<T>(ms: number, promise: Promise<T>): Promise<T> {
 
 const stepNames = async (workflowID: string) => (await DBOS.listWorkflowSteps(workflowID))!.map((step) => step.name);
 
+/** Resolves once DBOS has recorded the step `name` of the workflow. */
+async function untilStep(workflowID: string, name: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await stepNames(workflowID)).includes(name)) {
+    if (Date.now() > deadline) throw new Error(`${workflowID} never recorded ${name}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe.skipIf(skipRealServer)(`the approval wait on a ${REAL_SERVER}`, () => {
   beforeAll(async () => {
     db = await createTestDatabase("approval");
@@ -117,6 +126,38 @@ describe.skipIf(skipRealServer)(`the approval wait on a ${REAL_SERVER}`, () => {
     expect(rows).toEqual([{ consumed: true }]);
     await steps.wake({ approvalId }); // after completion: nothing waits, nothing is queued
     expect((await db.pool.query("select count(*)::int as n from dbos.notifications where destination_uuid = $1", [run.workflowID])).rows[0].n).toBe(1);
+  });
+
+  it("WF4: a wake before the decision does not swallow the wake that follows it", async () => {
+    const run = await startRefund("woken", "o_early");
+    const approvalId = await untilSuspended(service, run.invocationId);
+    const { steps } = variants.woken!;
+    await steps.wake({ approvalId }); // nothing decided yet: the workflow reads "pending" and waits again
+    await untilStep(run.workflowID, "orpc-agent:approval:refund:1");
+    await shop.runtime().approvals.decide(approvalId, { status: "approved", approver: u_priya });
+    await steps.wake({ approvalId });
+
+    expect(await run.result()).toMatchObject({ status: "completed", output: { refunded: 1200 } });
+    expect(shop.effectsOf("o_early")).toHaveLength(1);
+    expect((await db.pool.query("select consumed from dbos.notifications where destination_uuid = $1", [run.workflowID])).rows).toEqual([
+      { consumed: true },
+      { consumed: true },
+    ]);
+  });
+
+  it("a workflow cancelled while suspended and resumed in the same process keeps its key and its suspension", async () => {
+    const run = await startRefund("woken", "o_resumed");
+    const approvalId = await untilSuspended(service, run.invocationId);
+    await DBOS.cancelWorkflow(run.workflowID);
+    await variants.woken!.steps.wake({ approvalId }); // ends the wait now, so the run notices its cancellation
+    await expect(run.result()).rejects.toThrow(/cancelled/);
+
+    // A new run of the same workflow: the key is free again in it, and the recorded suspension replays.
+    const resumed = await DBOS.resumeWorkflow<RemoteExecutionResult<{ refunded: number }>>(run.workflowID);
+    await shop.runtime().approvals.decide(approvalId, { status: "approved", approver: u_priya });
+    await variants.woken!.steps.wake({ approvalId });
+    expect(await within(10_000, resumed.getResult())).toMatchObject({ status: "completed", output: { refunded: 1200 }, invocationId: run.invocationId });
+    expect(shop.effectsOf("o_resumed")).toHaveLength(1);
   });
 
   it("WF4: a lost wake costs latency only: the numbered coordinator read finds the decision", async () => {
