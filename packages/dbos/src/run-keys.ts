@@ -7,7 +7,6 @@ import * as dbosContext from "@dbos-inc/dbos-sdk/internal/context";
 // a recovery or a resumed run starts with no keys used, while a second use within one run is caught.
 const keysByRun = new WeakMap<object, Set<string>>();
 let warned = false;
-const byWorkflow: Record<string, object> = {};
 
 /** Records `key` for the calling workflow run; throws `TypeError` when the run already used it (distributed.md §9.2). */
 export function claimRunKey(key: string): void {
@@ -17,7 +16,7 @@ export function claimRunKey(key: string): void {
     warned = true;
     return;
   }
-  const run = currentRun() === undefined ? undefined : (byWorkflow[DBOS.workflowID!] ??= {});
+  const run = currentRun();
   if (run === undefined) throw new TypeError("steps.invoke must be called from a DBOS workflow function.");
   let keys = keysByRun.get(run);
   if (keys === undefined) {

@@ -26,7 +26,11 @@ export async function waitForDecision<TContext>(
   // A replayed suspension may have been decided long ago, its message consumed by an earlier run: look first.
   let read = o.checkFirst;
   for (;;) {
-    if (read && (await approvalStatusStep(s, call, approval.id, ++counter.approval)) !== "pending") return;
+    if (read) {
+      const status = await approvalStatusStep(s, call, approval.id, ++counter.approval);
+      // An unreadable coordinator is not a decision: keep waiting, the deadline still bounds it.
+      if (status !== "pending" && status !== "unavailable") return;
+    }
     const remaining = until - (await DBOS.now());
     if (remaining <= 0) return;
     await DBOS.recv(approvalTopic(approval.id), { timeoutSeconds: Math.min(remaining, s.approvalPollMs) / 1000 });

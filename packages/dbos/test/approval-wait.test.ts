@@ -171,6 +171,20 @@ describe.skipIf(skipRealServer)(`the approval wait on a ${REAL_SERVER}`, () => {
     expect(reads.length).toBeGreaterThanOrEqual(1);
   });
 
+  it("an unreadable coordinator is not a decision: the wait goes on until a read succeeds", async () => {
+    const run = await startRefund("polling", "o_flaky");
+    const approvalId = await untilSuspended(service, run.invocationId);
+    await shop.runtime().approvals.decide(approvalId, { status: "approved", approver: u_priya });
+    shop.plan.coordinatorDown = true;
+    try {
+      await untilStep(run.workflowID, "orpc-agent:approval:refund:2");
+    } finally {
+      shop.plan.coordinatorDown = false;
+    }
+    expect(await run.result()).toMatchObject({ status: "completed", output: { refunded: 1200 } });
+    expect(shop.effectsOf("o_flaky")).toHaveLength(1);
+  });
+
   it("WF5: a rejected approval settles failed APPROVAL_REJECTED, and nothing runs", async () => {
     const run = await startRefund("woken", "o_rejected");
     const approvalId = await untilSuspended(service, run.invocationId);

@@ -13,6 +13,7 @@ import {
   type Actor,
   type AgentAuditEvent,
   type AgentInvocationInfo,
+  type ApprovalCoordinator,
 } from "@orpc-agent/core";
 
 // The root @orpc/server is a second declaration copy of the one core is typed against (see test-fixtures/registry.ts).
@@ -34,8 +35,8 @@ export type Shop = ReturnType<typeof createShop>;
 export function createShop(o: { approvalExpiresInMs?: number } = {}) {
   const effects: Effect[] = [];
   const audit: AgentAuditEvent[] = [];
-  /** How many upcoming `orders.charge` executions take effect and then hang past their timeout. */
-  const plan = { chargesThatHang: 0 };
+  /** How many upcoming `orders.charge` executions take effect and then hang past their timeout; whether approvals are unreadable. */
+  const plan = { chargesThatHang: 0, coordinatorDown: false };
   const users = new Map<string, Actor>([
     ["u_dana", { id: "u_dana", kind: "user", attributes: { tier: "silver" } }],
     ["u_priya", { id: "u_priya", kind: "user", attributes: { tier: "staff" } }],
@@ -92,7 +93,11 @@ export function createShop(o: { approvalExpiresInMs?: number } = {}) {
     },
   });
   const governance = defineGovernance({ registry });
-  const coordinator = createInMemoryApprovalCoordinator();
+  const memory = createInMemoryApprovalCoordinator();
+  const coordinator: ApprovalCoordinator = {
+    ...memory,
+    get: (id) => (plan.coordinatorDown ? Promise.reject(new Error("approval store unavailable")) : memory.get(id)),
+  };
   const runtime = () => {
     runtimesBuilt++;
     return createAgentRuntime({
