@@ -91,7 +91,9 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://localhost");
     const as = url.searchParams.get("as") ?? "u_dana";
-    const send = (status: number, html: string) => res.writeHead(status, { "content-type": "text/html; charset=utf-8" }).end(html);
+    const send = (status: number, html: string): void => {
+      res.writeHead(status, { "content-type": "text/html; charset=utf-8" }).end(html);
+    };
     try {
       if (req.method === "GET" && url.pathname === "/") return send(200, await render(as));
       const decideMatch = /^\/approvals\/([^/]+)\/decide$/.exec(url.pathname);
