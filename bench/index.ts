@@ -13,6 +13,9 @@ import { interleave, median, timeSequential, timeSync } from "./harness.js";
 import { remoteCost } from "./remote.js";
 import { governanceWithDiscoveryPolicy, makeDefs, makeSchema, raw, rawBuilder, trivial, trivialBuilder } from "./fixtures.js";
 import { otelCost } from "./otel.js";
+import { aiSdkCost } from "./ai-sdk.js";
+import { mcpCost } from "./mcp.js";
+import { pgSinkCost } from "./pg-sink.js";
 
 const quick = process.argv.includes("--quick");
 const ROUNDS = quick ? 5 : 15;
@@ -142,6 +145,23 @@ Object.assign(json, { otelInvokeNs: otelSdk!.subjectNs, otelBaselineNs: otelSdk!
 const [remoteFresh, remoteReplayed] = await remoteCost({ rounds: ROUNDS, calls: quick ? 200 : 1_000 });
 for (const r of [remoteFresh!, remoteReplayed!]) rows.push({ path: r.path, subject: fmt(r.subjectNs), baseline: fmt(r.baselineNs), ratio: r.ratio, budget: "report" });
 Object.assign(json, { remoteInvokeNs: remoteFresh!.subjectNs, remotePlainHttpNs: remoteFresh!.baselineNs, remoteRatio: remoteFresh!.ratio, remoteReplayedNs: remoteReplayed!.subjectNs, remoteReplayedRatio: remoteReplayed!.ratio });
+
+// Adapters: each against the thing it wraps or replaces (describe; a hand-written McpServer).
+const aiSdk = await aiSdkCost({ rounds: ROUNDS, iterations: quick ? 50 : 200 });
+rows.push({ path: aiSdk.path, subject: fmt(aiSdk.subjectNs), baseline: fmt(aiSdk.baselineNs), ratio: aiSdk.ratio, budget: "≤ 1.15×" });
+Object.assign(json, { aiSdkTools300Ns: aiSdk.subjectNs, aiSdkDescribe300Ns: aiSdk.baselineNs, aiSdkToolsRatio: aiSdk.ratio });
+const [mcpCall, mcpList] = await mcpCost({ rounds: ROUNDS, calls: quick ? 500 : 2_000, lists: quick ? 20 : 100 });
+rows.push({ path: mcpCall!.path, subject: fmt(mcpCall!.subjectNs), baseline: fmt(mcpCall!.baselineNs), ratio: mcpCall!.ratio, budget: "≤ 1.2×" });
+rows.push({ path: mcpList!.path, subject: fmt(mcpList!.subjectNs), baseline: fmt(mcpList!.baselineNs), ratio: mcpList!.ratio, budget: "≤ 0.3×" });
+Object.assign(json, { mcpCallNs: mcpCall!.subjectNs, mcpHandWrittenCallNs: mcpCall!.baselineNs, mcpCallRatio: mcpCall!.ratio, mcpList100Ns: mcpList!.subjectNs, mcpHandWrittenList100Ns: mcpList!.baselineNs, mcpListRatio: mcpList!.ratio });
+
+// Postgres audit sink: events/s batched over one INSERT per event; the ratio is a speed-up, reported only.
+const rate = (perSec: number) => `${Math.round(perSec)} ev/s`;
+for (const r of await pgSinkCost({ rounds: ROUNDS, events: 2_000 })) {
+  rows.push({ path: r.path, subject: rate(r.subjectPerSec), baseline: rate(r.baselinePerSec), ratio: r.ratio, budget: "report" });
+  const key = r.path.endsWith("PGlite") ? "pglite" : "postgres";
+  Object.assign(json, { [`${key}AuditBatchedPerSec`]: r.subjectPerSec, [`${key}AuditSinglePerSec`]: r.baselinePerSec, [`${key}AuditBatchRatio`]: r.ratio });
+}
 
 console.log(`\noRPC Agent bench — node ${process.version}, ${quick ? "quick" : "full"} run, ${ROUNDS} interleaved rounds\n`);
 const widths = [44, 12, 12, 8, 10];

@@ -5,7 +5,7 @@ import { createGovernedTool, type ToolBinding } from "./governed-tool.js";
 import { assertToolsOptions } from "./options.js";
 import { assertCapabilityClient } from "./remote-options.js";
 import { toRemoteAISDKTools } from "./remote-tools.js";
-import { buildToolNameMap } from "./tool-names.js";
+import { toolNameMapFor } from "./tool-names.js";
 import type { AISDKToolsOptions, RemoteAISDKToolsOptions } from "./types.js";
 
 /**
@@ -43,7 +43,7 @@ async function toLocalAISDKTools<TContext>(runtime: AgentRuntime<TContext>, opti
   assertToolsOptions(options);
   const { actor, context, scope, filter, toolNaming } = options;
   // §2.2 (2): the whole registry's aiSdk names, before any discovery, so the outcome never depends on the actor.
-  const names = buildToolNameMap(runtime.registry, toolNaming);
+  const names = toolNameMapFor(runtime.registry, toolNaming);
   // §2.2 (3): rejections (e.g. a discovery-budget TIMEOUT) propagate; there is never a partial set.
   const describeOptions: DescribeOptions<TContext> = { actor, context };
   if (scope !== undefined) describeOptions.scope = scope;

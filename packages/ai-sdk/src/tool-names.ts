@@ -30,6 +30,24 @@ export function toolNameOf(capability: Pick<AgentCapability, "id" | "meta">, too
  * build's outcome never depends on the actor (adapters.md §1.4). Throws on an invalid name or a collision; a
  * capability not exposed on `aiSdk` never collides and never fails the build.
  */
+// Registries are immutable, so the name map of a (registry, toolNaming) pair is computed once, not per request.
+const defaultNaming = new WeakMap<CapabilityRegistry, ToolNameMap>();
+const customNaming = new WeakMap<CapabilityRegistry, WeakMap<(capabilityId: string) => string, ToolNameMap>>();
+
+/** `buildToolNameMap`, memoized per registry and naming function (a collision still throws on every build). */
+export function toolNameMapFor(registry: CapabilityRegistry, toolNaming?: (capabilityId: string) => string): ToolNameMap {
+  if (toolNaming === undefined) {
+    let map = defaultNaming.get(registry);
+    if (!map) defaultNaming.set(registry, (map = buildToolNameMap(registry)));
+    return map;
+  }
+  let byNaming = customNaming.get(registry);
+  if (!byNaming) customNaming.set(registry, (byNaming = new WeakMap()));
+  let map = byNaming.get(toolNaming);
+  if (!map) byNaming.set(toolNaming, (map = buildToolNameMap(registry, toolNaming)));
+  return map;
+}
+
 export function buildToolNameMap(registry: CapabilityRegistry, toolNaming?: (capabilityId: string) => string): ToolNameMap {
   const exposedByName = new Map<string, string[]>();
   const othersByName = new Map<string, string[]>();

@@ -155,4 +155,58 @@ describe("generateText with governed tools", () => {
     expect(app.handlerRuns).toEqual([]);
     expect(app.events.filter((event) => event.type !== "capabilities.discovered")).toEqual([]);
   });
+
+  it("bad arguments come back as INPUT_INVALID with issue paths and the model retries to ok; a throwing handler is the generic INTERNAL_ERROR and its text never reaches the model", async () => {
+    const app = buildApp();
+    // The app's handlers record their run first, so a failing record makes support.whoami throw from inside its
+    // handler, carrying internal text that must stay on the server (core.md §7, SI-5).
+    const internal = "connect ECONNREFUSED 10.0.3.7:5432 (users_table, token sk_live_41x9)";
+    const record = app.handlerRuns.push.bind(app.handlerRuns);
+    app.handlerRuns.push = (...names: string[]) => {
+      if (names.includes("support.whoami")) throw new Error(internal);
+      return record(...names);
+    };
+    const tools = await toAISDKTools(app.runtime, { actor: dana, context });
+    const { model, calls } = scriptedModel([
+      [toolCall("call_bad", "notes_add", { text: 42 })],
+      (call) => {
+        // The model reads the issue path and fixes its arguments.
+        const invalid = toolResultsSent(call).find((result) => result.toolCallId === "call_bad")!;
+        const issues = (invalid.output as { value: { error: { details: { issues: { path: string[] }[] } } } }).value.error.details.issues;
+        return [toolCall("call_fixed", "notes_add", { [issues[0]!.path[0]!]: "Customer called back." })];
+      },
+      [toolCall("call_throws", "support_whoami", {})],
+      [text("Something went wrong on our side.")],
+    ]);
+
+    const result = await generateText({ model, tools, prompt: "Note the callback, then check who I am.", stopWhen: stepCountIs(6) });
+
+    expect(result.steps).toHaveLength(4);
+    const outputs = toolOutputs(result);
+    expect(outputs.call_bad).toEqual({
+      status: "error",
+      error: { code: "INPUT_INVALID", message: "Input validation failed.", retryable: false, details: { issues: [{ path: ["text"], message: expect.any(String) }] } },
+    });
+    expect(JSON.stringify(outputs.call_bad)).not.toContain("42");
+    expect(outputs.call_fixed).toEqual({ status: "ok", data: { added: "Customer called back." } });
+    expect(outputs.call_throws).toEqual({ status: "error", error: { code: "INTERNAL_ERROR", message: "The operation failed.", retryable: false } });
+    // All three are tool results the model reads, not tool errors.
+    expect(partsOf(result).flat().filter((part) => part.type === "tool-error")).toEqual([]);
+    expect(toolResultsSent(calls[1]!)).toEqual([{ toolCallId: "call_bad", toolName: "notes_add", output: { type: "json", value: outputs.call_bad } }]);
+    expect(toolResultsSent(calls[3]!).at(-1)).toEqual({ toolCallId: "call_throws", toolName: "support_whoami", output: { type: "json", value: outputs.call_throws } });
+    // Only the corrected call ran notes.add; the throwing handler did start.
+    expect([...app.handlerRuns]).toEqual(["notes.add"]);
+    expect(app.events.filter((event) => event.capabilityId === "support.whoami").map((event) => event.type)).toEqual([
+      "capability.requested",
+      "capability.started",
+      "capability.failed",
+    ]);
+
+    // Nothing the model was sent, on any step, nor the loop's own record, carries the internal text.
+    expect(calls).toHaveLength(4);
+    for (const fragment of ["ECONNREFUSED", "users_table", "sk_live_41x9"]) {
+      expect(JSON.stringify(calls.map((call) => call.prompt))).not.toContain(fragment);
+      expect(JSON.stringify(result.response.messages)).not.toContain(fragment);
+    }
+  });
 });

@@ -159,8 +159,9 @@ describe("stage 10–11 bounded execution (SI-12)", () => {
     const result = await runtime.invoke("slow", undefined, { actor: dana, context: {} });
     expect(result.status === "cancelled" && result.error.code).toBe("TIMEOUT");
     expect(waited).toHaveLength(3);
-    // Timers may fire a millisecond early on coarse clocks; a shared timer would give ~0 ms to attempts 2 and 3.
-    for (const ms of waited) expect(ms).toBeGreaterThanOrEqual(timeoutMs - 2);
+    // The timer is armed before the handler starts, so a loaded machine shortens what the handler sees by
+    // several ms; a shared timer would give attempts 2 and 3 ~0 ms, far below half the timeout.
+    for (const ms of waited) expect(ms).toBeGreaterThan(timeoutMs / 2);
     expect(audit.ofType("capability.retried").map((e) => e.data.previousErrorCode)).toEqual(["TIMEOUT", "TIMEOUT"]);
     expect(audit.ofType("capability.cancelled")).toHaveLength(1);
   });

@@ -1,0 +1,91 @@
+// Raised from the mutation run: runtime.approvals (core.md §10) passes every method through, guards only decide,
+// and leaves malformed decisions to the coordinator's own checks.
+import { os } from "@orpc/server";
+import { describe, expect, it, vi } from "vitest";
+import {
+  agentProcedure,
+  createAgentRuntime,
+  createCapabilityRegistry,
+  createInMemoryApprovalCoordinator,
+  defineGovernance,
+  type AgentAuditEvent,
+  type ApprovalCoordinator,
+  type ApprovalDecision,
+} from "../../../src/index.js";
+import { contractClock, makeApprovalRequest } from "../../../../../test-fixtures/approval-coordinator-contract.js";
+
+const registry = createCapabilityRegistry({
+  orders: {
+    refund: agentProcedure(os)
+      .meta({ agent: { description: "Refund.", expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true } } })
+      .handler(() => "refunded"),
+  },
+});
+const governance = defineGovernance({ registry });
+const MANAGER = { id: "user_manager", kind: "user" } as const;
+
+function runtimeOver(coordinator: ApprovalCoordinator) {
+  const events: AgentAuditEvent[] = [];
+  const runtime = createAgentRuntime({ governance, approvals: { coordinator }, audit: (e) => void events.push(e) });
+  return { runtime, events };
+}
+
+describe("runtime.approvals", () => {
+  it("passes create, get, markConsumed and list through to the coordinator", async () => {
+    const clock = contractClock("2030-01-01T00:00:00.000Z");
+    const coordinator = createInMemoryApprovalCoordinator({ now: clock.now });
+    const { runtime } = runtimeOver(coordinator);
+    const request = makeApprovalRequest(clock.now, { id: "apr_pass" });
+
+    const created = await runtime.approvals.create(request);
+    expect(created).toMatchObject({ id: "apr_pass", status: "pending" });
+    expect((await coordinator.get("apr_pass"))!.status).toBe("pending");
+    expect((await runtime.approvals.get("apr_pass"))!.status).toBe("pending");
+    await runtime.approvals.decide("apr_pass", { status: "approved", approver: MANAGER });
+    const consumed = await runtime.approvals.markConsumed("apr_pass", "exe_42");
+    expect(consumed).toMatchObject({ status: "consumed", consumedByExecutionId: "exe_42" });
+    expect((await coordinator.get("apr_pass"))!.consumedByExecutionId).toBe("exe_42");
+    expect(typeof runtime.approvals.list).toBe("function");
+    const listed = await runtime.approvals.list!({ status: "consumed" });
+    expect(listed.map((r) => r.id)).toEqual(["apr_pass"]);
+  });
+
+  it("calls list with the caller's filter and keeps the coordinator as `this`", async () => {
+    const inner = createInMemoryApprovalCoordinator();
+    const seen: unknown[] = [];
+    const coordinator: ApprovalCoordinator = {
+      create: inner.create,
+      get: inner.get,
+      decide: inner.decide,
+      markConsumed: inner.markConsumed,
+      list(this: unknown, filter) {
+        seen.push(this, filter);
+        return Promise.resolve([]);
+      },
+    };
+    const { runtime } = runtimeOver(coordinator);
+    await expect(runtime.approvals.list!({ actorId: "u1" })).resolves.toEqual([]);
+    expect(seen).toEqual([coordinator, { actorId: "u1" }]);
+  });
+
+  it("has no list when the coordinator has none", () => {
+    const inner = createInMemoryApprovalCoordinator();
+    const { runtime } = runtimeOver({ create: inner.create, get: inner.get, decide: inner.decide, markConsumed: inner.markConsumed });
+    expect("list" in runtime.approvals).toBe(false);
+  });
+
+  it("lets the coordinator refuse an unknown id or a malformed decision, and emits nothing", async () => {
+    const clock = contractClock("2030-01-01T00:00:00.000Z");
+    const coordinator = createInMemoryApprovalCoordinator({ now: clock.now });
+    const decide = vi.spyOn(coordinator, "decide");
+    const { runtime, events } = runtimeOver(coordinator);
+    await runtime.approvals.create(makeApprovalRequest(clock.now, { id: "apr_m" }));
+
+    await expect(runtime.approvals.decide("apr_unknown", { status: "approved", approver: MANAGER })).rejects.toThrow('Approval "apr_unknown" was not found');
+    await expect(runtime.approvals.decide("apr_m", null as unknown as ApprovalDecision)).rejects.toThrow('Invalid decision status "undefined"');
+    await expect(runtime.approvals.decide("apr_m", { status: "approved" } as ApprovalDecision)).rejects.toThrow(/approver is not a well-formed actor/);
+    expect(decide).toHaveBeenCalledTimes(3);
+    expect((await coordinator.get("apr_m"))!.status).toBe("pending");
+    expect(events).toEqual([]);
+  });
+});

@@ -1,0 +1,200 @@
+// Raised from the mutation run: batch evaluation (core.md §3.1) fails closed on every odd return, stops exactly when
+// the shared deadline is spent, records only what was decided, and releases its deadline timer.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { AgentMeta } from "../../../src/capability/types.js";
+import { composePolicies } from "../../../src/policy/compose.js";
+import { allow, deny, requireApproval } from "../../../src/policy/decisions.js";
+import { definePolicy } from "../../../src/policy/define-policy.js";
+import { evaluatePolicyBatch, type PolicyBatchResult } from "../../../src/policy/evaluate-batch.js";
+import { isPolicyDecision } from "../../../src/policy/is-decision.js";
+import type { AgentPolicy, PolicyRequest } from "../../../src/policy/types.js";
+
+const meta: AgentMeta = { description: "Refund", expose: { mcp: true }, sideEffect: "write", risk: "high", tags: ["finance"] };
+const request: PolicyRequest = {
+  phase: "invocation",
+  capability: { id: "orders.refund", meta },
+  surface: "mcp",
+  actor: { id: "u1", kind: "user" },
+  context: {},
+  input: { amount: 10 },
+};
+const returning = (name: string, value: unknown): AgentPolicy => definePolicy(name, () => value as never);
+const settle = async (batch: PolicyBatchResult | Promise<PolicyBatchResult>) => await batch;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
+
+describe("evaluatePolicyBatch: odd returns fail closed (SI-7)", () => {
+  const allowShapedWithThrowingThen = () => ({
+    type: "allow",
+    get then(): never {
+      throw new Error("then getter");
+    },
+  });
+
+  it("SI-7: an allow-shaped value whose `then` getter throws is an error, on the sync and the async path", async () => {
+    const sync = await settle(evaluatePolicyBatch([returning("odd", allowShapedWithThrowingThen())], request, 1_000));
+    expect(sync.verdict).toBe("error");
+    expect(sync.records).toStrictEqual([{ policy: "odd", type: "error" }]);
+
+    // After a first policy returned a promise, the rest are evaluated on the async path.
+    const first = definePolicy("first", () => Promise.resolve(allow()));
+    const asyncPath = await settle(evaluatePolicyBatch([first, returning("odd", allowShapedWithThrowingThen())], request, 1_000));
+    expect(asyncPath.verdict).toBe("error");
+    expect(asyncPath.records).toStrictEqual([
+      { policy: "first", type: "allow" },
+      { policy: "odd", type: "error" },
+    ]);
+  });
+
+  it("SI-7: a function carrying a decision's `type` is not a decision", async () => {
+    const fn = Object.assign(() => undefined, { type: "allow" });
+    const result = await settle(evaluatePolicyBatch([returning("fn", fn)], request, 1_000));
+    expect(result.verdict).toBe("error");
+  });
+
+  it("SI-7: a decision field whose getter throws makes the whole stance an error, never the stance without the field", async () => {
+    const allowWithBadMetadata = {
+      type: "allow",
+      get metadata(): never {
+        throw new Error("metadata getter");
+      },
+    };
+    const denyWithBadMessage = {
+      type: "deny",
+      get message(): never {
+        throw new Error("message getter");
+      },
+    };
+    for (const value of [allowWithBadMetadata, denyWithBadMessage]) {
+      const result = await settle(evaluatePolicyBatch([returning("getter", value)], request, 1_000));
+      expect(result.verdict).toBe("error");
+      expect(result.records).toStrictEqual([{ policy: "getter", type: "error" }]);
+    }
+  });
+});
+
+describe("evaluatePolicyBatch: records", () => {
+  it("records metadata only for an allow that carries it (core.md §3.1 step 2)", async () => {
+    const result = await settle(
+      evaluatePolicyBatch(
+        [returning("plain", allow()), returning("tagged", allow({ window: "9-17" })), returning("no", { type: "deny", code: "X", metadata: { leak: 1 } })],
+        request,
+        1_000,
+      ),
+    );
+    expect(result.records).toStrictEqual([
+      { policy: "plain", type: "allow" },
+      { policy: "tagged", type: "allow", metadata: { window: "9-17" } },
+      { policy: "no", type: "deny" },
+    ]);
+    expect(result.deny).toStrictEqual({ policy: "no", code: "X" });
+  });
+
+  it("merges approval demands with only the fields each policy gave", async () => {
+    const result = await settle(
+      evaluatePolicyBatch(
+        [returning("a", requireApproval({ reason: "A" })), returning("b", requireApproval({ reason: "B", approvalType: "manager", expiresInMs: 60_000 }))],
+        request,
+        1_000,
+      ),
+    );
+    expect(result.verdict).toBe("require-approval");
+    expect(result.approvals).toStrictEqual([
+      { policy: "a", reason: "A" },
+      { policy: "b", reason: "B", approvalType: "manager", expiresInMs: 60_000 },
+    ]);
+  });
+});
+
+describe("evaluatePolicyBatch: the shared deadline (core.md §3.1 step 3)", () => {
+  /** A monotonic clock the policies move by hand. */
+  function frozenMonotonicClock(start = 1_000) {
+    const clock = { t: start };
+    vi.spyOn(performance, "now").mockImplementation(() => clock.t);
+    return clock;
+  }
+
+  it("SI-7: once a synchronous policy spends the budget exactly, the next policy records error and is not called", async () => {
+    const clock = frozenMonotonicClock();
+    const next = vi.fn(() => allow());
+    const spender = definePolicy("spender", () => {
+      clock.t += 10;
+      return allow();
+    });
+    const result = await settle(evaluatePolicyBatch([spender, definePolicy("next", next), definePolicy("last", next)], request, 10));
+    expect(next).not.toHaveBeenCalled();
+    expect(result.verdict).toBe("error");
+    expect(result.records).toStrictEqual([
+      { policy: "spender", type: "allow" },
+      { policy: "next", type: "error" },
+    ]);
+  });
+
+  it("SI-7: a promise returned with the budget already spent records error, and nothing after it runs", async () => {
+    const clock = frozenMonotonicClock();
+    const next = vi.fn(() => allow());
+    const spender = definePolicy("spender", () => {
+      clock.t += 10;
+      return Promise.resolve(allow());
+    });
+    const result = await settle(evaluatePolicyBatch([spender, definePolicy("next", next)], request, 10));
+    expect(next).not.toHaveBeenCalled();
+    expect(result.verdict).toBe("error");
+    expect(result.records).toStrictEqual([{ policy: "spender", type: "error" }]);
+  });
+
+  it("leaves no deadline timer behind once a policy settles, resolved, rejected or with a throwing then", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const throwingThenable = {
+      then(): never {
+        throw new Error("then");
+      },
+    };
+    const cases: [AgentPolicy, PolicyBatchResult["verdict"]][] = [
+      [definePolicy("resolves", () => Promise.resolve(allow())), "allow"],
+      [definePolicy("rejects", () => Promise.reject(new Error("no"))), "error"],
+      [definePolicy("thenable", () => throwingThenable as never), "error"],
+    ];
+    for (const [policy, verdict] of cases) {
+      const result = await settle(evaluatePolicyBatch([policy], request, 5_000));
+      expect(result.verdict).toBe(verdict);
+      expect(vi.getTimerCount()).toBe(0);
+    }
+  });
+});
+
+describe("composite evaluate", () => {
+  it("rethrows the first member's own error", async () => {
+    const boom = new Error("boom");
+    const composite = composePolicies(
+      definePolicy("a", () => {
+        throw boom;
+      }),
+      definePolicy("b", () => {
+        throw new Error("second");
+      }),
+    );
+    await expect(composite.evaluate(request)).rejects.toBe(boom);
+  });
+
+  it("still returns a deny over allows", async () => {
+    await expect(composePolicies(definePolicy("a", () => allow()), definePolicy("d", () => deny("NO"))).evaluate(request)).resolves.toStrictEqual({
+      type: "deny",
+      code: "NO",
+    });
+  });
+});
+
+describe("isPolicyDecision edges", () => {
+  it.each([
+    ["require-approval with an array approvalType", { type: "require-approval", reason: "r", approvalType: ["manager"] }],
+    ["require-approval with an infinite expiry", { type: "require-approval", reason: "r", expiresInMs: Number.POSITIVE_INFINITY }],
+    ["require-approval with a zero expiry", { type: "require-approval", reason: "r", expiresInMs: 0 }],
+    ["allow with array metadata", { type: "allow", metadata: [] }],
+  ])("rejects %s", (_label, value) => {
+    expect(isPolicyDecision(value)).toBe(false);
+  });
+});

@@ -1,0 +1,62 @@
+// Raised from the mutation run: the discovery budget (core.md §8 step 3) is checked around synchronous work too,
+// and the discovered digest tells different catalogues apart (core.md §11).
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { allow, CapabilityError, definePolicy, type AgentAuditEvent } from "../../../src/index.js";
+import { build, counted, dana } from "../../runtime/pipeline-harness.js";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** A monotonic clock that only policies move. */
+function frozenMonotonicClock(start = 5_000) {
+  const clock = { t: start };
+  vi.spyOn(performance, "now").mockImplementation(() => clock.t);
+  return clock;
+}
+
+const rejection = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+
+describe("describe: the discovery budget", () => {
+  it("rejects TIMEOUT when a synchronous discovery policy spends the budget, and evaluates no later candidate", async () => {
+    const clock = frozenMonotonicClock();
+    const seen: string[] = [];
+    const spend = definePolicy("spend", (req) => {
+      seen.push(req.capability.id);
+      if (req.capability.id === "a") clock.t += 11;
+      return allow();
+    }, { phases: ["discovery"] });
+    const { runtime, ofType } = build({ defs: { a: counted().procedure, b: counted().procedure }, policies: [spend], defaults: { discoveryBudgetMs: 10 } });
+    const error = await rejection(runtime.describe("aiSdk", { actor: dana, context: {} }));
+    expect(error).toBeInstanceOf(CapabilityError);
+    expect(error).toMatchObject({ code: "TIMEOUT", stage: "discovery" });
+    expect(seen).toEqual(["a"]);
+    expect(ofType("capabilities.discovered")).toEqual([]);
+  });
+
+  it("checks the budget before each batch: a policy that spent it before returning its promise stops the next candidate", async () => {
+    const clock = frozenMonotonicClock();
+    const seen: string[] = [];
+    const spend = definePolicy("spend", (req) => {
+      seen.push(req.capability.id);
+      if (req.capability.id === "a") clock.t += 11;
+      return Promise.resolve(allow());
+    }, { phases: ["discovery"] });
+    const { runtime } = build({ defs: { a: counted().procedure, b: counted().procedure }, policies: [spend], defaults: { discoveryBudgetMs: 10 } });
+    const error = await rejection(runtime.describe("aiSdk", { actor: dana, context: {} }));
+    expect(error).toMatchObject({ code: "TIMEOUT", stage: "discovery" });
+    expect(seen).toEqual(["a"]);
+  });
+});
+
+describe("describe: the discovered digest", () => {
+  it("differs for catalogues whose ids only concatenate alike ([ab, c] and [a, bc])", async () => {
+    const digest = async (ids: string[]) => {
+      const { runtime, ofType } = build({ defs: Object.fromEntries(ids.map((id) => [id, counted().procedure])) });
+      await runtime.describe("aiSdk", { actor: dana, context: {} });
+      return (ofType("capabilities.discovered")[0] as Extract<AgentAuditEvent, { type: "capabilities.discovered" }>).data.digest;
+    };
+    expect(await digest(["ab", "c"])).not.toBe(await digest(["a", "bc"]));
+    expect(await digest(["c", "ab"])).toBe(await digest(["ab", "c"]));
+  });
+});
