@@ -37,7 +37,7 @@ export function createInkPrompter(
       Box,
       { flexDirection: "column" },
       h(Text, { bold: true }, pending.question),
-      ...pending.labels.map((label, i) => h(Text, { key: i, color: i === index ? "cyan" : undefined }, `${i === index ? "❯" : " "} ${label}`)),
+      ...pending.labels.map((label, i) => h(Text, { key: `option-${i}`, color: i === index ? "cyan" : undefined }, `${i === index ? "❯" : " "} ${label}`)),
     );
   }
 
@@ -63,12 +63,12 @@ export function createInkPrompter(
     return h(
       Box,
       { flexDirection: "column" },
-      ...state.lines.map((line, i) => h(Text, { key: i }, line)),
+      ...state.lines.map((line, i) => h(Text, { key: `line-${i}` }, line)),
       pending === undefined
         ? null
         : pending.kind === "select"
-          ? h(SelectView, { key: pending.id, pending })
-          : h(ConfirmView, { key: pending.id, pending }),
+          ? h(SelectView, { key: `question-${pending.id}`, pending })
+          : h(ConfirmView, { key: `question-${pending.id}`, pending }),
     );
   }
 
@@ -99,6 +99,8 @@ export function createInkPrompter(
       update({ ...state, lines: [...state.lines, ...lines] });
     },
     async close() {
+      // React commits the last update asynchronously; let it reach the terminal before unmounting.
+      await new Promise((resolve) => setTimeout(resolve, 50));
       instance.unmount();
       await exited.catch(() => undefined);
     },
