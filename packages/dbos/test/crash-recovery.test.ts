@@ -137,8 +137,10 @@ describe.skipIf(skipRealServer)(`crash recovery with real worker processes on a 
         generation: 2,
       },
     ]);
-    // The two wakes sent while it was down were one message.
-    expect(await messagesTo(wf.decidedWhileDown)).toEqual([{ topic: `orpc-agent:${(await app.service.get(invocationId))!.approvalId}`, consumed: true }]);
+    // The two wakes sent while it was down were one message. Whether the restarted workflow consumed it or found
+    // the decision first by reading the coordinator depends on timing; either way the step ran once (above).
+    const topic = `orpc-agent:${(await app.service.get(invocationId))!.approvalId}`;
+    expect((await messagesTo(wf.decidedWhileDown)).map((m) => m.topic)).toEqual([topic]);
   });
 
   it("WF4: a duplicate approval message to a live workflow is delivered once, and the step runs once", async () => {
