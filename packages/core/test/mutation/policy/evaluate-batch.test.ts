@@ -2,11 +2,9 @@
 // the shared deadline is spent, records only what was decided, and releases its deadline timer.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AgentMeta } from "../../../src/capability/types.js";
-import { composePolicies } from "../../../src/policy/compose.js";
-import { allow, deny, requireApproval } from "../../../src/policy/decisions.js";
+import { allow, requireApproval } from "../../../src/policy/decisions.js";
 import { definePolicy } from "../../../src/policy/define-policy.js";
 import { evaluatePolicyBatch, type PolicyBatchResult } from "../../../src/policy/evaluate-batch.js";
-import { isPolicyDecision } from "../../../src/policy/is-decision.js";
 import type { AgentPolicy, PolicyRequest } from "../../../src/policy/types.js";
 
 const meta: AgentMeta = { description: "Refund", expose: { mcp: true }, sideEffect: "write", risk: "high", tags: ["finance"] };
@@ -163,38 +161,5 @@ describe("evaluatePolicyBatch: the shared deadline (core.md §3.1 step 3)", () =
       expect(result.verdict).toBe(verdict);
       expect(vi.getTimerCount()).toBe(0);
     }
-  });
-});
-
-describe("composite evaluate", () => {
-  it("rethrows the first member's own error", async () => {
-    const boom = new Error("boom");
-    const composite = composePolicies(
-      definePolicy("a", () => {
-        throw boom;
-      }),
-      definePolicy("b", () => {
-        throw new Error("second");
-      }),
-    );
-    await expect(composite.evaluate(request)).rejects.toBe(boom);
-  });
-
-  it("still returns a deny over allows", async () => {
-    await expect(composePolicies(definePolicy("a", () => allow()), definePolicy("d", () => deny("NO"))).evaluate(request)).resolves.toStrictEqual({
-      type: "deny",
-      code: "NO",
-    });
-  });
-});
-
-describe("isPolicyDecision edges", () => {
-  it.each([
-    ["require-approval with an array approvalType", { type: "require-approval", reason: "r", approvalType: ["manager"] }],
-    ["require-approval with an infinite expiry", { type: "require-approval", reason: "r", expiresInMs: Number.POSITIVE_INFINITY }],
-    ["require-approval with a zero expiry", { type: "require-approval", reason: "r", expiresInMs: 0 }],
-    ["allow with array metadata", { type: "allow", metadata: [] }],
-  ])("rejects %s", (_label, value) => {
-    expect(isPolicyDecision(value)).toBe(false);
   });
 });
