@@ -1,6 +1,7 @@
 import type { Tool } from "ai";
 import type { CapabilityClient, InvokeRequest, RemoteDescriptor, RemoteExecutionResult } from "@orpc-agent/core/client";
 import { generateTool, type ToolCall } from "./generated-tool.js";
+import { toolInputSchema } from "./input-schema.js";
 import { concealedRemoteResult, outcomeUnknownResult, toRemoteToolResult } from "./remote-result.js";
 import { composeSignals } from "./signal.js";
 import type { RemoteAISDKToolResult, RemoteAISDKToolsOptions } from "./types.js";
@@ -16,9 +17,12 @@ export type RemoteToolBinding = {
 /** distributed.md §1: the ids a journal can key; a client refuses others before sending. */
 const INVOCATION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
-/** One AI SDK tool for one remote descriptor (adapters.md §2.3, §2.6), running every call through `client.invoke`. */
+/**
+ * One AI SDK tool for one remote descriptor (adapters.md §2.3, §2.6), running every call through `client.invoke`.
+ * Its schema is wrapped per build: a server may change it between deployments.
+ */
 export function createRemoteTool(descriptor: RemoteDescriptor, binding: RemoteToolBinding): Tool {
-  return generateTool(descriptor, (call) => invokeRemotely(descriptor.id, call, binding));
+  return generateTool(descriptor, toolInputSchema(descriptor.inputSchema), (call) => invokeRemotely(descriptor.id, call, binding));
 }
 
 /**

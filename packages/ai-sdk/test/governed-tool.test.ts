@@ -30,6 +30,30 @@ describe("generated tool fields", () => {
     });
   });
 
+  it("the input schema is shared between builds only frozen: no tool set can change what another one shows", async () => {
+    const { runtime } = buildApp();
+    const first = await toAISDKTools(runtime, { actor: admin, context });
+    const schema = first.notes_add!.inputSchema as { jsonSchema: { properties: Record<string, unknown> }; validate?: unknown };
+    expect(Object.isFrozen(schema)).toBe(true);
+    expect(Object.isFrozen(schema.jsonSchema.properties)).toBe(true);
+    // ESM is strict mode: a write to the shared schema throws instead of leaking into the next request's tools.
+    expect(() => {
+      schema.jsonSchema.properties.smuggled = { type: "string" };
+    }).toThrow(TypeError);
+    expect(() => {
+      schema.validate = () => ({ success: true, value: {} });
+    }).toThrow(TypeError);
+
+    const second = await toAISDKTools(runtime, { actor: dana, context });
+    const fresh = await runtime.describe("aiSdk", { actor: dana, context });
+    expect((second.notes_add!.inputSchema as { jsonSchema: unknown }).jsonSchema).toEqual(fresh.find((d) => d.id === "notes.add")!.inputSchema);
+    expect((second.notes_add!.inputSchema as { validate?: unknown }).validate).toBeUndefined();
+    // The tools themselves are never shared: each build binds its own actor.
+    expect(second.notes_add).not.toBe(first.notes_add);
+    // describe still hands out mutable copies of its own.
+    expect(Object.isFrozen(fresh[0]!.inputSchema)).toBe(false);
+  });
+
   it("needsApproval and toModelOutput are undefined on every tool, as are outputSchema, strict and providerOptions", async () => {
     const { runtime } = buildApp();
     for (const actor of [dana, admin]) {
