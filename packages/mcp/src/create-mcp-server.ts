@@ -56,8 +56,9 @@ export function createServerHandle<TContext>({ runtime, options, catalog, guidan
     return listTools(runtime, catalog, options, identity);
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    // Refusals are JSON-RPC errors, not tool results (§3.5 step 1).
-    const identity = await identities.resolve(extra);
+    // Refusals are JSON-RPC errors, not tool results (§3.5 step 1). A known session answers without a tick.
+    const resolved = identities.resolve(extra);
+    const identity = resolved instanceof Promise ? await resolved : resolved;
     const { name, arguments: args } = request.params;
     return callTool(runtime, catalog, guidance, identity, { name, arguments: args, signal: extra.signal });
   });

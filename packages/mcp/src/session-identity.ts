@@ -7,8 +7,11 @@ import type { MCPIdentity, MCPServerOptions } from "./options.js";
 export type SessionFacts = { sessionId?: string; authInfo?: AuthInfo };
 
 export type SessionIdentities<TContext> = {
-  /** The identity for this request, or a JSON-RPC refusal (`McpError`, `InvalidRequest`). */
-  resolve(facts: SessionFacts): Promise<MCPIdentity<TContext>>;
+  /**
+   * The identity for this request, or a JSON-RPC refusal (`McpError`, `InvalidRequest`). A session already
+   * judged answers synchronously: every request pays this, and most arrive on a known session.
+   */
+  resolve(facts: SessionFacts): MCPIdentity<TContext> | Promise<MCPIdentity<TContext>>;
   /** Forgets every session: the transport closed. */
   evictAll(): void;
 };
@@ -18,7 +21,12 @@ const CONNECTION_KEY = Symbol("connection");
 const NO_CREDENTIAL = "no-credential";
 const ACTOR_KINDS: ReadonlySet<unknown> = new Set<Actor["kind"]>(["user", "service", "automation", "anonymous"]);
 
-type Entry<TContext> = { fingerprint: string; identity: Promise<MCPIdentity<TContext> | undefined> };
+type Entry<TContext> = {
+  fingerprint: string;
+  identity: Promise<MCPIdentity<TContext> | undefined>;
+  /** Set once `createContext` answered with a verified identity. */
+  verified?: MCPIdentity<TContext>;
+};
 
 /**
  * The session identity cache of adapters.md §3.3: expiry is enforced on every request, identity follows the
@@ -28,28 +36,41 @@ type Entry<TContext> = { fingerprint: string; identity: Promise<MCPIdentity<TCon
 export function createSessionIdentities<TContext>(createContext: MCPServerOptions<TContext>["createContext"]): SessionIdentities<TContext> {
   const entries = new Map<string | symbol, Entry<TContext>>();
 
+  function lookup(key: string | symbol, fingerprint: string, facts: SessionFacts): MCPIdentity<TContext> | Promise<MCPIdentity<TContext>> {
+    let entry = entries.get(key);
+    if (entry !== undefined && entry.fingerprint !== fingerprint) {
+      entries.delete(key);
+      entry = undefined;
+    }
+    if (entry?.verified !== undefined) return entry.verified;
+    if (entry === undefined) {
+      // Only the session facts reach createContext, never the rest of the SDK's request `extra`.
+      const session = { sessionId: facts.sessionId, authInfo: facts.authInfo };
+      const fresh: Entry<TContext> = { fingerprint, identity: judgeSession(createContext, session) };
+      void fresh.identity.then((identity) => {
+        if (identity !== undefined) fresh.verified = identity;
+      });
+      entries.set(key, (entry = fresh));
+    }
+    const pending = entry;
+    return pending.identity.then((identity) => {
+      if (identity !== undefined) return identity;
+      if (entries.get(key) === pending) entries.delete(key);
+      throw new McpError(ErrorCode.InvalidRequest, "Unauthorized: no verified identity for this session");
+    });
+  }
+
   return {
     evictAll: () => entries.clear(),
-    async resolve({ sessionId, authInfo }) {
-      const key = sessionId ?? CONNECTION_KEY;
-      if (isExpired(authInfo)) {
+    resolve(facts) {
+      const key = facts.sessionId ?? CONNECTION_KEY;
+      if (isExpired(facts.authInfo)) {
         entries.delete(key);
         throw new McpError(ErrorCode.InvalidRequest, "Unauthorized: access token expired");
       }
-      const fingerprint = await fingerprintOf(authInfo);
-      let entry = entries.get(key);
-      if (entry !== undefined && entry.fingerprint !== fingerprint) {
-        entries.delete(key);
-        entry = undefined;
-      }
-      if (entry === undefined) {
-        entry = { fingerprint, identity: judgeSession(createContext, { sessionId, authInfo }) };
-        entries.set(key, entry);
-      }
-      const identity = await entry.identity;
-      if (identity !== undefined) return identity;
-      if (entries.get(key) === entry) entries.delete(key);
-      throw new McpError(ErrorCode.InvalidRequest, "Unauthorized: no verified identity for this session");
+      const fingerprint = fingerprintOf(facts.authInfo);
+      if (typeof fingerprint === "string") return lookup(key, fingerprint, facts);
+      return fingerprint.then((digest) => lookup(key, digest, facts));
     },
   };
 }
@@ -79,9 +100,19 @@ function isIdentity<TContext>(value: unknown): value is MCPIdentity<TContext> {
   return typeof actor === "object" && actor !== null && typeof actor.id === "string" && actor.id.length > 0 && ACTOR_KINDS.has(actor.kind);
 }
 
-async function fingerprintOf(authInfo: AuthInfo | undefined): Promise<string> {
+// Hashed synchronously with node:crypto where the platform has it (looked up, not imported, so the adapter still
+// loads elsewhere); Web Crypto is the asynchronous fallback.
+type OneShotHash = (algorithm: "sha256", data: string, encoding: "hex") => string;
+const nodeHash = (globalThis as { process?: { getBuiltinModule?: (id: string) => { hash?: OneShotHash } | undefined } }).process?.getBuiltinModule?.(
+  "node:crypto",
+)?.hash;
+
+/** The credential's fingerprint; `hash` is a parameter so tests can take the Web Crypto path on Node. */
+export function fingerprintOf(authInfo: AuthInfo | undefined, hash: OneShotHash | null = nodeHash ?? null): string | Promise<string> {
   const token = authInfo?.token;
   if (typeof token !== "string") return NO_CREDENTIAL;
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  if (hash !== null) return hash("sha256", token, "hex");
+  return crypto.subtle
+    .digest("SHA-256", new TextEncoder().encode(token))
+    .then((digest) => Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join(""));
 }

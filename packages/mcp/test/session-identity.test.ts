@@ -1,5 +1,6 @@
 // adapters.md §3.3: identity from transport-verified authInfo, once per session and credential; expiry enforced
 // on every request; refusals are JSON-RPC errors; close evicts (§3.10 items 2–6).
+import { createHash } from "node:crypto";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { MCPServerOptions, MCPSession } from "../src/index.js";
@@ -7,6 +8,7 @@ import { createMCPServer } from "../src/index.js";
 import { admin, createTestApp, dana, priya } from "./support/app.js";
 import { closeEverythingAfterEachTest } from "./support/cleanup.js";
 import { connectInMemory, tokenFor } from "./support/in-memory.js";
+import { fingerprintOf } from "../src/session-identity.js";
 
 closeEverythingAfterEachTest();
 afterEach(() => void vi.useRealTimers());
@@ -188,5 +190,24 @@ describe("eviction on close", () => {
 
   it("evicts through server.onclose when the app connects mcp.server directly", async () => {
     expect(await listTwiceAcrossReconnect("server")).toBe(2);
+  });
+});
+
+describe("credential fingerprints", () => {
+  const authInfo = { token: "secret-token", clientId: "c", scopes: [] };
+
+  it("node:crypto (synchronous) and Web Crypto (the fallback off Node) give the same SHA-256 hex, never the token", async () => {
+    const sync = fingerprintOf(authInfo);
+    expect(typeof sync).toBe("string");
+    const viaWebCrypto = fingerprintOf(authInfo, null);
+    expect(viaWebCrypto).toBeInstanceOf(Promise);
+    expect(await viaWebCrypto).toBe(sync);
+    expect(sync).toBe(createHash("sha256").update("secret-token").digest("hex"));
+    expect(sync).not.toContain("secret-token");
+  });
+
+  it("a session without a token has one constant fingerprint, answered synchronously", () => {
+    expect(fingerprintOf(undefined)).toBe(fingerprintOf({ clientId: "c", scopes: [] } as never));
+    expect(typeof fingerprintOf(undefined, null)).toBe("string");
   });
 });
