@@ -1,7 +1,7 @@
 import type { Tool } from "ai";
 import type { Actor, AgentRuntime, CapabilityDescriptor, ExecutionOptions } from "@orpc-agent/core";
 import { generateTool } from "./generated-tool.js";
-import { sharedInputSchema } from "./input-schema.js";
+import type { ToolInputSchema } from "./input-schema.js";
 import { concealedResult, toToolResult } from "./result.js";
 import { composeSignals } from "./signal.js";
 import type { AISDKToolResult } from "./types.js";
@@ -16,8 +16,10 @@ export type ToolBinding<TContext> = {
 };
 
 /** One AI SDK tool for one descriptor (adapters.md §2.3), running every call through `runtime.invoke`. */
-export function createGovernedTool<TContext>(descriptor: CapabilityDescriptor, binding: ToolBinding<TContext>): Tool {
-  return generateTool(descriptor, sharedInputSchema(binding.runtime.registry, descriptor), (call) => invokeAsTool(descriptor.id, call.args, binding, call.abortSignal));
+export function createGovernedTool<TContext>(descriptor: CapabilityDescriptor, inputSchema: ToolInputSchema, binding: ToolBinding<TContext>): Tool {
+  // Only the id is captured: a tool set kept for a conversation must not pin describe's schema copies.
+  const id = descriptor.id;
+  return generateTool(descriptor, inputSchema, (args, callOptions) => invokeAsTool(id, args, binding, callOptions?.abortSignal));
 }
 
 /** Never throws: an unexpected runtime rejection becomes the concealed envelope (adapters.md §1.2 rule 9). */

@@ -15,19 +15,22 @@ export function toolInputSchema(schema: object): ToolInputSchema {
 // `jsonSchema()` builds an object with a getter and symbol keys, about 1 µs each on Node 20: as much as the
 // whole describe of that capability. A capability's input schema is static per registry and says nothing about
 // who may see it, so its wrapper is built once and shared, deeply frozen so no tool set can change another's.
-const wrappers = new WeakMap<CapabilityRegistry, Map<string, ToolInputSchema>>();
+const wrappersByRegistry = new WeakMap<CapabilityRegistry, Map<string, ToolInputSchema>>();
 
-/** The shared, frozen input schema of a local descriptor of `registry`. */
-export function sharedInputSchema(registry: CapabilityRegistry, descriptor: CapabilityDescriptor): ToolInputSchema {
-  let byId = wrappers.get(registry);
-  if (byId === undefined) wrappers.set(registry, (byId = new Map()));
-  let wrapper = byId.get(descriptor.id);
-  if (wrapper === undefined) {
-    // describe hands out a fresh copy per call, so freezing this one touches nothing anyone else holds.
-    wrapper = Object.freeze(toolInputSchema(deepFreeze(descriptor.inputSchema)));
-    byId.set(descriptor.id, wrapper);
-  }
-  return wrapper;
+/** The shared, frozen input schemas of the local descriptors of `registry`, looked up once per build. */
+export function sharedInputSchemas(registry: CapabilityRegistry): (descriptor: CapabilityDescriptor) => ToolInputSchema {
+  let wrappers = wrappersByRegistry.get(registry);
+  if (wrappers === undefined) wrappersByRegistry.set(registry, (wrappers = new Map()));
+  const byId = wrappers;
+  return (descriptor) => {
+    let wrapper = byId.get(descriptor.id);
+    if (wrapper === undefined) {
+      // describe hands out a fresh copy per call, so freezing this one touches nothing anyone else holds.
+      wrapper = Object.freeze(toolInputSchema(deepFreeze(descriptor.inputSchema)));
+      byId.set(descriptor.id, wrapper);
+    }
+    return wrapper;
+  };
 }
 
 function deepFreeze<T>(value: T): T {

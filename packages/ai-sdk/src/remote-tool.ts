@@ -1,6 +1,6 @@
 import type { Tool } from "ai";
 import type { CapabilityClient, InvokeRequest, RemoteDescriptor, RemoteExecutionResult } from "@orpc-agent/core/client";
-import { generateTool, type ToolCall } from "./generated-tool.js";
+import { generateTool } from "./generated-tool.js";
 import { toolInputSchema } from "./input-schema.js";
 import { concealedRemoteResult, outcomeUnknownResult, toRemoteToolResult } from "./remote-result.js";
 import { composeSignals } from "./signal.js";
@@ -22,7 +22,10 @@ const INVOCATION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
  * Its schema is wrapped per build: a server may change it between deployments.
  */
 export function createRemoteTool(descriptor: RemoteDescriptor, binding: RemoteToolBinding): Tool {
-  return generateTool(descriptor, toolInputSchema(descriptor.inputSchema), (call) => invokeRemotely(descriptor.id, call, binding));
+  const id = descriptor.id;
+  return generateTool(descriptor, toolInputSchema(descriptor.inputSchema), (args, callOptions) =>
+    invokeRemotely(id, { args, toolCallId: callOptions?.toolCallId, abortSignal: callOptions?.abortSignal }, binding),
+  );
 }
 
 /**
@@ -30,7 +33,10 @@ export function createRemoteTool(descriptor: RemoteDescriptor, binding: RemoteTo
  * allocator committed a usable id; once the request may have left, anything but a readable answer is
  * `outcome-unknown`, because a rejection cannot say whether the effect ran (distributed.md §1, D-4).
  */
-async function invokeRemotely(capabilityId: string, call: ToolCall, binding: RemoteToolBinding): Promise<RemoteAISDKToolResult> {
+/** The call as the remote path reads it: raw arguments, the SDK call id, the loop's signal. */
+type RemoteCall = { args: unknown; toolCallId: string | undefined; abortSignal: AbortSignal | undefined };
+
+async function invokeRemotely(capabilityId: string, call: RemoteCall, binding: RemoteToolBinding): Promise<RemoteAISDKToolResult> {
   let invocationId: unknown;
   try {
     invocationId = await binding.invocationId({ capabilityId, input: call.args, toolCallId: call.toolCallId ?? "" });

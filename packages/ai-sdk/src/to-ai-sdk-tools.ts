@@ -2,6 +2,7 @@ import type { Tool, ToolSet } from "ai";
 import type { AgentRuntime, DescribeOptions } from "@orpc-agent/core";
 import type { CapabilityClient } from "@orpc-agent/core/client";
 import { createGovernedTool, type ToolBinding } from "./governed-tool.js";
+import { sharedInputSchemas } from "./input-schema.js";
 import { assertToolsOptions } from "./options.js";
 import { assertCapabilityClient } from "./remote-options.js";
 import { toRemoteAISDKTools } from "./remote-tools.js";
@@ -53,6 +54,7 @@ async function toLocalAISDKTools<TContext>(runtime: AgentRuntime<TContext>, opti
   if (options.signal !== undefined) binding.signal = options.signal;
   if (options.correlationId !== undefined) binding.correlationId = options.correlationId;
 
+  const inputSchemaOf = sharedInputSchemas(runtime.registry);
   const tools: Record<string, Tool> = {};
   for (const descriptor of descriptors) {
     // §2.2 (4): a contextual capability has no place in an unbound list, yet stays invocable.
@@ -61,7 +63,7 @@ async function toLocalAISDKTools<TContext>(runtime: AgentRuntime<TContext>, opti
     if (filter !== undefined && !filter(descriptor)) continue;
     const name = names.nameOf(descriptor.id);
     if (name === undefined) throw new Error(`toAISDKTools: describe("aiSdk") returned ${descriptor.id}, which is not exposed on aiSdk in runtime.registry.`);
-    tools[name] = createGovernedTool(descriptor, binding);
+    tools[name] = createGovernedTool(descriptor, inputSchemaOf(descriptor), binding);
   }
   return tools;
 }
