@@ -1,5 +1,6 @@
 import { CapabilityError } from "../errors/capability-error.js";
 import type { AgentAuditEvent, AuditConfig, AuditSink } from "./types.js";
+import { timerDelay } from "../internal/promise.js";
 
 export type AuditEmitter = {
   /** False when no sink is configured: callers build no event at all (core.md §16). */
@@ -105,7 +106,7 @@ export function createAuditEmitter(config: AuditConfig | undefined): AuditEmitte
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), timeoutMs);
+      timer = setTimeout(() => resolve("timeout"), timerDelay(timeoutMs));
     });
     try {
       // Waits for the count to reach zero, so writes started while we wait are awaited too.

@@ -1,3 +1,7 @@
+// core/http bundles for browsers on its own (no core internals), so the timer cap is restated here: a delay above
+// 2^31 − 1 ms would fire after 1 ms.
+const MAX_TIMER_DELAY_MS = 2_147_483_647;
+
 /**
  * One controller per call composing the client's signal, the call's signal and the timeout: one `unref`'d
  * timer and one listener per source, all released by `release()`. Remembers which source fired first.
@@ -30,7 +34,7 @@ export function composeCallSignal(sources: readonly (AbortSignal | undefined)[],
   const timer = setTimeout(() => {
     fired ??= "timeout";
     controller.abort(new DOMException("The request timed out.", "TimeoutError"));
-  }, timeoutMs);
+  }, Math.min(timeoutMs, MAX_TIMER_DELAY_MS));
   (timer as { unref?: () => void }).unref?.();
   return {
     signal: controller.signal,

@@ -1,4 +1,4 @@
-import { isPromiseLike, monotonicNow } from "../internal/promise.js";
+import { isPromiseLike, monotonicNow, timerDelay } from "../internal/promise.js";
 import { isPolicyDecision } from "./is-decision.js";
 import type { AgentPolicy, PolicyDecision, PolicyDecisionRecord, PolicyRequest } from "./types.js";
 
@@ -90,9 +90,10 @@ function raceDeadline(value: PromiseLike<unknown>, deadline: number): Promise<un
   return new Promise((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     // Timers can fire a fraction of a millisecond early; the monotonic deadline decides, so a batch cut short by the
-    // discovery budget always finds the budget spent (core.md §8 step 3: never a short catalog).
+    // discovery budget always finds the budget spent (core.md §8 step 3: never a short catalog). The same re-arming
+    // makes a deadline beyond the longest timer delay exact.
     const arm = () => {
-      timer = setTimeout(() => (monotonicNow() >= deadline ? resolve(TIMED_OUT) : arm()), Math.max(1, deadline - monotonicNow()));
+      timer = setTimeout(() => (monotonicNow() >= deadline ? resolve(TIMED_OUT) : arm()), timerDelay(Math.max(1, deadline - monotonicNow())));
       (timer as { unref?: () => void }).unref?.();
     };
     arm();

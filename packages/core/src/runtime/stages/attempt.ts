@@ -3,6 +3,7 @@ import { CapabilityError } from "../../errors/capability-error.js";
 import { mapOrpcError } from "../../errors/map-orpc-error.js";
 import type { SpanHandle } from "../../tracing/types.js";
 import type { CapabilityPlan } from "../plan.js";
+import { timerDelay } from "../../internal/promise.js";
 
 export type AttemptOutcome = { ok: true; output: unknown } | { ok: false; error: CapabilityError };
 
@@ -22,7 +23,7 @@ class Attempt {
     private readonly span: SpanHandle | undefined,
     timeoutMs: number,
   ) {
-    this.timer = setTimeout(onTimeout, timeoutMs, this);
+    this.timer = setTimeout(onTimeout, timerDelay(timeoutMs), this);
     (this.timer as { unref?: () => void }).unref?.();
   }
 

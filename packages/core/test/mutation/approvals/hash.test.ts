@@ -40,6 +40,14 @@ describe("approval hash fallbacks", () => {
     await expect(mod.sha256HexAsync("abc")).resolves.toBe(ABC);
   });
 
+  it("hashes asynchronously with node:crypto where it exists, so a Node without global Web Crypto still hashes", async () => {
+    const mod = await loadHashWith(original);
+    expect(mod.canHashSync).toBe(true);
+    vi.stubGlobal("crypto", undefined);
+    await expect(mod.sha256HexAsync("abc")).resolves.toBe(ABC);
+    await expect(mod.hashCanonicalInputAsync({ b: 1, a: 2 })).resolves.toBe(createHash("sha256").update('{"a":2,"b":1}').digest("hex"));
+  });
+
   it("says which implementations are missing when neither node:crypto nor Web Crypto exists", async () => {
     const mod = await loadHashWith(undefined);
     vi.stubGlobal("crypto", undefined);

@@ -74,6 +74,25 @@ describe("runtime.approvals", () => {
     expect("list" in runtime.approvals).toBe(false);
   });
 
+  it("builds no decision event without an audit sink: decide does not read the runtime clock", async () => {
+    const clock = contractClock("2030-01-01T00:00:00.000Z");
+    // The coordinator keeps its own clock, so every call to the runtime's `now` comes from runtime.approvals itself.
+    const coordinator = createInMemoryApprovalCoordinator({ now: clock.now });
+    const now = vi.fn(() => new Date("2030-01-01T00:00:05.000Z"));
+    const silent = createAgentRuntime({ governance, approvals: { coordinator }, now });
+    await coordinator.create(makeApprovalRequest(clock.now, { id: "apr_quiet" }));
+    now.mockClear();
+    await silent.approvals.decide("apr_quiet", { status: "approved", approver: MANAGER });
+    expect(now).not.toHaveBeenCalled();
+
+    // With a sink the same decision is audited, stamped by the runtime clock.
+    const events: AgentAuditEvent[] = [];
+    const audited = createAgentRuntime({ governance, approvals: { coordinator }, now, audit: (e) => void events.push(e) });
+    await coordinator.create(makeApprovalRequest(clock.now, { id: "apr_loud" }));
+    await audited.approvals.decide("apr_loud", { status: "rejected", approver: MANAGER });
+    expect(events.map((e) => [e.type, e.timestamp.toISOString()])).toEqual([["capability.rejected", "2030-01-01T00:00:05.000Z"]]);
+  });
+
   it("lets the coordinator refuse an unknown id or a malformed decision, and emits nothing", async () => {
     const clock = contractClock("2030-01-01T00:00:00.000Z");
     const coordinator = createInMemoryApprovalCoordinator({ now: clock.now });

@@ -22,6 +22,7 @@ const settle = async (batch: PolicyBatchResult | Promise<PolicyBatchResult>) => 
 afterEach(() => {
   vi.restoreAllMocks();
   vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
 
 describe("evaluatePolicyBatch: odd returns fail closed (SI-7)", () => {
@@ -70,6 +71,37 @@ describe("evaluatePolicyBatch: odd returns fail closed (SI-7)", () => {
       const result = await settle(evaluatePolicyBatch([returning("getter", value)], request, 1_000));
       expect(result.verdict).toBe("error");
       expect(result.records).toStrictEqual([{ policy: "getter", type: "error" }]);
+    }
+  });
+});
+
+describe("evaluatePolicyBatch: reading a returned decision", () => {
+  /** The value behind a proxy that logs every property read, `then` aside (the promise check reads it). */
+  function logged(value: object) {
+    const reads: PropertyKey[] = [];
+    const proxy = new Proxy(value, {
+      get(target, key, receiver) {
+        if (key !== "then") reads.push(key);
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    return { proxy, reads };
+  }
+
+  it("reads the type, then only the fields of that stance (a hide's stray getters are never called)", async () => {
+    const extras = { reason: "r", approvalType: "t", expiresInMs: 5, code: "C", message: "m", metadata: { a: 1 } };
+    const expected: [string, string[]][] = [
+      ["hide", ["type"]],
+      ["allow", ["type", "metadata"]],
+      ["deny", ["type", "code", "message"]],
+      ["require-approval", ["type", "reason", "approvalType", "expiresInMs"]],
+      ["maybe", ["type"]],
+    ];
+    for (const [type, fields] of expected) {
+      const { proxy, reads } = logged({ type, ...extras });
+      const result = await settle(evaluatePolicyBatch([returning("p", proxy)], request, 1_000));
+      expect(result.verdict).toBe(type === "maybe" ? "error" : type);
+      expect(reads).toEqual(fields);
     }
   });
 });
@@ -142,6 +174,30 @@ describe("evaluatePolicyBatch: the shared deadline (core.md §3.1 step 3)", () =
     expect(next).not.toHaveBeenCalled();
     expect(result.verdict).toBe("error");
     expect(result.records).toStrictEqual([{ policy: "spender", type: "error" }]);
+  });
+
+  it("SI-7: a promise still pending when its timer finds the budget spent exactly records error, even if it settles next", async () => {
+    const clock = frozenMonotonicClock();
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    let release: (value: unknown) => void = () => {};
+    const slow = definePolicy("slow", () => new Promise((resolve) => (release = resolve)) as never);
+    const batch = evaluatePolicyBatch([slow], request, 10);
+    clock.t += 10;
+    await vi.advanceTimersByTimeAsync(10);
+    release(allow());
+    const result = await settle(batch);
+    expect(result.verdict).toBe("error");
+    expect(result.records).toStrictEqual([{ policy: "slow", type: "error" }]);
+  });
+
+  it("races the deadline with timers that have no unref, as outside Node (core.md §16)", async () => {
+    const realSetTimeout = globalThis.setTimeout;
+    // Browsers and workers hand back a numeric id; Node's clearTimeout accepts the id of a timer turned into a number.
+    vi.stubGlobal("setTimeout", (fn: () => void, ms?: number) => Number(realSetTimeout(fn, ms)));
+    const settled = await settle(evaluatePolicyBatch([definePolicy("later", () => Promise.resolve(allow()))], request, 1_000));
+    expect(settled.verdict).toBe("allow");
+    const stuck = await settle(evaluatePolicyBatch([definePolicy("never", () => new Promise(() => {}) as never)], request, 5));
+    expect(stuck.records).toStrictEqual([{ policy: "never", type: "error" }]);
   });
 
   it("leaves no deadline timer behind once a policy settles, resolved, rejected or with a throwing then", async () => {

@@ -9,7 +9,26 @@ import { base, build, dana, meta } from "../../runtime/pipeline-harness.js";
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
+
+/** Browser- and worker-style timers: setTimeout returns a number, which has no unref. */
+function numericTimers() {
+  const realSet = globalThis.setTimeout;
+  const realClear = globalThis.clearTimeout;
+  const live = new Map<number, ReturnType<typeof setTimeout>>();
+  let next = 1;
+  vi.stubGlobal("setTimeout", (fn: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+    const id = next++;
+    live.set(id, realSet(() => (live.delete(id), fn(...args)), ms));
+    return id;
+  });
+  vi.stubGlobal("clearTimeout", (id: number | undefined) => {
+    if (id === undefined) return;
+    realClear(live.get(id));
+    live.delete(id);
+  });
+}
 
 const retryable = () => new CapabilityError({ code: "EXECUTION_FAILED", retryable: true });
 
@@ -22,6 +41,19 @@ describe("stage 11 attempt resources (core.md §16)", () => {
     expect(result).toMatchObject({ status: "completed", output: "done" });
     expect(vi.getTimerCount()).toBe(0);
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("runs where setTimeout returns a plain number (no unref), and its timeout still fires", async () => {
+    numericTimers();
+    const { runtime } = build({
+      defs: {
+        quick: base.meta({ agent: meta() }).handler(() => "done"),
+        stuck: base.meta({ agent: meta({ timeoutMs: 5 }) }).handler(() => new Promise<never>(() => {})),
+      },
+    });
+    expect(await runtime.invoke("quick", undefined, { actor: dana, context: {} })).toMatchObject({ status: "completed", output: "done" });
+    const stuck = await runtime.invoke("stuck", undefined, { actor: dana, context: {} });
+    expect(stuck.status === "cancelled" && stuck.error.code).toBe("TIMEOUT");
   });
 
   it("SI-12: ends an attempt's span once, though the procedure settles after its timeout", async () => {

@@ -67,6 +67,16 @@ describe("resume R1: a caller without expectedActor", () => {
     const [root] = tracer.named("agent.capability_call");
     expect(root!.startAttributes).toMatchObject({ "orpc_agent.actor_kind": "anonymous", "orpc_agent.actor_id": actor.id });
   });
+
+  it("R1 and R2 with expectedActor: the failure is recorded under that stated actor, in the span as in the event (core.md §7)", async () => {
+    const { runtime, ofType, tracer } = setup();
+    const id = await approvedId(runtime);
+    errorOf(await runtime.resume("apr_missing", { context: {}, expectedActor: priya }));
+    errorOf(await runtime.resume(id, { context: {}, expectedActor: priya }));
+    expect(ofType("capability.failed").map((e) => e.actor)).toEqual([priya, priya]);
+    const roots = tracer.named("agent.capability_call").slice(-2);
+    for (const root of roots) expect(root.startAttributes).toMatchObject({ "orpc_agent.actor_kind": "user", "orpc_agent.actor_id": "priya" });
+  });
 });
 
 describe("resume with records a coordinator got wrong", () => {

@@ -1,0 +1,57 @@
+// Raised from the mutation run: with no audit sink the runtime builds no audit event at all (core.md §16, "with no
+// sinks, build none"). Building one reads the injected `now` for its timestamp, so the clock reads show it: with no
+// sink, `now` is read only where the call itself needs a time (startedAt, an approval's requestedAt and expiry check).
+import { describe, expect, it } from "vitest";
+import { base, build, dana, meta, priya } from "../../runtime/pipeline-harness.js";
+
+/** A `now` that records, for each read, the phase the test says the call is in. */
+function phasedClock() {
+  const state = { phase: "before", reads: [] as string[] };
+  const now = () => {
+    state.reads.push(state.phase);
+    return new Date(Date.UTC(2030, 0, 1));
+  };
+  return { state, now };
+}
+
+describe("no audit sink: no event is built", () => {
+  it("describe never reads the clock", async () => {
+    const clock = phasedClock();
+    const { runtime } = build({ defs: { a: base.meta({ agent: meta() }).handler(() => "ok") }, audit: [], now: clock.now });
+    expect((await runtime.describe("aiSdk", { actor: dana, context: {} })).map((d) => d.id)).toEqual(["a"]);
+    expect(clock.state.reads).toEqual([]);
+  });
+
+  it("invoke reads the clock once, for startedAt, and never on the way into the procedure", async () => {
+    const clock = phasedClock();
+    const proc = base.meta({ agent: meta() }).handler(() => {
+      clock.state.phase = "after";
+      return "ok";
+    });
+    const { runtime } = build({ defs: { a: proc }, audit: [], now: clock.now });
+    expect(await runtime.invoke("a", undefined, { actor: dana, context: {} })).toMatchObject({ status: "completed" });
+    expect(clock.state.reads).toEqual(["before"]);
+  });
+
+  it("an inline approval reads the clock for requestedAt and the expiry check only", async () => {
+    const clock = phasedClock();
+    const proc = base.meta({ agent: meta({ sideEffect: "write", approval: { required: true } }) }).handler(() => {
+      clock.state.phase = "after";
+      return "ok";
+    });
+    const { runtime } = build({
+      defs: { pay: proc },
+      audit: [],
+      now: clock.now,
+      approvals: {
+        handler: async () => {
+          clock.state.phase = "decided";
+          return { status: "approved", approver: priya };
+        },
+      },
+    });
+    expect(await runtime.invoke("pay", { amount: 5 }, { actor: dana, context: {} })).toMatchObject({ status: "completed" });
+    // startedAt and requestedAt before the handler, the expiry check after it.
+    expect(clock.state.reads).toEqual(["before", "before", "decided"]);
+  });
+});
