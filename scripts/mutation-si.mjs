@@ -68,8 +68,11 @@ function applied(path, mutant, run) {
   }
 }
 
+// `node scripts/mutation-si.mjs 6 10` checks only those families.
+const only = process.argv.slice(2).map(Number);
 const rows = [];
 for (const n of Object.keys(OWN_FILES).map(Number)) {
+  if (only.length > 0 && !only.includes(n)) continue;
   if (!runFamily(n)) {
     rows.push(`| SI-${n} | — | the family fails without any mutant: fix that first | |`);
     continue;
@@ -83,7 +86,10 @@ for (const n of Object.keys(OWN_FILES).map(Number)) {
       candidates.push({ own, mutant, first: (mutant.killedBy ?? []).some((id) => familyOf(id) === n) });
     }
   }
-  candidates.sort((a, b) => Number(b.first) - Number(a.first));
+  // Pointed mutants (a flipped condition, operator or literal) make better witnesses than an emptied block or a
+  // dropped `?.`, which mostly crash whatever runs through them.
+  const blunt = (c) => Number(["BlockStatement", "ObjectLiteral", "OptionalChaining"].includes(c.mutant.mutatorName));
+  candidates.sort((a, b) => Number(b.first) - Number(a.first) || blunt(a) - blunt(b));
   let witness;
   for (const candidate of candidates.slice(0, MAX_TRIES)) {
     if (applied(SRC + candidate.own, candidate.mutant, () => !runFamily(n))) {
