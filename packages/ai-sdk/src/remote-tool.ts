@@ -28,14 +28,14 @@ export function createRemoteTool(descriptor: RemoteDescriptor, binding: RemoteTo
   );
 }
 
+/** The call as the remote path reads it: raw arguments, the SDK call id, the loop's signal. */
+type RemoteCall = { args: unknown; toolCallId: string | undefined; abortSignal: AbortSignal | undefined };
+
 /**
  * adapters.md §2.6: allocate the invocation id, then invoke with it. Never throws. Nothing is sent unless the
  * allocator committed a usable id; once the request may have left, anything but a readable answer is
  * `outcome-unknown`, because a rejection cannot say whether the effect ran (distributed.md §1, D-4).
  */
-/** The call as the remote path reads it: raw arguments, the SDK call id, the loop's signal. */
-type RemoteCall = { args: unknown; toolCallId: string | undefined; abortSignal: AbortSignal | undefined };
-
 async function invokeRemotely(capabilityId: string, call: RemoteCall, binding: RemoteToolBinding): Promise<RemoteAISDKToolResult> {
   let invocationId: unknown;
   try {
