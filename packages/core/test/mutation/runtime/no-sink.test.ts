@@ -2,7 +2,7 @@
 // sinks, build none"). Building one reads the injected `now` for its timestamp, so the clock reads show it: with no
 // sink, `now` is read only where the call itself needs a time (startedAt, an approval's requestedAt and expiry check).
 import { describe, expect, it } from "vitest";
-import { base, build, dana, meta, priya } from "../../runtime/pipeline-harness.js";
+import { base, build, counted, dana, meta, priya } from "../../runtime/pipeline-harness.js";
 
 /** A `now` that records, for each read, the phase the test says the call is in. */
 function phasedClock() {
@@ -31,6 +31,20 @@ describe("no audit sink: no event is built", () => {
     const { runtime } = build({ defs: { a: proc }, audit: [], now: clock.now });
     expect(await runtime.invoke("a", undefined, { actor: dana, context: {} })).toMatchObject({ status: "completed" });
     expect(clock.state.reads).toEqual(["before"]);
+  });
+
+  it("a denied call reads it once too; with a sink, both read it again for their terminal event", async () => {
+    for (const id of ["a", "missing"]) {
+      const silent = phasedClock();
+      await build({ defs: { a: counted().procedure }, audit: [], now: silent.now }).runtime.invoke(id, undefined, { actor: dana, context: {} });
+      expect(silent.state.reads, id).toHaveLength(1);
+
+      const heard = phasedClock();
+      const { runtime, events } = build({ defs: { a: counted().procedure }, now: heard.now });
+      await runtime.invoke(id, undefined, { actor: dana, context: {} });
+      expect(events.at(-1)!.type).toBe(id === "a" ? "capability.completed" : "capability.denied");
+      expect(heard.state.reads.length, id).toBeGreaterThan(1);
+    }
   });
 
   it("an inline approval reads the clock for requestedAt and the expiry check only", async () => {
