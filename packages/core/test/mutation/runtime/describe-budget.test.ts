@@ -51,24 +51,14 @@ describe("describe: the discovery budget", () => {
 
 describe("describe: a budget spent to the millisecond", () => {
   // Expiry is strictly past the deadline (core.md §8 step 3): a catalogue finished at deadline + 0 is on time.
-  it("keeps the catalogue when a synchronous discovery policy ends exactly at the deadline", async () => {
+  it.each(["synchronous", "asynchronous"])("keeps the catalogue when a %s discovery policy ends exactly at the deadline", async (kind) => {
     const clock = frozenMonotonicClock();
-    const spend = definePolicy("spend", () => {
+    const spendTenMs = () => {
       clock.t += 10;
       return allow();
-    }, { phases: ["discovery"] });
-    const { runtime } = build({ defs: { a: counted().procedure }, policies: [spend], defaults: { discoveryBudgetMs: 10 } });
-    const catalogue = await runtime.describe("aiSdk", { actor: dana, context: {} });
-    expect(catalogue.map((d) => d.id)).toEqual(["a"]);
-  });
-
-  it("keeps the catalogue when an asynchronous discovery policy settles exactly at the deadline", async () => {
-    const clock = frozenMonotonicClock();
-    const spend = definePolicy("spend", async () => {
-      await Promise.resolve();
-      clock.t += 10;
-      return allow();
-    }, { phases: ["discovery"] });
+    };
+    const evaluate = kind === "synchronous" ? spendTenMs : async () => (await Promise.resolve(), spendTenMs());
+    const spend = definePolicy("spend", evaluate, { phases: ["discovery"] });
     const { runtime } = build({ defs: { a: counted().procedure }, policies: [spend], defaults: { discoveryBudgetMs: 10 } });
     const catalogue = await runtime.describe("aiSdk", { actor: dana, context: {} });
     expect(catalogue.map((d) => d.id)).toEqual(["a"]);
