@@ -73,9 +73,16 @@ export type ConformanceOptions = {
    * Default `"local"`.
    */
   delivery?: "local" | "journaled";
-  /** Checks that cannot map to this harness, with the reason; each is registered as a skip whose title states it. */
+  /**
+   * Checks that cannot map to this harness, with the reason. Nothing is skipped: a check may be declared not
+   * applicable only where the suite states what must hold instead, and that is what runs (today only C11: the
+   * abort settles the call while the running handler never sees it). Declaring any other check throws.
+   */
   notApplicable?: Partial<Record<ConformanceCheck, string>>;
 };
+
+/** The checks whose not-applicable form states what must hold instead (see `ConformanceOptions.notApplicable`). */
+const WITH_ALTERNATIVE: ReadonlySet<ConformanceCheck> = new Set<ConformanceCheck>(["C11"]);
 
 /** Every id maps to one name, so any build given it must reject with a collision. */
 export const collidingToolNaming = (_capabilityId: string): string => "colliding_tool";
@@ -193,6 +200,11 @@ export function describeAdapterConformance(
   options: ConformanceOptions = {},
 ): void {
   const journaled = options.delivery === "journaled";
+  for (const id of Object.keys(options.notApplicable ?? {})) {
+    if (!WITH_ALTERNATIVE.has(id as ConformanceCheck)) {
+      throw new Error(`conformance: ${name} declares ${id} not applicable, but ${id} has no stated alternative and must pass.`);
+    }
+  }
 
   async function setup() {
     const fixture = createFixture();
@@ -200,9 +212,10 @@ export function describeAdapterConformance(
     return { fixture, harness, names: namesFor(harness, fixture.governance.registry), registry: fixture.governance.registry };
   }
 
-  function check(id: ConformanceCheck, title: string, body: () => Promise<void>): void {
+  /** Registers a check, or, where the harness declared it not applicable, what must hold instead. */
+  function check(id: ConformanceCheck, title: string, body: () => Promise<void>, instead?: { title: string; body: () => Promise<void> }): void {
     const reason = options.notApplicable?.[id];
-    if (reason !== undefined) it.skip(`${id}: not applicable to ${name}: ${reason}`, () => {});
+    if (reason !== undefined && instead !== undefined) it(`${id}: not applicable to ${name} (${reason}); instead, ${instead.title}`, instead.body);
     else it(`${id}: ${title}`, body);
   }
 
@@ -356,6 +369,15 @@ export function describeAdapterConformance(
       else expect(envelope).toEqual(errorEnvelope("CANCELLED", "The operation was cancelled.", false));
       const cancelled = eventsOf(await harness.auditEvents(), "fixtures.slow").filter((event) => event.type === "capability.cancelled");
       expect(cancelled.map((event) => (event.data as { code: string }).code)).toEqual(["CANCELLED"]);
+    }, {
+      title: "the abort still settles the call at once, as not ok, while the running handler never sees its signal abort",
+      body: async () => {
+        const { harness, names } = await setup();
+        const envelope = await abortAfterStart(harness, names, "fixtures.slow");
+        expect(envelope.status).toBe(journaled ? "outcome-unknown" : "error");
+        // The handler settles only on abort: no observation means it is still running, unaborted.
+        expect(signalObservations.list().filter((observation) => observation.capabilityId === "fixtures.slow")).toEqual([]);
+      },
     });
 
     check("C12", "unknown, unexposed and hidden (and a raw dotted id when mapped) are byte-identical CAPABILITY_NOT_FOUND; audit keeps the true reasons", async () => {
