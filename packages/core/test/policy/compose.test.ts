@@ -1,23 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
-import type { AgentMeta } from "../../src/capability/types.js";
 import { composePolicies, flattenPolicies } from "../../src/policy/compose.js";
 import { allow, deny, hide, requireApproval } from "../../src/policy/decisions.js";
 import { definePolicy } from "../../src/policy/define-policy.js";
-import type { AgentPolicy, PolicyDecision, PolicyRequest } from "../../src/policy/types.js";
+import type { AgentPolicy, PolicyDecision } from "../../src/policy/types.js";
+import { refundRequest } from "./refund-request.js";
 
-const meta: AgentMeta = { description: "Refund", expose: { mcp: true }, sideEffect: "write", risk: "high", tags: ["finance"] };
-
-function request(overrides: Partial<PolicyRequest> = {}): PolicyRequest {
-  return {
-    phase: "invocation",
-    capability: { id: "orders.refund", meta },
-    surface: "mcp",
-    actor: { id: "u1", kind: "user" },
-    context: {},
-    input: { amount: 10 },
-    ...overrides,
-  };
-}
+const request = refundRequest;
 
 const returning = (name: string, decision: PolicyDecision, options?: Parameters<typeof definePolicy>[2]) =>
   definePolicy(name, () => decision, options);

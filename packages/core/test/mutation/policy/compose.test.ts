@@ -1,19 +1,11 @@
 // Raised from the mutation run: a composite's direct evaluate (core.md §3) rethrows its member's own error.
 import { describe, expect, it } from "vitest";
-import type { AgentMeta } from "../../../src/capability/types.js";
 import { composePolicies } from "../../../src/policy/compose.js";
 import { allow, deny } from "../../../src/policy/decisions.js";
 import { definePolicy } from "../../../src/policy/define-policy.js";
-import type { PolicyRequest } from "../../../src/policy/types.js";
+import { refundRequest } from "../../policy/refund-request.js";
 
-const meta: AgentMeta = { description: "Refund", expose: { mcp: true }, sideEffect: "write", risk: "high", tags: ["finance"] };
-const request: PolicyRequest = {
-  phase: "invocation",
-  capability: { id: "orders.refund", meta },
-  surface: "mcp",
-  actor: { id: "u1", kind: "user" },
-  context: {},
-};
+const request = refundRequest();
 
 describe("composite evaluate", () => {
   it("rethrows the first member's own error", async () => {

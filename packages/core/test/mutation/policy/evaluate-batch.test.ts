@@ -1,21 +1,13 @@
 // Raised from the mutation run: batch evaluation (core.md §3.1) fails closed on every odd return, stops exactly when
 // the shared deadline is spent, records only what was decided, and releases its deadline timer.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AgentMeta } from "../../../src/capability/types.js";
 import { allow, requireApproval } from "../../../src/policy/decisions.js";
 import { definePolicy } from "../../../src/policy/define-policy.js";
 import { evaluatePolicyBatch, type PolicyBatchResult } from "../../../src/policy/evaluate-batch.js";
-import type { AgentPolicy, PolicyRequest } from "../../../src/policy/types.js";
+import type { AgentPolicy } from "../../../src/policy/types.js";
+import { refundRequest } from "../../policy/refund-request.js";
 
-const meta: AgentMeta = { description: "Refund", expose: { mcp: true }, sideEffect: "write", risk: "high", tags: ["finance"] };
-const request: PolicyRequest = {
-  phase: "invocation",
-  capability: { id: "orders.refund", meta },
-  surface: "mcp",
-  actor: { id: "u1", kind: "user" },
-  context: {},
-  input: { amount: 10 },
-};
+const request = refundRequest();
 const returning = (name: string, value: unknown): AgentPolicy => definePolicy(name, () => value as never);
 const settle = async (batch: PolicyBatchResult | Promise<PolicyBatchResult>) => await batch;
 

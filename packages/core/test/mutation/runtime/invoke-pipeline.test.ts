@@ -1,6 +1,5 @@
 // Raised from the mutation run: stages 5–13 of core.md §6 where a broken condition would still have passed the suite.
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
 import {
   allow,
