@@ -2,7 +2,7 @@ import type { Tool, ToolSet } from "ai";
 import type { AgentRuntime, DescribeOptions } from "@orpc-agent/core";
 import type { CapabilityClient } from "@orpc-agent/core/client";
 import { createGovernedTool, type ToolBinding } from "./governed-tool.js";
-import { sharedInputSchemas } from "./input-schema.js";
+import { sharedInputSchema } from "./input-schema.js";
 import { assertToolsOptions } from "./options.js";
 import { assertCapabilityClient } from "./remote-options.js";
 import { toRemoteAISDKTools } from "./remote-tools.js";
@@ -46,7 +46,8 @@ async function toLocalAISDKTools<TContext>(runtime: AgentRuntime<TContext>, opti
   // §2.2 (2): the whole registry's aiSdk names, before any discovery, so the outcome never depends on the actor.
   const names = toolNameMapFor(runtime.registry, toolNaming);
   // §2.2 (3): rejections (e.g. a discovery-budget TIMEOUT) propagate; there is never a partial set.
-  const describeOptions: DescribeOptions<TContext> = { actor, context };
+  // The adapter only wraps the schemas, so it takes the shared frozen trees rather than a copy per capability.
+  const describeOptions: DescribeOptions<TContext> = { actor, context, inputSchemas: "shared" };
   if (scope !== undefined) describeOptions.scope = scope;
   const descriptors = await runtime.describe("aiSdk", describeOptions);
 
@@ -54,7 +55,6 @@ async function toLocalAISDKTools<TContext>(runtime: AgentRuntime<TContext>, opti
   if (options.signal !== undefined) binding.signal = options.signal;
   if (options.correlationId !== undefined) binding.correlationId = options.correlationId;
 
-  const inputSchemaOf = sharedInputSchemas(runtime.registry);
   const tools: Record<string, Tool> = {};
   for (const descriptor of descriptors) {
     // §2.2 (4): a contextual capability has no place in an unbound list, yet stays invocable.
@@ -63,7 +63,7 @@ async function toLocalAISDKTools<TContext>(runtime: AgentRuntime<TContext>, opti
     if (filter !== undefined && !filter(descriptor)) continue;
     const name = names.nameOf(descriptor.id);
     if (name === undefined) throw new Error(`toAISDKTools: describe("aiSdk") returned ${descriptor.id}, which is not exposed on aiSdk in runtime.registry.`);
-    tools[name] = createGovernedTool(descriptor, inputSchemaOf(descriptor), binding);
+    tools[name] = createGovernedTool(descriptor, sharedInputSchema(descriptor.inputSchema), binding);
   }
   return tools;
 }

@@ -49,13 +49,13 @@ describe("toAISDKTools: the tool set", () => {
     expect(events.filter((event) => event.type === "capabilities.discovered")).toHaveLength(2);
   });
 
-  it("describes on surface aiSdk with the bound actor and context", async () => {
+  it("describes on surface aiSdk with the bound actor and context, asking for shared schemas", async () => {
     const { runtime: real } = buildApp();
     const spy = spyRuntime(real);
     await toAISDKTools(spy.runtime, { actor: dana, context });
     expect(spy.describes).toHaveLength(1);
     expect(spy.describes[0]!.surface).toBe("aiSdk");
-    expect(spy.describes[0]!.options).toStrictEqual({ actor: dana, context });
+    expect(spy.describes[0]!.options).toStrictEqual({ actor: dana, context, inputSchemas: "shared" });
   });
 });
 
@@ -84,6 +84,24 @@ describe("toAISDKTools: filter (SI-2, UX only)", () => {
     await toAISDKTools(runtime, { actor: dana, context, filter: (d) => (seen.push(d), true) });
     const described = await runtime.describe("aiSdk", { actor: dana, context });
     expect(seen).toEqual(described.filter((d) => d.contextual !== true));
+  });
+
+  it("cannot change a schema another build shows: a filter writing to one rejects the build", async () => {
+    const { runtime } = buildApp();
+    const before = await toAISDKTools(runtime, { actor: dana, context });
+    const pristine = JSON.stringify((before.notes_add!.inputSchema as { jsonSchema: unknown }).jsonSchema);
+    const writing = toAISDKTools(runtime, {
+      actor: dana,
+      context,
+      filter: (d) => {
+        (d.inputSchema.properties as Record<string, unknown>).smuggled = { type: "string" };
+        return true;
+      },
+    });
+    await expect(writing).rejects.toThrow(TypeError);
+    const after = await toAISDKTools(runtime, { actor: admin, context });
+    expect(after.notes_add!.inputSchema).toBe(before.notes_add!.inputSchema);
+    expect(JSON.stringify((after.notes_add!.inputSchema as { jsonSchema: unknown }).jsonSchema)).toBe(pristine);
   });
 });
 

@@ -16,7 +16,8 @@ export async function listTools<TContext>(
 ): Promise<ListToolsResult> {
   let descriptors: CapabilityDescriptor[];
   try {
-    descriptors = await runtime.describe("mcp", { actor: identity.actor, context: identity.context });
+    // Schemas are only serialized here, so the shared frozen trees do: no copy per capability per listing.
+    descriptors = await runtime.describe("mcp", { actor: identity.actor, context: identity.context, inputSchemas: "shared" });
   } catch (error) {
     // Never a partial list: the whole listing fails, with the public message only when it is exposed.
     throw new McpError(ErrorCode.InternalError, publicMessageOf(error));

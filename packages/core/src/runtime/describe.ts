@@ -7,6 +7,7 @@ import { copyJsonTree } from "../internal/json-tree.js";
 import { isPromiseLike, monotonicNow } from "../internal/promise.js";
 import { evaluatePolicyBatch, type PolicyBatchResult } from "../policy/evaluate-batch.js";
 import type { PolicyRequest } from "../policy/types.js";
+import { sharedJsonSchema } from "../schema/shared-json-schema.js";
 import { toJsonSchema } from "../schema/to-json-schema.js";
 import type { CapabilityPlan } from "./plan.js";
 import type { RuntimeState } from "./state.js";
@@ -23,11 +24,12 @@ export async function describe(rt: RuntimeState, surface: ExposureSurface, optio
   const candidates = applyScope(rt.exposedBySurface[surface], options.scope);
   const verdicts = await evaluateDiscovery(rt, surface, options, candidates);
 
+  const shareSchemas = options.inputSchemas === "shared";
   const descriptors: CapabilityDescriptor[] = [];
   for (let i = 0; i < candidates.length; i++) {
     const verdict = verdicts[i];
     if (verdict === "excluded") continue;
-    descriptors.push(toDescriptor(candidates[i]!, verdict === "require-approval"));
+    descriptors.push(toDescriptor(candidates[i]!, verdict === "require-approval", shareSchemas));
   }
 
   if (rt.audit.enabled) {
@@ -41,8 +43,12 @@ export async function describe(rt: RuntimeState, surface: ExposureSurface, optio
 
 function assertDescribeArguments(surface: unknown, options: DescribeOptions<unknown>): void {
   if (!isExposureSurface(surface)) throw new TypeError(`describe: unknown surface ${JSON.stringify(surface)}.`);
-  if (typeof options !== "object" || options === null) throw new TypeError("describe: options must be an object: { actor, context, scope? }.");
+  if (typeof options !== "object" || options === null) throw new TypeError("describe: options must be an object: { actor, context, scope?, inputSchemas? }.");
   if (!isWellFormedActor(options.actor)) throw new TypeError("describe: options.actor must be a well-formed actor ({ id: non-empty string, kind }).");
+  const inputSchemas = options.inputSchemas;
+  if (inputSchemas !== undefined && inputSchemas !== "copy" && inputSchemas !== "shared") {
+    throw new TypeError(`describe: options.inputSchemas must be "copy" or "shared", got ${JSON.stringify(inputSchemas)}.`);
+  }
   const scope = options.scope;
   if (scope === undefined) return;
   if (typeof scope !== "object" || scope === null || Array.isArray(scope)) throw new TypeError("describe: scope must be { tags?: string[]; ids?: string[] }.");
@@ -76,12 +82,15 @@ async function evaluateDiscovery(
   candidates: readonly CapabilityPlan[],
 ): Promise<Verdict[]> {
   const verdicts: Verdict[] = new Array(candidates.length).fill("included");
-  const deadline = monotonicNow() + rt.defaults.discoveryBudgetMs;
+  // One clock reading per batch (each read costs about as much as a small policy): the reading taken after a
+  // batch is also the next batch's "before", since nothing is awaited between them.
+  let now = monotonicNow();
+  const deadline = now + rt.defaults.discoveryBudgetMs;
   const lanes = new Set<Promise<void>>();
   let expired = false;
 
-  const checkBudget = () => {
-    if (expired || monotonicNow() > deadline) {
+  const checkBudget = (at: number) => {
+    if (expired || at > deadline) {
       expired = true;
       throw new CapabilityError({ code: "TIMEOUT", stage: "discovery" });
     }
@@ -92,7 +101,7 @@ async function evaluateDiscovery(
     const policies = plan.policies.discovery[surface];
     if (plan.approvalRequired) verdicts[i] = "require-approval";
     if (policies.length === 0) continue;
-    checkBudget();
+    checkBudget(now);
     const request: PolicyRequest = {
       phase: "discovery",
       capability: { id: plan.id, meta: plan.meta },
@@ -101,11 +110,10 @@ async function evaluateDiscovery(
       context: options.context,
       input: undefined,
     };
-    const remaining = deadline - monotonicNow();
-    const batch = evaluatePolicyBatch(policies, request, Math.max(1, Math.min(rt.defaults.policyTimeoutMs, remaining)));
+    const batch = evaluatePolicyBatch(policies, request, Math.max(1, Math.min(rt.defaults.policyTimeoutMs, deadline - now)));
     if (!isPromiseLike(batch)) {
       applyVerdict(verdicts, i, batch);
-      checkBudget();
+      checkBudget((now = monotonicNow()));
       continue;
     }
     // Lanes never reject: a failing batch already resolves to an "error" verdict.
@@ -115,13 +123,12 @@ async function evaluateDiscovery(
       if (monotonicNow() > deadline) expired = true;
     });
     lanes.add(lane);
-    if (lanes.size >= rt.defaults.policyConcurrency) {
-      await Promise.race(lanes);
-      checkBudget();
-    }
+    if (lanes.size >= rt.defaults.policyConcurrency) await Promise.race(lanes);
+    // The batch's synchronous part (and any wait for a free lane) took time too.
+    now = monotonicNow();
   }
   await Promise.all(lanes);
-  checkBudget();
+  checkBudget(monotonicNow());
   return verdicts;
 }
 
@@ -130,14 +137,14 @@ function applyVerdict(verdicts: Verdict[], index: number, batch: PolicyBatchResu
   else if (batch.verdict === "require-approval") verdicts[index] = "require-approval";
 }
 
-function toDescriptor(plan: CapabilityPlan, requiresApproval: boolean): CapabilityDescriptor {
+function toDescriptor(plan: CapabilityPlan, requiresApproval: boolean, shareSchema: boolean): CapabilityDescriptor {
   const meta = plan.meta;
-  // A JSON-tree copy of the memoized conversion, so a caller mutating it never poisons the cache.
   const schema = plan.inputSchema ? toJsonSchema(plan.inputSchema) : EMPTY_OBJECT_SCHEMA;
   const descriptor: CapabilityDescriptor = {
     id: plan.id,
     description: meta.description,
-    inputSchema: copyJsonTree(schema) as CapabilityDescriptor["inputSchema"],
+    // A copy, or a frozen shared tree: either way a caller can never poison the memoized conversion.
+    inputSchema: (shareSchema ? sharedJsonSchema(schema) : copyJsonTree(schema)) as CapabilityDescriptor["inputSchema"],
     sideEffect: meta.sideEffect,
     risk: meta.risk,
     tags: [...(meta.tags ?? [])],

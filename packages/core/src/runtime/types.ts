@@ -56,7 +56,18 @@ export type ResumeOptions<TContext = unknown> = {
 
 export type DescribeScope = { tags?: string[]; ids?: string[] };
 
-export type DescribeOptions<TContext = unknown> = { actor: Actor; context: TContext; scope?: DescribeScope };
+export type DescribeOptions<TContext = unknown> = {
+  actor: Actor;
+  context: TContext;
+  scope?: DescribeScope;
+  /**
+   * `"copy"` (default): every descriptor carries a fresh JSON-tree copy of its input schema, the caller's to
+   * change. `"shared"`: one deep-frozen tree per capability, the same object on every call and for every actor
+   * (a write to it throws). For callers that only read or serialize schemas, such as adapters building tool lists;
+   * it skips the copy, which is most of the cost of describe.
+   */
+  inputSchemas?: "copy" | "shared";
+};
 
 export type CapabilityDescriptor = {
   id: string;

@@ -88,6 +88,46 @@ describe("describe: exposure and descriptors (core.md §8)", () => {
     expect(runtime.registry.get("order")!.meta.tags).toEqual(["t"]);
   });
 
+  describe('inputSchemas: "shared"', () => {
+    const schema = z.object({ id: z.string(), lines: z.array(z.object({ sku: z.string() })) });
+    const app = () => build({ defs: { order: base.input(schema).meta({ agent: meta({ tags: ["t"] }) }).handler(() => "x"), ping: counted().procedure } });
+
+    it("gives the same deep-frozen tree on every call and to every actor, equal to the copy", async () => {
+      const { runtime } = app();
+      const copied = await runtime.describe("aiSdk", opts());
+      const first = await runtime.describe("aiSdk", { ...opts(), inputSchemas: "shared" });
+      const second = await runtime.describe("aiSdk", { actor: { id: "u_other", kind: "user" }, context: {}, inputSchemas: "shared" });
+      expect(first).toEqual(copied);
+      for (let i = 0; i < first.length; i++) {
+        expect(second[i]!.inputSchema).toBe(first[i]!.inputSchema);
+        // Only the schema is shared: each call still gets its own descriptors and tags.
+        expect(second[i]).not.toBe(first[i]);
+        expect(second[i]!.tags).not.toBe(first[i]!.tags);
+      }
+      const tree = first[0]!.inputSchema as { properties: { lines: { items: { properties: object } } }; required: string[] };
+      for (const node of [tree, tree.properties, tree.properties.lines.items.properties, tree.required]) expect(Object.isFrozen(node)).toBe(true);
+      expect(Object.isFrozen(first[1]!.inputSchema)).toBe(true);
+    });
+
+    it("refuses writes, so neither the memoized conversion nor the next caller can be changed through it", async () => {
+      const { runtime } = app();
+      const [shared] = await runtime.describe("aiSdk", { ...opts(), inputSchemas: "shared" });
+      const pristine = JSON.parse(JSON.stringify(shared!.inputSchema));
+      expect(() => {
+        (shared!.inputSchema.required as string[]).push("evil");
+      }).toThrow(TypeError);
+      expect(() => {
+        shared!.inputSchema.injected = true;
+      }).toThrow(TypeError);
+      // The conversion `toJsonSchema` hands out is not the shared tree, and stays writable for its own callers.
+      expect(toJsonSchema(schema)).not.toBe(shared!.inputSchema);
+      expect(Object.isFrozen(toJsonSchema(schema))).toBe(false);
+      const [copy] = await runtime.describe("aiSdk", { ...opts(), inputSchemas: "copy" });
+      expect(copy!.inputSchema).toEqual(pristine);
+      expect(Object.isFrozen(copy!.inputSchema)).toBe(false);
+    });
+  });
+
   it("marks requiresApproval from meta.approval.required and from a discovery require-approval, and omits it otherwise", async () => {
     const { runtime } = build({
       defs: {

@@ -11,7 +11,8 @@ export async function describeRemote<C>(
   rt: AgentRuntime<C>,
   o: { actor: Actor; context: C; surface: RemoteSurface; scope?: DescribeScope },
 ): Promise<DescribeResponse> {
-  const local = await rt.describe(o.surface, { actor: o.actor, context: o.context, scope: o.scope });
+  // The schemas are only serialized onto the wire, so the shared frozen trees do.
+  const local = await rt.describe(o.surface, { actor: o.actor, context: o.context, scope: o.scope, inputSchemas: "shared" });
   const descriptors: RemoteDescriptor[] = [];
   for (const d of local) {
     const capability = rt.registry.get(d.id)!;

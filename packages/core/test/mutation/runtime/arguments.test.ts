@@ -81,7 +81,7 @@ describe("invoke, resume and describe arguments", () => {
   it("describe names the argument that is wrong", async () => {
     await expect(runtime.describe("cli" as never, { actor: dana, context: {} })).rejects.toThrow(new TypeError('describe: unknown surface "cli".'));
     for (const options of [null, "x"]) {
-      await expect(runtime.describe("aiSdk", options as never)).rejects.toThrow(new TypeError("describe: options must be an object: { actor, context, scope? }."));
+      await expect(runtime.describe("aiSdk", options as never)).rejects.toThrow(new TypeError("describe: options must be an object: { actor, context, scope?, inputSchemas? }."));
     }
     await expect(runtime.describe("aiSdk", { actor: { id: "" } as never, context: {} })).rejects.toThrow(
       new TypeError("describe: options.actor must be a well-formed actor ({ id: non-empty string, kind })."),
@@ -95,5 +95,10 @@ describe("invoke, resume and describe arguments", () => {
     await expect(runtime.describe("aiSdk", { actor: dana, context: {}, scope: { tags: [1] } as never })).rejects.toThrow(
       new TypeError("describe: scope.tags must be an array of strings."),
     );
+    for (const inputSchemas of ["frozen", null, true]) {
+      await expect(runtime.describe("aiSdk", { actor: dana, context: {}, inputSchemas: inputSchemas as never })).rejects.toThrow(
+        new TypeError(`describe: options.inputSchemas must be "copy" or "shared", got ${JSON.stringify(inputSchemas)}.`),
+      );
+    }
   });
 });
