@@ -23,13 +23,15 @@ export function evaluatePolicyBatch(
   policies: readonly AgentPolicy[],
   request: PolicyRequest,
   timeoutMs: number,
+  startedAt: number = monotonicNow(),
 ): PolicyBatchResult | Promise<PolicyBatchResult> {
-  const deadline = monotonicNow() + timeoutMs;
+  const deadline = startedAt + timeoutMs;
   const records: PolicyDecisionRecord[] = [];
   const decisions: (PolicyDecision | undefined)[] = [];
 
   for (let i = 0; i < policies.length; i++) {
-    if (monotonicNow() >= deadline) return finish(policies, records, decisions, i);
+    // The first policy starts at `startedAt`, inside a positive timeout: only later ones need a fresh reading.
+    if (i > 0 && monotonicNow() >= deadline) return finish(policies, records, decisions, i);
     const policy = policies[i]!;
     let returned: unknown;
     let pending: boolean;

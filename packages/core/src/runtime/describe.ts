@@ -110,7 +110,7 @@ async function evaluateDiscovery(
       context: options.context,
       input: undefined,
     };
-    const batch = evaluatePolicyBatch(policies, request, Math.max(1, Math.min(rt.defaults.policyTimeoutMs, deadline - now)));
+    const batch = evaluatePolicyBatch(policies, request, Math.max(1, Math.min(rt.defaults.policyTimeoutMs, deadline - now)), now);
     if (!isPromiseLike(batch)) {
       applyVerdict(verdicts, i, batch);
       checkBudget((now = monotonicNow()));

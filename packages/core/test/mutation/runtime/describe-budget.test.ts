@@ -49,6 +49,32 @@ describe("describe: the discovery budget", () => {
   });
 });
 
+describe("describe: clock reads (core.md §16)", () => {
+  // A clock read costs about as much as a small synchronous policy, so each batch is followed by exactly one,
+  // which is also the next batch's "before" check.
+  it("reads the monotonic clock once per synchronous batch, plus once at the start and once at the end", async () => {
+    const now = vi.spyOn(performance, "now");
+    const visible = definePolicy("visible", () => allow(), { phases: ["discovery"] });
+    const { runtime } = build({ defs: { a: counted().procedure, b: counted().procedure, c: counted().procedure }, policies: [visible] });
+    now.mockClear();
+    expect((await runtime.describe("aiSdk", { actor: dana, context: {} })).map((d) => d.id)).toEqual(["a", "b", "c"]);
+    expect(now).toHaveBeenCalledTimes(5);
+  });
+
+  it("still sees time a batch spent before returning its promise: the next candidate is not evaluated", async () => {
+    const clock = frozenMonotonicClock();
+    const seen: string[] = [];
+    const spend = definePolicy("spend", (req) => {
+      seen.push(req.capability.id);
+      if (req.capability.id === "b") clock.t += 11;
+      return req.capability.id === "a" ? allow() : Promise.resolve(allow());
+    }, { phases: ["discovery"] });
+    const { runtime } = build({ defs: { a: counted().procedure, b: counted().procedure, c: counted().procedure }, policies: [spend], defaults: { discoveryBudgetMs: 10 } });
+    expect(await rejection(runtime.describe("aiSdk", { actor: dana, context: {} }))).toMatchObject({ code: "TIMEOUT", stage: "discovery" });
+    expect(seen).toEqual(["a", "b"]);
+  });
+});
+
 describe("describe: a budget spent to the millisecond", () => {
   // Expiry is strictly past the deadline (core.md §8 step 3): a catalogue finished at deadline + 0 is on time.
   it.each(["synchronous", "asynchronous"])("keeps the catalogue when a %s discovery policy ends exactly at the deadline", async (kind) => {
