@@ -61,7 +61,10 @@ export type TestInvokeOptions<TContext = Record<string, unknown>> = {
 
 export type AgentTestRuntime<TContext = Record<string, unknown>> = {
   invoke<O = unknown>(id: string, input: unknown, o?: TestInvokeOptions<TContext>): Promise<ExecutionResult<O>>;
-  describe(surface?: ExposureSurface, o?: { actor?: Actor; context?: TContext; scope?: DescribeScope }): Promise<CapabilityDescriptor[]>;
+  describe(
+    surface?: ExposureSurface,
+    o?: { actor?: Actor; context?: TContext; scope?: DescribeScope; inputSchemas?: DescribeOptions["inputSchemas"] },
+  ): Promise<CapabilityDescriptor[]>;
   resume<O = unknown>(
     approvalId: string,
     o?: { context?: TContext; signal?: AbortSignal; expectedActor?: Actor; expectedSurface?: ExposureSurface },
@@ -140,6 +143,7 @@ export function createAgentTestRuntime<TContext = Record<string, unknown>>(
       };
       // Forwarded as given: scope narrows discovery, never authority (ADR-017 §7).
       if (o.scope !== undefined) call.scope = o.scope;
+      if (o.inputSchemas !== undefined) call.inputSchemas = o.inputSchemas;
       return runtime.describe(surface, call);
     },
     resume(approvalId, o = {}) {

@@ -127,6 +127,18 @@ describe("createAgentTestRuntime: forwarding", () => {
     expect((await t.invoke("orders.get", { id: "o1" })).status).toBe("completed");
   });
 
+  it("describe forwards inputSchemas: shared schemas are one frozen object per capability, copies are not", async () => {
+    const { registry } = buildShop();
+    const t = createAgentTestRuntime({ registry });
+    const [first] = await t.describe("test", { inputSchemas: "shared" });
+    const [second] = await t.describe("test", { inputSchemas: "shared" });
+    const [copy] = await t.describe("test");
+    expect(second!.inputSchema).toBe(first!.inputSchema);
+    expect(Object.isFrozen(first!.inputSchema)).toBe(true);
+    expect(copy!.inputSchema).toEqual(first!.inputSchema);
+    expect(Object.isFrozen(copy!.inputSchema)).toBe(false);
+  });
+
   it("resume forwards expectedActor and expectedSurface: a mismatch fails APPROVAL_RESUME_MISMATCH and leaves the record usable", async () => {
     const { registry } = buildShop();
     const t = createAgentTestRuntime({ registry });
