@@ -24,7 +24,7 @@ export async function aiSdkCost(options: { rounds: number; iterations: number })
   );
   const tools300 = m.toAISDKTools!;
   return [
-    { path: "toAISDKTools at 300 vs describe", subjectNs: tools300, baselineNs: m.describe!, ratio: tools300 / m.describe!, },
+    { path: "toAISDKTools at 300 vs describe", subjectNs: tools300, baselineNs: m.describe!, ratio: tools300 / m.describe! },
     { path: 'toAISDKTools at 300 vs describe, inputSchemas "shared"', subjectNs: tools300, baselineNs: m.describeShared!, ratio: tools300 / m.describeShared! },
   ];
 }
