@@ -1,7 +1,7 @@
 // Raised from the mutation run: the discovery budget (core.md §8 step 3) is checked around synchronous work too,
 // and the discovered digest tells different catalogues apart (core.md §11).
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { allow, CapabilityError, definePolicy, type AgentAuditEvent } from "../../../src/index.js";
+import { allow, CapabilityError, definePolicy, type AgentAuditEvent, type PolicyDecision } from "../../../src/index.js";
 import { build, counted, dana } from "../../runtime/pipeline-harness.js";
 
 afterEach(() => {
@@ -17,15 +17,20 @@ function frozenMonotonicClock(start = 5_000) {
 
 const rejection = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
 
+/** A discovery policy that records every capability it sees and spends 11 ms of `clock` on `spender`. */
+function spendingPolicy(clock: { t: number }, spender: string, answer: (id: string) => PolicyDecision | Promise<PolicyDecision>) {
+  const seen: string[] = [];
+  const policy = definePolicy("spend", (req) => {
+    seen.push(req.capability.id);
+    if (req.capability.id === spender) clock.t += 11;
+    return answer(req.capability.id);
+  }, { phases: ["discovery"] });
+  return { policy, seen };
+}
+
 describe("describe: the discovery budget", () => {
   it("rejects TIMEOUT when a synchronous discovery policy spends the budget, and evaluates no later candidate", async () => {
-    const clock = frozenMonotonicClock();
-    const seen: string[] = [];
-    const spend = definePolicy("spend", (req) => {
-      seen.push(req.capability.id);
-      if (req.capability.id === "a") clock.t += 11;
-      return allow();
-    }, { phases: ["discovery"] });
+    const { policy: spend, seen } = spendingPolicy(frozenMonotonicClock(), "a", () => allow());
     const { runtime, ofType } = build({ defs: { a: counted().procedure, b: counted().procedure }, policies: [spend], defaults: { discoveryBudgetMs: 10 } });
     const error = await rejection(runtime.describe("aiSdk", { actor: dana, context: {} }));
     expect(error).toBeInstanceOf(CapabilityError);
@@ -35,13 +40,7 @@ describe("describe: the discovery budget", () => {
   });
 
   it("checks the budget before each batch: a policy that spent it before returning its promise stops the next candidate", async () => {
-    const clock = frozenMonotonicClock();
-    const seen: string[] = [];
-    const spend = definePolicy("spend", (req) => {
-      seen.push(req.capability.id);
-      if (req.capability.id === "a") clock.t += 11;
-      return Promise.resolve(allow());
-    }, { phases: ["discovery"] });
+    const { policy: spend, seen } = spendingPolicy(frozenMonotonicClock(), "a", () => Promise.resolve(allow()));
     const { runtime } = build({ defs: { a: counted().procedure, b: counted().procedure }, policies: [spend], defaults: { discoveryBudgetMs: 10 } });
     const error = await rejection(runtime.describe("aiSdk", { actor: dana, context: {} }));
     expect(error).toMatchObject({ code: "TIMEOUT", stage: "discovery" });
@@ -62,13 +61,7 @@ describe("describe: clock reads (core.md §16)", () => {
   });
 
   it("still sees time a batch spent before returning its promise: the next candidate is not evaluated", async () => {
-    const clock = frozenMonotonicClock();
-    const seen: string[] = [];
-    const spend = definePolicy("spend", (req) => {
-      seen.push(req.capability.id);
-      if (req.capability.id === "b") clock.t += 11;
-      return req.capability.id === "a" ? allow() : Promise.resolve(allow());
-    }, { phases: ["discovery"] });
+    const { policy: spend, seen } = spendingPolicy(frozenMonotonicClock(), "b", (id) => (id === "a" ? allow() : Promise.resolve(allow())));
     const { runtime } = build({ defs: { a: counted().procedure, b: counted().procedure, c: counted().procedure }, policies: [spend], defaults: { discoveryBudgetMs: 10 } });
     expect(await rejection(runtime.describe("aiSdk", { actor: dana, context: {} }))).toMatchObject({ code: "TIMEOUT", stage: "discovery" });
     expect(seen).toEqual(["a", "b"]);
