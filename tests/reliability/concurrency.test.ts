@@ -25,10 +25,12 @@ describe.skipIf(skipRealServer)("racing resumes on the real PostgreSQL server", 
   beforeAll(async () => {
     if (TEST_DATABASE_URL === undefined) throw new Error("TEST_DATABASE_URL must be set when CI=true: the resume race runs on the real server.");
     admin = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
+    admin.on("error", () => {}); // a terminated idle backend must not become an uncaught exception
     await admin.query(`drop schema if exists ${schema} cascade`);
     await admin.query(`create schema ${schema}`);
     // The default table name, in this file's own schema: parallel test files never meet.
     pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 10, options: `-c search_path=${schema}` });
+    pool.on("error", () => {});
     await pool.query(APPROVALS_DDL);
   });
 

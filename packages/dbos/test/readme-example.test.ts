@@ -38,12 +38,16 @@ describe("README example", () => {
 
 describe.skipIf(skipRealServer)(`README example on a ${REAL_SERVER}`, () => {
   let db: TestDatabase;
+  // The example's own pool, ended before the database is dropped under it (an idle client would otherwise
+  // receive 57P01 from the forced drop).
+  let examplePool: pg.Pool | undefined;
   beforeAll(async () => {
     db = await createTestDatabase("readme");
     process.env.DATABASE_URL = db.url;
   });
   afterAll(async () => {
     if (DBOS.isInitialized()) await DBOS.shutdown();
+    if (examplePool !== undefined && !examplePool.ended) await examplePool.end();
     await db?.drop();
   });
 
@@ -52,6 +56,9 @@ describe.skipIf(skipRealServer)(`README example on a ${REAL_SERVER}`, () => {
 
     // #region readme
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+    // PostgreSQL may close an idle connection (restart, failover, admin command): without a listener, Node
+    // turns that into an uncaught exception and the process exits.
+    pool.on("error", (error) => console.error("idle PostgreSQL connection closed:", error.message));
     const query: PgQuery = (sql, params) => pool.query(sql, params);
     await pool.query(INVOCATIONS_DDL);
     await pool.query(APPROVALS_DDL);
@@ -121,6 +128,7 @@ describe.skipIf(skipRealServer)(`README example on a ${REAL_SERVER}`, () => {
     const result = await handle.getResult();
     console.log(result.status, result.status === "completed" ? result.output : result); // completed { refunded: 1500 }
     // #endregion readme
+    examplePool = pool;
 
     expect(log).toHaveBeenCalledWith("completed", { refunded: 1500 });
     log.mockRestore();

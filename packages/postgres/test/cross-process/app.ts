@@ -52,6 +52,7 @@ const never = () => new Promise<never>(() => {});
 export function openApp(o: { schema: string; clockOffsetMs?: number; hang?: HangPlan; pool?: pg.Pool; batchFlushMs?: number }) {
   const t = tablesOf(o.schema);
   const pool = o.pool ?? new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 8 });
+  if (o.pool === undefined) pool.on("error", () => {}); // a terminated idle backend must not crash the child
   const query: PgQuery = (sql, params) => pool.query(sql, params);
   const offset = o.clockOffsetMs ?? 0;
   // One clock for the runtime, the coordinator, the journal and the service; tests shift it to observe lapses.

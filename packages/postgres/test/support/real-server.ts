@@ -21,12 +21,15 @@ export function createTestPool(options: { max?: number; searchPath?: string } = 
   if (TEST_DATABASE_URL === undefined) {
     throw new Error("TEST_DATABASE_URL must be set: CI runs the real-server tests (postgres.md §9.2)");
   }
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: TEST_DATABASE_URL,
     max: options.max ?? 10,
     // Test harness only: lets the default table names of the DDL constants live in a private schema.
     ...(options.searchPath === undefined ? {} : { options: `-c search_path=${options.searchPath}` }),
   });
+  // An idle client whose backend is terminated (server restart, fault tests) must not crash the test process.
+  pool.on("error", () => {});
+  return pool;
 }
 
 /** The schema of this file and process name. */
