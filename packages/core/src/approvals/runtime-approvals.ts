@@ -2,6 +2,7 @@ import { toAuditActorRef } from "../audit/actor-ref.js";
 import type { AgentAuditEvent } from "../audit/types.js";
 import type { AuditEmitter } from "../audit/emitter.js";
 import { CapabilityError } from "../errors/capability-error.js";
+import { refusesSelfApproval, type SelfApprovalRule } from "./self-approval.js";
 import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord } from "./types.js";
 
 /**
@@ -10,17 +11,19 @@ import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord } from "./ty
  */
 export function wrapCoordinator(
   coordinator: ApprovalCoordinator,
-  options: { audit: AuditEmitter; now: () => Date; rejectSelfApproval: boolean },
+  options: { audit: AuditEmitter; now: () => Date; selfApproval: SelfApprovalRule },
 ): ApprovalCoordinator {
   const wrapped: ApprovalCoordinator = {
     create: (request) => coordinator.create(request),
     get: (id) => coordinator.get(id),
     markConsumed: (id, executionId) => coordinator.markConsumed(id, executionId),
     async decide(id: string, decision: ApprovalDecision): Promise<ApprovalRecord> {
-      if (options.rejectSelfApproval) {
+      if (options.selfApproval.rejectSelfApproval) {
         const record = await coordinator.get(id);
         const approverId = (decision as { approver?: { id?: unknown } } | null)?.approver?.id;
-        if (record !== null && approverId === record.actor.id) throw new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" });
+        if (record !== null && approverId === record.actor.id && refusesSelfApproval(options.selfApproval, record.types)) {
+          throw new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" });
+        }
       }
       const decided = await coordinator.decide(id, decision);
       if (options.audit.enabled) options.audit.emit(decisionEvent(decided, decision, options.now()));

@@ -46,4 +46,10 @@ export type ApprovalsConfig = {
   handler?: (req: ApprovalRequest) => Promise<ApprovalDecision | undefined>;
   /** Default true (SI-4). */
   rejectSelfApproval?: boolean;
+  /**
+   * Approval types the requester may confirm themselves (e.g. a chat user confirming their own send), while
+   * self-approval stays refused for every other type. A request is self-confirmable only when all its types are
+   * listed. Default none.
+   */
+  requesterConfirmable?: readonly string[];
 };

@@ -1,5 +1,6 @@
 import { createInMemoryApprovalCoordinator } from "../approvals/in-memory-coordinator.js";
 import { wrapCoordinator } from "../approvals/runtime-approvals.js";
+import { requesterConfirmableTypes } from "../approvals/self-approval.js";
 import { createAuditEmitter, normalizeAuditConfig } from "../audit/emitter.js";
 import { EXPOSURE_SURFACES, MODEL_SURFACES, type ExposureSurface } from "../capability/types.js";
 import { toJsonSchema } from "../schema/to-json-schema.js";
@@ -40,6 +41,7 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
   const audit = createAuditEmitter(options.audit);
   const coordinator = approvals.coordinator ?? createInMemoryApprovalCoordinator({ now });
   const rejectSelfApproval = approvals.rejectSelfApproval !== false;
+  const requesterConfirmable = requesterConfirmableTypes(approvals.requesterConfirmable);
 
   const plans = new Map<string, CapabilityPlan>();
   const exposedBySurface = Object.fromEntries(EXPOSURE_SURFACES.map((s) => [s, [] as CapabilityPlan[]])) as Record<ExposureSurface, CapabilityPlan[]>;
@@ -67,12 +69,13 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
     coordinator,
     approvalHandler: approvals.handler,
     rejectSelfApproval,
+    requesterConfirmable,
   };
 
   const runtime: AgentRuntime<TContext> = {
     governance,
     registry: governance.registry,
-    approvals: wrapCoordinator(coordinator, { audit, now, rejectSelfApproval }),
+    approvals: wrapCoordinator(coordinator, { audit, now, selfApproval: { rejectSelfApproval, requesterConfirmable } }),
     invoke: (id, input, invokeOptions) => invoke(state, id, input, invokeOptions as never),
     describe: (surface, describeOptions) => describe(state, surface, describeOptions as never),
     resume: (approvalId, resumeOptions) => resume(state, approvalId, resumeOptions as never),

@@ -1,5 +1,6 @@
 import { hashCanonicalInputAnywhere } from "../approvals/hash.js";
 import type { ApprovalRecord } from "../approvals/types.js";
+import { refusesSelfApproval } from "../approvals/self-approval.js";
 import { isWellFormedActor, type Actor } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { capabilityNotFound } from "../errors/concealed.js";
@@ -84,7 +85,7 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
   if (statusError) return finishFailed(exec, statusError);
 
   // R4: defence in depth for records decided directly through a coordinator (SI-4).
-  if (rt.rejectSelfApproval && record.decision!.approver.id === record.actor.id) {
+  if (record.decision!.approver.id === record.actor.id && refusesSelfApproval(rt, record.types)) {
     return finishFailed(exec, new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" }));
   }
   // R5: the stored input must still be exactly what was approved (SI-5).

@@ -26,4 +26,6 @@ export type RuntimeState = {
   readonly coordinator: ApprovalCoordinator;
   readonly approvalHandler: ((req: ApprovalRequest) => Promise<ApprovalDecision | undefined>) | undefined;
   readonly rejectSelfApproval: boolean;
+  /** The types a requester may confirm themselves (`approvals.requesterConfirmable`). */
+  readonly requesterConfirmable: ReadonlySet<string>;
 };

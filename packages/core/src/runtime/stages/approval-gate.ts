@@ -1,5 +1,6 @@
 import { buildApprovalRequest } from "../../approvals/build-request.js";
 import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from "../../approvals/types.js";
+import { refusesSelfApproval } from "../../approvals/self-approval.js";
 import { toAuditActorRef } from "../../audit/actor-ref.js";
 import { isWellFormedActor, type Actor } from "../../capability/types.js";
 import { CapabilityError } from "../../errors/capability-error.js";
@@ -96,7 +97,7 @@ function applyInlineDecision(exec: Execution, request: ApprovalRequest, decision
   }
   if (decision.status === "rejected") return { kind: "error", error: new CapabilityError({ code: "APPROVAL_REJECTED" }) };
   if (rt.now().getTime() > request.expiresAt.getTime()) return { kind: "error", error: new CapabilityError({ code: "APPROVAL_EXPIRED" }) };
-  if (rt.rejectSelfApproval && decision.approver.id === request.actor.id) {
+  if (decision.approver.id === request.actor.id && refusesSelfApproval(rt, request.types)) {
     return { kind: "error", error: new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" }) };
   }
   return { kind: "approved", approval: { id: request.id, approver: decision.approver } };
