@@ -1,4 +1,11 @@
 // Public entry of @orpc-agent/ai-sdk (adapters.md §2): surface `aiSdk`, one governed tool per capability, over a
-// local runtime or a remote CapabilityClient.
+// local runtime or a remote CapabilityClient; `governChat` adds AI SDK UI part states, approval cards and
+// requester confirmations.
 export { toAISDKTools } from "./to-ai-sdk-tools.js";
-export type { AISDKToolResult, AISDKToolsOptions, RemoteAISDKToolResult, RemoteAISDKToolsOptions } from "./types.js";
+export type { AISDKToolResult, AISDKToolSet, AISDKToolsOptions, RemoteAISDKToolResult, RemoteAISDKToolSet, RemoteAISDKToolsOptions } from "./types.js";
+export type { GovernedToolMetadata } from "./tool-metadata.js";
+export { governChat } from "./ui/govern-chat.js";
+export type { GovernedChat, GovernedChatOptions } from "./ui/govern-chat.js";
+export { APPROVAL_PART_TYPE, approvalOutcomePart, reconcileApprovalPart } from "./ui/approval-part.js";
+export type { GovernedApprovalChunk, GovernedApprovalData, GovernedApprovalState, GovernedUIDataTypes } from "./ui/approval-part.js";
+export type { AnsweredConversation, ConfirmationAnswer, ConfirmationOutcome } from "./ui/answer-confirmations.js";

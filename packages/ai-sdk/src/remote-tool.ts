@@ -4,6 +4,7 @@ import { generateTool } from "./generated-tool.js";
 import { toolInputSchema } from "./input-schema.js";
 import { concealedRemoteResult, outcomeUnknownResult, toRemoteToolResult } from "./remote-result.js";
 import { composeSignals } from "./signal.js";
+import { remoteToolResultSchema } from "./tool-output.js";
 import type { RemoteAISDKToolResult, RemoteAISDKToolsOptions } from "./types.js";
 
 /** What every remote tool of one build binds. No identity: the server authenticates the client (SI-3, D-1). */
@@ -21,9 +22,9 @@ const INVOCATION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
  * One AI SDK tool for one remote descriptor (adapters.md §2.3, §2.6), running every call through `client.invoke`.
  * Its schema is wrapped per build: a server may change it between deployments.
  */
-export function createRemoteTool(descriptor: RemoteDescriptor, binding: RemoteToolBinding): Tool {
+export function createRemoteTool(descriptor: RemoteDescriptor, binding: RemoteToolBinding): Tool<unknown, RemoteAISDKToolResult> {
   const id = descriptor.id;
-  return generateTool(descriptor, toolInputSchema(descriptor.inputSchema), (args, callOptions) =>
+  return generateTool(descriptor, toolInputSchema(descriptor.inputSchema), remoteToolResultSchema, (args, callOptions) =>
     invokeRemotely(id, { args, toolCallId: callOptions?.toolCallId, abortSignal: callOptions?.abortSignal }, binding),
   );
 }

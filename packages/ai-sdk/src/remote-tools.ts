@@ -1,15 +1,14 @@
-import type { Tool, ToolSet } from "ai";
 import type { CapabilityClient, DescribeRequest, RemoteDescriptor } from "@orpc-agent/core/client";
 import { createRemoteTool, type RemoteToolBinding } from "./remote-tool.js";
 import { assertRemoteToolsOptions } from "./remote-options.js";
 import { VALID_TOOL_NAME } from "./tool-names.js";
-import type { RemoteAISDKToolsOptions } from "./types.js";
+import type { RemoteAISDKToolSet, RemoteAISDKToolsOptions } from "./types.js";
 
 /**
  * The remote overload's build (adapters.md §2.6): what the server lets this client's actor discover, one tool
  * per descriptor under its server-resolved `toolNames.aiSdk`, every call through `client.invoke`.
  */
-export async function toRemoteAISDKTools(client: CapabilityClient, options: RemoteAISDKToolsOptions): Promise<ToolSet> {
+export async function toRemoteAISDKTools(client: CapabilityClient, options: RemoteAISDKToolsOptions): Promise<RemoteAISDKToolSet> {
   assertRemoteToolsOptions(options);
   const { scope, filter, signal } = options;
   // Rejections (e.g. a discovery-budget TIMEOUT, an authentication failure) propagate; there is never a partial set.
@@ -23,7 +22,7 @@ export async function toRemoteAISDKTools(client: CapabilityClient, options: Remo
   if (signal !== undefined) binding.signal = signal;
   if (options.correlationId !== undefined) binding.correlationId = options.correlationId;
 
-  const tools: Record<string, Tool> = {};
+  const tools: RemoteAISDKToolSet = {};
   descriptors.forEach((descriptor, index) => {
     // distributed.md §2.3: a contextual capability has no place in an unbound list, yet stays invocable.
     if (descriptor.contextual === true) return;

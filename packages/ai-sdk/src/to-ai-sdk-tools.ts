@@ -1,4 +1,3 @@
-import type { Tool, ToolSet } from "ai";
 import type { AgentRuntime, DescribeOptions } from "@orpc-agent/core";
 import type { CapabilityClient } from "@orpc-agent/core/client";
 import { createGovernedTool, type ToolBinding } from "./governed-tool.js";
@@ -7,7 +6,7 @@ import { assertToolsOptions } from "./options.js";
 import { assertCapabilityClient } from "./remote-options.js";
 import { toRemoteAISDKTools } from "./remote-tools.js";
 import { toolNameMapFor } from "./tool-names.js";
-import type { AISDKToolsOptions, RemoteAISDKToolsOptions } from "./types.js";
+import type { AISDKToolSet, AISDKToolsOptions, RemoteAISDKToolSet, RemoteAISDKToolsOptions } from "./types.js";
 
 /**
  * Governed AI SDK tools for one request, on surface `aiSdk` (adapters.md §2.2): what this actor discovers,
@@ -18,7 +17,7 @@ import type { AISDKToolsOptions, RemoteAISDKToolsOptions } from "./types.js";
  * const tools = await toAISDKTools(runtime, { actor: session.actor, context: { db } });
  * const result = await generateText({ model, tools, stopWhen: stepCountIs(5), prompt });
  */
-export function toAISDKTools<TContext>(runtime: AgentRuntime<TContext>, options: AISDKToolsOptions<TContext>): Promise<ToolSet>;
+export function toAISDKTools<TContext>(runtime: AgentRuntime<TContext>, options: AISDKToolsOptions<TContext>): Promise<AISDKToolSet>;
 /**
  * Governed AI SDK tools over a remote capability authority (adapters.md §2.6, ADR-019): what the server lets this
  * client's actor discover, named by the server, every call through `client.invoke` under an invocation id the
@@ -28,18 +27,23 @@ export function toAISDKTools<TContext>(runtime: AgentRuntime<TContext>, options:
  * const client = createHttpCapabilityClient({ url: "https://api.example.com/rpc", headers: () => ({ authorization: `Bearer ${token}` }) });
  * const tools = await toAISDKTools(client, { invocationId: (call) => invocations.allocate(conversationId, call) });
  */
-export function toAISDKTools(client: CapabilityClient, options: RemoteAISDKToolsOptions): Promise<ToolSet>;
+export function toAISDKTools(client: CapabilityClient, options: RemoteAISDKToolsOptions): Promise<RemoteAISDKToolSet>;
 export async function toAISDKTools<TContext>(
   target: AgentRuntime<TContext> | CapabilityClient,
   options: AISDKToolsOptions<TContext> | RemoteAISDKToolsOptions,
-): Promise<ToolSet> {
+): Promise<AISDKToolSet | RemoteAISDKToolSet> {
   // adapters.md §2.6 (decided there): a target with a `registry` member is a runtime, anything else a client.
   if (isAgentRuntime(target)) return toLocalAISDKTools(target as AgentRuntime<TContext>, options as AISDKToolsOptions<TContext>);
   assertCapabilityClient(target);
   return toRemoteAISDKTools(target, options as RemoteAISDKToolsOptions);
 }
 
-async function toLocalAISDKTools<TContext>(runtime: AgentRuntime<TContext>, options: AISDKToolsOptions<TContext>): Promise<ToolSet> {
+/** The local build; `observe` is the UI layer's hook (`governChat`), absent for `toAISDKTools`. */
+export async function toLocalAISDKTools<TContext>(
+  runtime: AgentRuntime<TContext>,
+  options: AISDKToolsOptions<TContext>,
+  observe?: ToolBinding<TContext>["observe"],
+): Promise<AISDKToolSet> {
   // §2.2 (1)
   assertToolsOptions(options);
   const { actor, context, scope, filter, toolNaming } = options;
@@ -54,8 +58,9 @@ async function toLocalAISDKTools<TContext>(runtime: AgentRuntime<TContext>, opti
   const binding: ToolBinding<TContext> = { runtime, actor, context };
   if (options.signal !== undefined) binding.signal = options.signal;
   if (options.correlationId !== undefined) binding.correlationId = options.correlationId;
+  if (observe !== undefined) binding.observe = observe;
 
-  const tools: Record<string, Tool> = {};
+  const tools: AISDKToolSet = {};
   for (const descriptor of descriptors) {
     // §2.2 (4): a contextual capability has no place in an unbound list, yet stays invocable.
     if (descriptor.contextual === true) continue;

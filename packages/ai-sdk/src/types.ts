@@ -1,3 +1,4 @@
+import type { Tool } from "ai";
 import type { Actor, CapabilityDescriptor, DescribeScope } from "@orpc-agent/core";
 
 /**
@@ -63,3 +64,12 @@ export type RemoteAISDKToolResult =
   | { status: "approval-required"; approvalId: string; message: string; invocationId: string }
   | { status: "error"; error: { code: string; message: string; retryable: boolean; details?: unknown } }
   | { status: "outcome-unknown"; invocationId: string; message: string };
+
+/**
+ * The tools of a local build: every tool returns `AISDKToolResult`, so `InferUITools<AISDKToolSet>` types each
+ * `tool-<name>` part's `output` as the envelope.
+ */
+export type AISDKToolSet = Record<string, Tool<unknown, AISDKToolResult>>;
+
+/** The tools of a remote build; outputs are `RemoteAISDKToolResult`. */
+export type RemoteAISDKToolSet = Record<string, Tool<unknown, RemoteAISDKToolResult>>;

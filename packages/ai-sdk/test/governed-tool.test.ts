@@ -2,6 +2,7 @@
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { allow, definePolicy, deny, requireApproval, type ExecutionResult } from "@orpc-agent/core";
+import { TOOL_RESULT_SCHEMA } from "../src/tool-output.js";
 import { toAISDKTools } from "../src/index.js";
 import { admin, buildApp, context, dana } from "./support/app.js";
 import { runTool } from "./support/run-tool.js";
@@ -54,15 +55,19 @@ describe("generated tool fields", () => {
     expect(Object.isFrozen(fresh[0]!.inputSchema)).toBe(false);
   });
 
-  it("needsApproval and toModelOutput are undefined on every tool, as are outputSchema, strict and providerOptions", async () => {
+  it("needsApproval and toModelOutput are undefined on every tool, as are strict and providerOptions; the output schema is the envelope's and metadata names the capability", async () => {
     const { runtime } = buildApp();
     for (const actor of [dana, admin]) {
       const tools = await toAISDKTools(runtime, { actor, context });
       for (const [name, tool] of Object.entries(tools)) {
         const fields = tool as Record<string, unknown>;
-        for (const field of ["needsApproval", "toModelOutput", "outputSchema", "strict", "providerOptions", "onInputAvailable"]) {
+        for (const field of ["needsApproval", "toModelOutput", "strict", "providerOptions", "onInputAvailable"]) {
           expect(fields[field], `${name}.${field}`).toBeUndefined();
         }
+        expect((tool.outputSchema as { jsonSchema: unknown }).jsonSchema, name).toEqual(TOOL_RESULT_SCHEMA);
+        expect((tool.outputSchema as { validate?: unknown }).validate, name).toBeUndefined();
+        const capabilityId = (fields.metadata as { orpcAgent: { capabilityId: string } }).orpcAgent.capabilityId;
+        expect(name).toBe(capabilityId.replaceAll(".", "_"));
         expect(typeof tool.execute, name).toBe("function");
       }
     }

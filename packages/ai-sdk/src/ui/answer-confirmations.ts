@@ -1,0 +1,180 @@
+import type { Actor, AgentRuntime, ApprovalRecord } from "@orpc-agent/core";
+import { concealedResult, toToolResult } from "../result.js";
+import type { AISDKToolResult } from "../types.js";
+import { approvalChunk, outcomeData, type GovernedApprovalChunk } from "./approval-part.js";
+import { sameJson } from "./same-json.js";
+
+/** A browser's answer to a requester confirmation, when it does not arrive as an `approval-responded` part (`ai` 5). */
+export type ConfirmationAnswer = { approvalId: string; approved: boolean; reason?: string };
+
+/** What happened to one answer. `refused`: nothing was decided and nothing ran. */
+export type ConfirmationOutcome = { approvalId: string; toolCallId: string; outcome: "executed" | "rejected" | "refused"; result: AISDKToolResult };
+
+export type AnsweredConversation<M> = {
+  /** The conversation with every answered part settled: hand these to `convertToModelMessages` and persist them. */
+  messages: M[];
+  /** Chunks that settle the answered parts of the last assistant message in the browser; write them first. */
+  chunks: object[];
+  outcomes: ConfirmationOutcome[];
+};
+
+export type ConfirmationBinding<TContext> = {
+  runtime: AgentRuntime<TContext>;
+  actor: Actor;
+  context: TContext;
+  signal?: AbortSignal;
+  confirmable: ReadonlySet<string>;
+  /** The wire name of a capability id in this build. */
+  toolNameOf(capabilityId: string): string | undefined;
+};
+
+/** What the browser sees for a refused answer; deliberately says nothing about why (forged, replayed, other input). */
+export const REFUSED_MESSAGE = "This confirmation was not accepted.";
+const REJECTED_MESSAGE = "The request was not confirmed.";
+
+type Part = { type: string; toolCallId?: string; state?: string; input?: unknown; output?: unknown; approval?: { id?: unknown; approved?: unknown; reason?: unknown }; [key: string]: unknown };
+type Message = { role: string; parts: readonly unknown[] };
+
+/**
+ * Routes every browser answer through the runtime (SI-4, SI-5): an `approval-responded` tool part (`ai` 6, 7) or
+ * an explicit answer (`ai` 5) becomes `runtime.approvals.decide` by this request's actor on the record the runtime
+ * created, but only when that record is pending, was requested by this actor on `aiSdk` for this tool and
+ * exactly this input, and demands only requester-confirmable types. An approval is then resumed, which executes
+ * it once. Anything else is refused: nothing is decided or run. Every `approval-responded` part is settled, so the
+ * SDK itself never executes a tool on an answer from the browser.
+ */
+export async function answerConfirmations<M extends Message, TContext>(
+  binding: ConfirmationBinding<TContext>,
+  messages: readonly M[],
+  answers: readonly ConfirmationAnswer[] = [],
+): Promise<AnsweredConversation<M>> {
+  const copy = structuredClone(messages) as M[];
+  const lastIndex = copy.length - 1;
+  const chunks: object[] = [];
+  const outcomes: ConfirmationOutcome[] = [];
+  const explicit = new Map(answers.map((answer) => [answer.approvalId, answer]));
+
+  for (let m = 0; m < copy.length; m++) {
+    const message = copy[m]!;
+    if (message.role !== "assistant") continue;
+    for (const raw of message.parts) {
+      const part = raw as Part;
+      if (!isToolPart(part)) continue;
+      const answer = answerOf(part, explicit);
+      if (answer === undefined) {
+        // An unanswered native request: the envelope goes back as the output, so the model's history stays whole.
+        if (part.state === "approval-requested") settle(part, { status: "unanswered", result: pendingEnvelope(part) });
+        continue;
+      }
+      const toolName = part.type === "dynamic-tool" ? String(part.toolName) : part.type.slice("tool-".length);
+      const outcome = await decideAnswer(binding, answer, { toolName, input: part.input });
+      settle(part, outcome);
+      outcomes.push({ approvalId: answer.approvalId, toolCallId: part.toolCallId!, outcome: outcome.status as ConfirmationOutcome["outcome"], result: outcome.result });
+      if (m === lastIndex) chunks.push(...settleChunks(part, answer.approvalId, toolName, outcome));
+    }
+  }
+  return { messages: copy, chunks, outcomes };
+}
+
+type Decided = { status: "executed" | "rejected" | "refused" | "unanswered"; result: AISDKToolResult; reason?: string };
+
+async function decideAnswer<TContext>(binding: ConfirmationBinding<TContext>, answer: ConfirmationAnswer, call: { toolName: string; input: unknown }): Promise<Decided> {
+  const refused: Decided = { status: "refused", result: { status: "error", error: { code: "APPROVAL_REFUSED", message: REFUSED_MESSAGE, retryable: false } } };
+  if (typeof answer.approvalId !== "string" || typeof answer.approved !== "boolean") return refused;
+  let record: ApprovalRecord | null;
+  try {
+    record = await binding.runtime.approvals.get(answer.approvalId);
+  } catch {
+    return refused;
+  }
+  if (!answerable(binding, record, call)) return refused;
+
+  const decision = { status: answer.approved ? "approved" : "rejected", approver: binding.actor } as const;
+  try {
+    await binding.runtime.approvals.decide(record.id, typeof answer.reason === "string" ? { ...decision, comment: answer.reason } : decision);
+  } catch {
+    // The runtime refused (self-approval not allowed for these types, expired, decided concurrently).
+    return refused;
+  }
+  if (!answer.approved) {
+    const rejected: Decided = { status: "rejected", result: { status: "error", error: { code: "APPROVAL_REJECTED", message: REJECTED_MESSAGE, retryable: false } } };
+    if (typeof answer.reason === "string") rejected.reason = answer.reason;
+    return rejected;
+  }
+  try {
+    const options = { context: binding.context, expectedActor: binding.actor, expectedSurface: "aiSdk" as const, ...(binding.signal ? { signal: binding.signal } : {}) };
+    return { status: "executed", result: toToolResult(await binding.runtime.resume(record.id, options)) };
+  } catch {
+    return { status: "executed", result: concealedResult() };
+  }
+}
+
+/** The adapter's own checks; the runtime checks again on decide (self-approval per type) and on resume (R1..R12). */
+function answerable<TContext>(binding: ConfirmationBinding<TContext>, record: ApprovalRecord | null, call: { toolName: string; input: unknown }): record is ApprovalRecord {
+  if (record === null || typeof record !== "object") return false;
+  if (record.status !== "pending") return false; // replayed, decided elsewhere, expired
+  if (record.actor?.id !== binding.actor.id || record.surface !== "aiSdk") return false;
+  if (binding.toolNameOf(record.capabilityId) !== call.toolName) return false;
+  // SI-4: a record demanding any other type (a manager's) is never decided from the chat.
+  if (!Array.isArray(record.types) || record.types.length === 0 || !record.types.every((type) => binding.confirmable.has(type))) return false;
+  // SI-5: the answer is for the call shown, with exactly the input the runtime validated.
+  return sameJson(record.input, call.input);
+}
+
+function isToolPart(part: Part): boolean {
+  return typeof part === "object" && part !== null && typeof part.type === "string" && (part.type.startsWith("tool-") || part.type === "dynamic-tool") && typeof part.toolCallId === "string";
+}
+
+function answerOf(part: Part, explicit: ReadonlyMap<string, ConfirmationAnswer>): ConfirmationAnswer | undefined {
+  if (part.state === "approval-responded") {
+    const approval = part.approval ?? {};
+    const answer: ConfirmationAnswer = { approvalId: String(approval.id), approved: approval.approved === true };
+    if (typeof approval.reason === "string") answer.reason = approval.reason;
+    return answer;
+  }
+  // `ai` 5: the envelope is the output, the answer comes from the app.
+  const output = part.output as { status?: unknown; approvalId?: unknown } | undefined;
+  if (part.state === "output-available" && output?.status === "approval-required" && typeof output.approvalId === "string") return explicit.get(output.approvalId);
+  return undefined;
+}
+
+function pendingEnvelope(part: Part): AISDKToolResult {
+  const descriptor = (part.approval as { descriptor?: unknown } | undefined)?.descriptor as Partial<Extract<AISDKToolResult, { status: "approval-required" }>> | undefined;
+  const id = part.approval?.id;
+  if (descriptor?.status === "approval-required" && descriptor.approvalId === id && typeof descriptor.message === "string") {
+    return { status: "approval-required", approvalId: String(id), message: descriptor.message };
+  }
+  return concealedResult();
+}
+
+/** The part's settled state: what the browser and the next model call see. */
+function settle(part: Part, outcome: Decided): void {
+  delete part.errorText;
+  if (outcome.status === "rejected" && part.state === "approval-responded") {
+    part.state = "output-denied";
+    part.approval = { ...part.approval, approved: false };
+    delete part.output;
+    return;
+  }
+  if (outcome.result.status === "error") {
+    part.state = "output-error";
+    part.errorText = outcome.result.error.message;
+    delete part.output;
+  } else {
+    part.state = "output-available";
+    part.output = outcome.result;
+  }
+  // A settled part carries no approval answer the SDK could act on.
+  if (part.approval !== undefined && outcome.status !== "rejected") delete part.approval;
+}
+
+function settleChunks(part: Part, approvalId: string, toolName: string, outcome: Decided): object[] {
+  const toolCallId = part.toolCallId!;
+  const card: GovernedApprovalChunk =
+    outcome.status === "refused"
+      ? approvalChunk({ approvalId, toolCallId, toolName, state: "refused", message: REFUSED_MESSAGE })
+      : approvalChunk(outcomeData(approvalId, outcome.result, { toolCallId, toolName }));
+  if (part.state === "output-denied") return [{ type: "tool-output-denied", toolCallId }, card];
+  if (part.state === "output-error") return [{ type: "tool-output-error", toolCallId, errorText: part.errorText }, card];
+  return [{ type: "tool-output-available", toolCallId, output: part.output }, card];
+}

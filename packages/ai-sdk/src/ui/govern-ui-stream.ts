@@ -1,0 +1,61 @@
+import type { UIMessageChunk } from "ai";
+import type { AISDKToolResult } from "../types.js";
+import { approvalChunk } from "./approval-part.js";
+import { HAS_NATIVE_APPROVALS } from "./native-approvals.js";
+
+/** What the stream rewrite needs to know about one build: its tool names, and which approvals the requester confirms. */
+export type UIStreamGovernance = {
+  toolNames: ReadonlySet<string>;
+  /** Whether the runtime approval `approvalId`, demanded by the call `toolCallId` of this request, is requester-confirmable. */
+  isConfirmable(toolCallId: string, approvalId: string): boolean;
+};
+
+type Chunk = { type: string; toolCallId?: string; toolName?: string; output?: unknown; preliminary?: boolean; [key: string]: unknown };
+
+/**
+ * Rewrites the governed tools' outputs in a UI message stream so the part state says what happened:
+ * `ok` stays `output-available`; an error envelope (policy denial, concealed failure, invalid input, timeout)
+ * becomes `output-error` with the public message only (SI-9); `approval-required` stays `output-available`
+ * with a pending card (`data-agent-approval`, keyed by approval id), or, for a requester-confirmable approval
+ * on `ai` 6 and 7, becomes the SDK's `tool-approval-request` carrying the runtime's approval id. The model's
+ * view is untouched: it read the envelope in the loop.
+ */
+export function governUIMessageStream(stream: ReadableStream<UIMessageChunk>, governance: UIStreamGovernance): ReadableStream<UIMessageChunk> {
+  const toolNameOf = new Map<string, string>();
+  return stream.pipeThrough(
+    new TransformStream<UIMessageChunk, UIMessageChunk>({
+      transform(input, controller) {
+        const chunk = input as unknown as Chunk;
+        if ((chunk.type === "tool-input-start" || chunk.type === "tool-input-available") && typeof chunk.toolCallId === "string" && typeof chunk.toolName === "string") {
+          toolNameOf.set(chunk.toolCallId, chunk.toolName);
+        }
+        if (chunk.type !== "tool-output-available" || chunk.preliminary === true || typeof chunk.toolCallId !== "string") return controller.enqueue(input);
+        const toolName = toolNameOf.get(chunk.toolCallId);
+        const envelope = chunk.output as AISDKToolResult | undefined;
+        if (toolName === undefined || !governance.toolNames.has(toolName) || typeof envelope !== "object" || envelope === null) return controller.enqueue(input);
+        for (const out of rewrite(chunk, envelope, toolName, governance)) controller.enqueue(out as unknown as UIMessageChunk);
+      },
+    }),
+  );
+}
+
+function rewrite(chunk: Chunk, envelope: AISDKToolResult, toolName: string, governance: UIStreamGovernance): object[] {
+  const toolCallId = chunk.toolCallId!;
+  switch (envelope.status) {
+    case "error": {
+      const out: Record<string, unknown> = { type: "tool-output-error", toolCallId, errorText: envelope.error.message };
+      for (const key of ["providerExecuted", "providerMetadata", "toolMetadata", "dynamic"]) if (chunk[key] !== undefined) out[key] = chunk[key];
+      return [out];
+    }
+    case "approval-required": {
+      const { approvalId, message } = envelope;
+      if (!governance.isConfirmable(toolCallId, approvalId)) return [chunk, approvalChunk({ approvalId, toolCallId, toolName, state: "pending", message })];
+      const card = approvalChunk({ approvalId, toolCallId, toolName, state: "confirmation-requested", message });
+      // `ai` 5 has no approval parts: the envelope stays the output and the card carries the confirmation.
+      if (!HAS_NATIVE_APPROVALS) return [chunk, card];
+      return [{ type: "tool-approval-request", toolCallId, approvalId, approvalDescriptor: envelope }, card];
+    }
+    default:
+      return [chunk];
+  }
+}
