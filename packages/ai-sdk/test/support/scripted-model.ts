@@ -8,6 +8,7 @@ export type ScriptedLanguageModel = Extract<LanguageModel, { specificationVersio
 export type ModelCall = Parameters<ScriptedLanguageModel["doGenerate"]>[0];
 type Generated = Awaited<ReturnType<ScriptedLanguageModel["doGenerate"]>>;
 export type ModelContent = Generated["content"][number];
+type StreamPart = Awaited<ReturnType<ScriptedLanguageModel["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
 
 /** One model turn: fixed content, or content computed from what the model was sent. */
 export type ScriptedTurn = ModelContent[] | ((call: ModelCall) => ModelContent[]);
@@ -24,7 +25,7 @@ export function text(value: string): ModelContent {
 }
 
 /**
- * A model that plays `turns` in order, one per step, and records every call it receives. Running out of turns
+ * A model that plays `turns` in order, one per step, and records every call it receives; `generateText` and `streamText` alike. Running out of turns
  * is a test bug and throws.
  */
 export function scriptedModel(turns: ScriptedTurn[]): { model: ScriptedLanguageModel; calls: ModelCall[] } {
@@ -46,8 +47,28 @@ export function scriptedModel(turns: ScriptedTurn[]): { model: ScriptedLanguageM
         warnings: [],
       };
     },
-    async doStream() {
-      throw new Error("scripted model: only generateText is scripted");
+    // streamText plays the same turns: each content part as its stream parts, then `finish`.
+    async doStream(call) {
+      calls.push(call);
+      const turn = turns[calls.length - 1];
+      if (turn === undefined) throw new Error(`scripted model: no turn ${calls.length} in the script`);
+      const content = typeof turn === "function" ? turn(call) : turn;
+      const parts: StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      content.forEach((part, index) => {
+        if (part.type === "text") {
+          const id = `text_${calls.length}_${index}`;
+          parts.push({ type: "text-start", id }, { type: "text-delta", id, delta: part.text }, { type: "text-end", id });
+        } else parts.push(part as StreamPart);
+      });
+      parts.push({ type: "finish", finishReason: content.some((part) => part.type === "tool-call") ? "tool-calls" : "stop", usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } });
+      return {
+        stream: new ReadableStream<StreamPart>({
+          start(controller) {
+            for (const part of parts) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      };
     },
   };
   return { model, calls };
