@@ -8,7 +8,7 @@ import { sameJson } from "./same-json.js";
 export type ConfirmationAnswer = { approvalId: string; approved: boolean; reason?: string };
 
 /** What happened to one answer. `refused`: nothing was decided and nothing ran. */
-export type ConfirmationOutcome = { approvalId: string; toolCallId: string; outcome: "executed" | "rejected" | "refused"; result: AISDKToolResult };
+export type ConfirmationOutcome = { approvalId: string; /** Absent for an answer that matched no part. */ toolCallId?: string; outcome: "executed" | "rejected" | "refused"; result: AISDKToolResult };
 
 export type AnsweredConversation<M> = {
   /** The conversation with every answered part settled: hand these to `convertToModelMessages` and persist them. */
@@ -53,6 +53,7 @@ export async function answerConfirmations<M extends Message, TContext>(
   const chunks: object[] = [];
   const outcomes: ConfirmationOutcome[] = [];
   const explicit = new Map(answers.map((answer) => [answer.approvalId, answer]));
+  const used = new Set<string>();
 
   for (let m = 0; m < copy.length; m++) {
     const message = copy[m]!;
@@ -61,6 +62,7 @@ export async function answerConfirmations<M extends Message, TContext>(
       const part = raw as Part;
       if (!isToolPart(part)) continue;
       const answer = answerOf(part, explicit);
+      if (answer !== undefined) used.add(answer.approvalId);
       if (answer === undefined) {
         // An unanswered native request: the envelope goes back as the output, so the model's history stays whole.
         if (part.state === "approval-requested") settle(part, { status: "unanswered", result: pendingEnvelope(part) });
@@ -73,13 +75,19 @@ export async function answerConfirmations<M extends Message, TContext>(
       if (m === lastIndex) chunks.push(...settleChunks(part, answer.approvalId, toolName, outcome));
     }
   }
+  // An answer for no call in this conversation decides nothing.
+  for (const answer of answers) if (!used.has(answer.approvalId)) outcomes.push({ approvalId: String(answer.approvalId), outcome: "refused", result: refusedResult() });
   return { messages: copy, chunks, outcomes };
+}
+
+function refusedResult(): AISDKToolResult {
+  return { status: "error", error: { code: "APPROVAL_REFUSED", message: REFUSED_MESSAGE, retryable: false } };
 }
 
 type Decided = { status: "executed" | "rejected" | "refused" | "unanswered"; result: AISDKToolResult; reason?: string };
 
 async function decideAnswer<TContext>(binding: ConfirmationBinding<TContext>, answer: ConfirmationAnswer, call: { toolName: string; input: unknown }): Promise<Decided> {
-  const refused: Decided = { status: "refused", result: { status: "error", error: { code: "APPROVAL_REFUSED", message: REFUSED_MESSAGE, retryable: false } } };
+  const refused: Decided = { status: "refused", result: refusedResult() };
   if (typeof answer.approvalId !== "string" || typeof answer.approved !== "boolean") return refused;
   let record: ApprovalRecord | null;
   try {

@@ -12,7 +12,9 @@ export async function chatTurn(chat: GovernedChat, messages: UIMessage[], turns:
   const { model } = scriptedModel(turns);
   const result = streamText({ model, tools: chat.tools, messages: await convertToModelMessages(settled.messages), stopWhen: stepCountIs(5) });
   const seen: UIMessageChunk[] = [];
+  // originalMessages: a continuation keeps the last assistant message's id, so the browser updates it in place.
   const stream = createUIMessageStream({
+    originalMessages: settled.messages,
     execute: ({ writer }) => {
       for (const chunk of settled.chunks) writer.write(chunk as UIMessageChunk);
       writer.merge(chat.toUIMessageStream(result.toUIMessageStream()));
