@@ -50,6 +50,8 @@ export function createAuditEmitter(config: AuditConfig | undefined): AuditEmitte
   let inFlight = 0;
   let idleWaiters: (() => void)[] = [];
   let unreported: unknown[] = [];
+  // The true number of failures since the last drain; `unreported` keeps only the first few.
+  let unreportedCount = 0;
   const writeSettled = () => {
     if (--inFlight > 0 || idleWaiters.length === 0) return;
     const waiters = idleWaiters;
@@ -59,6 +61,7 @@ export function createAuditEmitter(config: AuditConfig | undefined): AuditEmitte
 
   const report = (err: unknown, event: AgentAuditEvent) => {
     // Bounded: a failing sink in a process that never drains must not grow memory without limit.
+    unreportedCount++;
     if (unreported.length < MAX_KEPT_FAILURES) unreported.push(err);
     try {
       onSinkError(err, event);
@@ -120,12 +123,15 @@ export function createAuditEmitter(config: AuditConfig | undefined): AuditEmitte
     } finally {
       clearTimeout(timer);
     }
-    if (unreported.length > 0) {
+    if (unreportedCount > 0) {
       const failures = unreported;
+      const count = unreportedCount;
       unreported = [];
+      unreportedCount = 0;
+      const kept = count > failures.length ? ` (the first ${failures.length} are attached)` : "";
       throw new CapabilityError({
         code: "AUDIT_UNAVAILABLE",
-        cause: failures.length === 1 ? failures[0] : new AggregateError(failures, `${failures.length} audit writes failed.`),
+        cause: count === 1 ? failures[0] : new AggregateError(failures, `${count} audit writes failed${kept}.`),
       });
     }
   };
