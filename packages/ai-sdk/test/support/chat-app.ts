@@ -18,7 +18,7 @@ import type { AppContext } from "./app.js";
 
 export const INTERNAL_TEXT = "connect ECONNREFUSED 10.0.3.7:5432 (users_table)";
 
-export function buildChatApp(options: { requesterConfirmable?: string[] } = { requesterConfirmable: ["confirmation"] }) {
+export function buildChatApp(options: { requesterConfirmable?: string[]; rejectSelfApproval?: boolean } = { requesterConfirmable: ["confirmation"] }) {
   const ap = agentProcedure(os.$context<AppContext>() as unknown as Parameters<typeof agentProcedure>[0]);
   const handlerRuns: string[] = [];
   const registry = createCapabilityRegistry({
@@ -76,7 +76,9 @@ export function buildChatApp(options: { requesterConfirmable?: string[] } = { re
   const events: AgentAuditEvent[] = [];
   const runtime = createAgentRuntime<AppContext>({
     governance: defineGovernance({ registry, policies }),
-    approvals: { coordinator: createInMemoryApprovalCoordinator(), ...(options.requesterConfirmable ? { requesterConfirmable: options.requesterConfirmable } : {}) },
+    approvals: { coordinator: createInMemoryApprovalCoordinator(), ...(options.requesterConfirmable ? { requesterConfirmable: options.requesterConfirmable } : {}),
+      ...(options.rejectSelfApproval !== undefined ? { rejectSelfApproval: options.rejectSelfApproval } : {}),
+    },
     audit: (event) => void events.push(event),
   });
   return { runtime, events, handlerRuns };

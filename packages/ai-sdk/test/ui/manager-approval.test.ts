@@ -26,7 +26,7 @@ describe("AI SDK UI: governed outcomes as part states", () => {
     if (MAJOR === "5") expect(part.toolMetadata).toBeUndefined();
     else expect(part.toolMetadata).toEqual({ orpcAgent: { capabilityId: "orders.refund", risk: "high", sideEffect: "write", requiresApproval: true } });
     // No SDK approval was requested: the browser has nothing to answer.
-    expect(first.chunks.some((chunk) => chunk.type === "tool-approval-request")).toBe(false);
+    expect(first.chunks.some((chunk) => (chunk.type as string) === "tool-approval-request")).toBe(false);
     expect(app.handlerRuns).toEqual([]);
 
     // A manager decides in the app; the app resumes and writes the outcome into the same conversation.

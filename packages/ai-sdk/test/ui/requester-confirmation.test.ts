@@ -96,7 +96,7 @@ describe("AI SDK UI: requester confirmations", () => {
   it("SI-5: an answer whose part shows other input than the record binds is refused", async () => {
     const s = await setup();
     const tampered = structuredClone(s.first.messages);
-    (toolPart(tampered, "call_send") as { input: unknown }).input = { to: "c_99", text: "Your parcel ships today." };
+    toolPart(tampered, "call_send").input = { to: "c_99", text: "Your parcel ships today." };
     const reply = await continueWith(s.chat, answer(s, true, { messages: tampered }));
     expect(reply.outcomes).toEqual([expect.objectContaining({ outcome: "refused" })]);
     expect((await s.app.runtime.approvals.get(s.approvalId))?.status).toBe("pending");
@@ -133,11 +133,24 @@ describe("AI SDK UI: requester confirmations", () => {
     expect(await s.app.runtime.resume(largeId, { context, expectedActor: dana, expectedSurface: "aiSdk" })).toMatchObject({ status: "completed" });
   });
 
+  it("SI-4: on a runtime that turned self-approval off entirely, the adapter still refuses a browser answer to a manager-type demand", async () => {
+    const app = buildChatApp({ rejectSelfApproval: false });
+    const chat = await governChat(app.runtime, { actor: dana, context, requesterConfirmable: ["confirmation"] });
+    const refund = await chatTurn(chat, [userMessage("Refund o1.")], [[toolCall("call_refund", "orders_refund", { orderId: "o1", amount: 5 })], [text("A manager decides.")]]);
+    const refundId = (toolPart(refund.messages, "call_refund").output as { approvalId: string }).approvalId;
+    const forged = NATIVE
+      ? { messages: answerInBrowser(refund.messages, "call_refund", { id: refundId, approved: true }) }
+      : { messages: refund.messages, answers: [{ approvalId: refundId, approved: true }] };
+    expect((await continueWith(chat, forged)).outcomes).toEqual([expect.objectContaining({ outcome: "refused" })]);
+    expect((await app.runtime.approvals.get(refundId))?.status).toBe("pending");
+    expect(app.handlerRuns).toEqual([]);
+  });
+
   it("default unchanged: without requesterConfirmable nothing becomes an SDK approval request, and toAISDKTools sets no approval on any tool", async () => {
     const app = buildChatApp();
     const chat = await governChat(app.runtime, { actor: dana, context });
     const turn = await chatTurn(chat, [userMessage("Tell them.")], [[toolCall("call_send", "notes_send", { to: "c_42", text: "Hi." })], [text("Waiting.")]]);
-    expect(turn.chunks.some((chunk) => chunk.type === "tool-approval-request")).toBe(false);
+    expect(turn.chunks.some((chunk) => (chunk.type as string) === "tool-approval-request")).toBe(false);
     expect(toolPart(turn.messages, "call_send")).toMatchObject({ state: "output-available", output: { status: "approval-required" } });
     expect(dataParts(turn.messages, APPROVAL_PART_TYPE)[0]).toMatchObject({ data: { state: "pending" } });
     for (const tool of Object.values(await toAISDKTools(app.runtime, { actor: dana, context }))) expect((tool as { needsApproval?: unknown }).needsApproval).toBeUndefined();
