@@ -2,6 +2,8 @@
 
 // The driver seam
 export type { PgQuery } from "./query.js";
+export { pgQueryFromPool } from "./pool.js";
+export type { PgPoolLike, PgQueryFromPoolOptions } from "./pool.js";
 
 // Approvals
 export { createPgApprovalCoordinator } from "./approvals/create-pg-approval-coordinator.js";

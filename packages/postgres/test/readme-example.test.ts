@@ -3,7 +3,7 @@ import type pg from "pg";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
-import { APPROVALS_DDL, AUDIT_DDL, createPgApprovalCoordinator, createPgAuditSink, type PgQuery } from "../src/index.js";
+import { APPROVALS_DDL, AUDIT_DDL, createPgApprovalCoordinator, createPgAuditSink, pgQueryFromPool } from "../src/index.js";
 import { os } from "./support/orpc.js";
 import { createTestPool, dropTestSchema, REAL_SERVER, skipRealServer, testSchemaName } from "./support/real-server.js";
 
@@ -48,7 +48,7 @@ describe.skipIf(skipRealServer)(`README example on a ${REAL_SERVER}`, () => {
     const pool = createTestPool({ searchPath: schema });
 
     // #region readme
-    const query: PgQuery = (sql, params) => pool.query(sql, params);
+    const query = pgQueryFromPool(pool); // also attaches the pool's "error" listener: see "Connections"
 
     // Once, from your migrations (a multi-statement script: no parameter array).
     await pool.query(APPROVALS_DDL);

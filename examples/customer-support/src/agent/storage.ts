@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
-import { APPROVALS_DDL, AUDIT_DDL, type PgQuery } from "@orpc-agent/postgres";
+import { APPROVALS_DDL, AUDIT_DDL, pgQueryFromPool, type PgQuery } from "@orpc-agent/postgres";
 import pg from "pg";
 
 export type Storage = {
@@ -18,9 +18,11 @@ export async function openStorage(options: { databaseUrl?: string; dataDir?: str
   const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-    await pool.query(APPROVALS_DDL);
-    await pool.query(AUDIT_DDL);
-    return { query: (sql, params) => pool.query(sql, params), description: `PostgreSQL at ${new URL(databaseUrl).host}`, close: () => pool.end() };
+    // Attaches the pool's "error" listener: a closed idle connection must not exit the demo.
+    const query = pgQueryFromPool(pool);
+    await query(APPROVALS_DDL, []);
+    await query(AUDIT_DDL, []);
+    return { query, description: `PostgreSQL at ${new URL(databaseUrl).host}`, close: () => pool.end() };
   }
   const dataDir = options.dataDir ?? ".data/pglite";
   mkdirSync(dataDir, { recursive: true });

@@ -11,7 +11,7 @@ import {
   createPgApprovalCoordinator,
   createPgAuditSink,
   createPgInvocationJournal,
-  type PgQuery,
+  pgQueryFromPool,
 } from "../../src/index.js";
 import { os } from "../support/orpc.js";
 import { createTestPool, dropTestSchema, REAL_SERVER, skipRealServer, testSchemaName } from "../support/real-server.js";
@@ -68,7 +68,7 @@ describe.skipIf(skipRealServer)(`README journal example on a ${REAL_SERVER}`, ()
     );
 
     // #region journal example
-    const query: PgQuery = (sql, params) => pool.query(sql, params);
+    const query = pgQueryFromPool(pool); // also attaches the pool's "error" listener: see "Connections"
     await pool.query(APPROVALS_DDL);
     await pool.query(AUDIT_DDL);
     await pool.query(INVOCATIONS_DDL);
