@@ -1,3 +1,4 @@
+import type { UIMessageChunk } from "ai";
 import type { Actor, AgentRuntime, ApprovalRecord } from "@orpc-agent/core";
 import { concealedResult, toToolResult } from "../result.js";
 import type { AISDKToolResult } from "../types.js";
@@ -14,7 +15,7 @@ export type AnsweredConversation<M> = {
   /** The conversation with every answered part settled: hand these to `convertToModelMessages` and persist them. */
   messages: M[];
   /** Chunks that settle the answered parts of the last assistant message in the browser; write them first. */
-  chunks: object[];
+  chunks: UIMessageChunk[];
   outcomes: ConfirmationOutcome[];
 };
 
@@ -77,7 +78,8 @@ export async function answerConfirmations<M extends Message, TContext>(
   }
   // An answer for no call in this conversation decides nothing.
   for (const answer of answers) if (!used.has(answer.approvalId)) outcomes.push({ approvalId: String(answer.approvalId), outcome: "refused", result: refusedResult() });
-  return { messages: copy, chunks, outcomes };
+  // `tool-output-denied` has no `ai` 5 chunk type; `ai` 5 never produces a denied part, so it never sees one.
+  return { messages: copy, chunks: chunks as unknown as UIMessageChunk[], outcomes };
 }
 
 function refusedResult(): AISDKToolResult {

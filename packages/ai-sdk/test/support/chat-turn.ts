@@ -16,7 +16,7 @@ export async function chatTurn(chat: GovernedChat, messages: UIMessage[], turns:
   const stream = createUIMessageStream({
     originalMessages: settled.messages,
     execute: ({ writer }) => {
-      for (const chunk of settled.chunks) writer.write(chunk as UIMessageChunk);
+      for (const chunk of settled.chunks) writer.write(chunk);
       writer.merge(chat.toUIMessageStream(result.toUIMessageStream()));
     },
   });
