@@ -71,6 +71,7 @@ export type {
   ApprovalRequest,
   ApprovalsConfig,
   ApprovalStatus,
+  RuntimeApprovals,
 } from "./approvals/types.js";
 
 // Audit and tracing

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
 import { APPROVALS_DDL, AUDIT_DDL, createPgApprovalCoordinator, createPgAuditSink, pgQueryFromPool } from "../src/index.js";
 import { os } from "./support/orpc.js";
-import { createTestPool, dropTestSchema, REAL_SERVER, skipRealServer, testSchemaName } from "./support/real-server.js";
+import { createTestPool, dropTestSchema, REAL_SERVER, testSchemaName } from "./support/real-server.js";
 
 // The README's complete example runs here verbatim: the lines between the region markers must
 // appear, in order, in the README's example block.
@@ -28,7 +28,7 @@ describe("README example", () => {
   });
 });
 
-describe.skipIf(skipRealServer)(`README example on a ${REAL_SERVER}`, () => {
+describe(`README example on a ${REAL_SERVER}`, () => {
   const schema = testSchemaName("readme");
   let admin: pg.Pool;
   beforeAll(async () => {

@@ -3,7 +3,8 @@ import type { AgentAuditEvent } from "../audit/types.js";
 import type { AuditEmitter } from "../audit/emitter.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { refusesSelfApproval, type SelfApprovalRule } from "./self-approval.js";
-import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord } from "./types.js";
+import { reRequestApproval } from "./re-request.js";
+import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, RuntimeApprovals } from "./types.js";
 
 /**
  * `runtime.approvals`: the coordinator, with `decide` guarded and audited (core.md §10). Self-approval is refused
@@ -12,11 +13,12 @@ import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord } from "./ty
 export function wrapCoordinator(
   coordinator: ApprovalCoordinator,
   options: { audit: AuditEmitter; now: () => Date; selfApproval: SelfApprovalRule },
-): ApprovalCoordinator {
-  const wrapped: ApprovalCoordinator = {
+): RuntimeApprovals {
+  const wrapped: RuntimeApprovals = {
     create: (request) => coordinator.create(request),
     get: (id) => coordinator.get(id),
     markConsumed: (id, executionId) => coordinator.markConsumed(id, executionId),
+    reRequest: (id, reRequestOptions) => reRequestApproval(coordinator, id, reRequestOptions, options),
     async decide(id: string, decision: ApprovalDecision): Promise<ApprovalRecord> {
       if (options.selfApproval.rejectSelfApproval) {
         const record = await coordinator.get(id);

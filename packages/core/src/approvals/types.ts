@@ -40,6 +40,19 @@ export interface ApprovalCoordinator {
   list?(filter?: ApprovalListFilter): Promise<ApprovalRecord[]>;
 }
 
+/**
+ * `runtime.approvals`: the coordinator, with `decide` guarded and audited, plus the operator path for an approval
+ * consumed by an execution that never started (docs/guides/approvals.md, "Consumed, never started").
+ */
+export type RuntimeApprovals = ApprovalCoordinator & {
+  /**
+   * Creates a fresh pending approval (`<id>.r`) for the same capability, requester, surface and input as the
+   * consumed approval `id`, audited as `capability.approval_requested` with `data.reRequest`. An approver must
+   * decide it again; the consumed record is never released.
+   */
+  reRequest(id: string, options: { operator: Actor; reason: string }): Promise<ApprovalRecord>;
+};
+
 export type ApprovalsConfig = {
   coordinator?: ApprovalCoordinator;
   /** Inline mode: a decision is final in the same call; `undefined` defers to the coordinator. */

@@ -12,7 +12,14 @@ type AuditEventData = {
   "capabilities.discovered": { count: number; surface: ExposureSurface; digest: string; capabilityIds?: string[] };
   "capability.requested": { sideEffect?: SideEffect; risk?: RiskLevel };
   "capability.denied": { reason: DeniedReason; publicCode: ErrorCode; policyDecisions?: PolicyDecisionRecord[] };
-  "capability.approval_requested": { approvalId: string; reasons: string[]; types: string[]; expiresAt: Date };
+  "capability.approval_requested": {
+    approvalId: string;
+    reasons: string[];
+    types: string[];
+    expiresAt: Date;
+    /** Set when an operator re-requested a consumed approval whose execution never started. */
+    reRequest?: { of: string; consumedByExecutionId: string; operator: AuditActorRef; reason: string };
+  };
   "capability.approved": { approvalId: string; approver: AuditActorRef; comment?: string };
   "capability.rejected": { approvalId: string; approver: AuditActorRef; comment?: string };
   "capability.started": { attempt: 1; approvalId?: string };

@@ -1,5 +1,5 @@
 import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../capability/types.js";
-import type { ApprovalCoordinator, ApprovalRecord, ApprovalsConfig } from "../approvals/types.js";
+import type { ApprovalCoordinator, ApprovalRecord, ApprovalsConfig, RuntimeApprovals } from "../approvals/types.js";
 import type { AuditConfig } from "../audit/types.js";
 import type { CapabilityError } from "../errors/capability-error.js";
 import type { AgentGovernance } from "../governance/types.js";
@@ -89,7 +89,7 @@ export type ExecutionResult<O = unknown> =
 export interface AgentRuntime<TContext = unknown> {
   readonly governance: AgentGovernance;
   readonly registry: CapabilityRegistry;
-  readonly approvals: ApprovalCoordinator;
+  readonly approvals: RuntimeApprovals;
   invoke<O = unknown>(id: string, input: unknown, options: ExecutionOptions<TContext>): Promise<ExecutionResult<O>>;
   describe(surface: ExposureSurface, options: DescribeOptions<TContext>): Promise<CapabilityDescriptor[]>;
   resume<O = unknown>(approvalId: string, options: ResumeOptions<TContext>): Promise<ExecutionResult<O>>;

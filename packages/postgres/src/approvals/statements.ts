@@ -5,7 +5,7 @@ import { epochMs } from "../encoding.js";
 // positional parameters; none reads the database clock (§5.1) or takes a lock (§1, Locking).
 
 /** P: every column, jsonb as text and instants as epoch milliseconds (postgres.md §3.3). */
-const PROJECTION = [
+export const PROJECTION = [
   "id",
   "capability_id",
   "surface",

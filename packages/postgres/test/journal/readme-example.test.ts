@@ -14,7 +14,7 @@ import {
   pgQueryFromPool,
 } from "../../src/index.js";
 import { os } from "../support/orpc.js";
-import { createTestPool, dropTestSchema, REAL_SERVER, skipRealServer, testSchemaName } from "../support/real-server.js";
+import { createTestPool, dropTestSchema, REAL_SERVER, testSchemaName } from "../support/real-server.js";
 
 // The README's invocation-journal section: its DDL block is INVOCATIONS_DDL, and its example runs here
 // verbatim (the lines between the region markers appear, in order, in the README).
@@ -41,7 +41,7 @@ describe("README: invocation journal", () => {
   });
 });
 
-describe.skipIf(skipRealServer)(`README journal example on a ${REAL_SERVER}`, () => {
+describe(`README journal example on a ${REAL_SERVER}`, () => {
   const schema = testSchemaName("journal_readme");
   let admin: pg.Pool;
   beforeAll(async () => {
