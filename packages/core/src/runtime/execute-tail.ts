@@ -18,7 +18,7 @@ export type ExecutionTail = {
   context: unknown;
   /** What policies see (frozen when any applies). */
   validatedInput: unknown;
-  /** What `call` receives: raw input on fresh invocations, stored input on resume (core.md §6.1). */
+  /** What the handler receives: the validated value itself, never parsed again (amended core.md §6.1, SI-6). */
   callInput: unknown;
   approval: { id: string; approver: Actor } | undefined;
   /** On resume, the record every policy of the execution sees as `req.approval` (core.md §3 PolicyRequest). */

@@ -2,7 +2,8 @@ import { isWellFormedActor, type Actor } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { capabilityNotFound } from "../errors/concealed.js";
 import { newExecutionId } from "../internal/ids.js";
-import { frozenCopy } from "../internal/deep-freeze.js";
+import { inputSnapshot } from "../internal/input-snapshot.js";
+import { captureActor } from "./capture-actor.js";
 import { isPromiseLike } from "../internal/promise.js";
 import { createExecution, emit, type Execution } from "./execution.js";
 import { finishDenied, finishFailed, finishSuspended } from "./finish.js";
@@ -20,10 +21,11 @@ import type { ExecutionOptions, ExecutionResult } from "./types.js";
 export function invoke<O>(rt: RuntimeState, id: string, rawInput: unknown, options: ExecutionOptions<unknown>): Promise<ExecutionResult<O>> {
   try {
     const surface = assertExecutionOptions(id, options);
-    // Stage 2: identity and the first event, before resolution.
-    const exec = createExecution(rt, { executionId: newExecutionId(), capabilityId: id, surface, actor: options.actor, correlationId: options.correlationId });
+    // Stage 2: identity and the first event, before resolution. The actor is read once, here (SI-3).
+    const actor = captureActor(options.actor);
+    const exec = createExecution(rt, { executionId: newExecutionId(), capabilityId: id, surface, actor, correlationId: options.correlationId });
     // An invariant broken inside the runtime itself still ends in exactly one governed envelope.
-    return runStages(exec, rawInput, options).catch((cause) => finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", cause }))) as Promise<
+    return runStages(exec, rawInput, actor, options).catch((cause) => finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", cause }))) as Promise<
       ExecutionResult<O>
     >;
   } catch (error) {
@@ -32,7 +34,7 @@ export function invoke<O>(rt: RuntimeState, id: string, rawInput: unknown, optio
   }
 }
 
-async function runStages(exec: Execution, rawInput: unknown, options: ExecutionOptions<unknown>): Promise<ExecutionResult<unknown>> {
+async function runStages(exec: Execution, rawInput: unknown, capturedActor: unknown, options: ExecutionOptions<unknown>): Promise<ExecutionResult<unknown>> {
   const { rt } = exec;
   // Stage 3: resolve.
   const plan = rt.plans.get(exec.capabilityId);
@@ -50,22 +52,22 @@ async function runStages(exec: Execution, rawInput: unknown, options: ExecutionO
   if (isPromiseLike(validated)) validated = await validated;
   if (validated instanceof CapabilityError) return finishFailed(exec, validated);
   let input = validated.value;
+  const invocationPolicies = plan.policies.invocation[exec.surface];
+  const executionPolicies = plan.policies.execution[exec.surface];
+  if (rt.audit.enabled || plan.approvalRequired || invocationPolicies.length > 0 || executionPolicies.length > 0) {
+    // Someone will look at the input: from here on every observer and the handler share one frozen snapshot (SI-6).
+    input = inputSnapshot(input);
+  }
   if (rt.audit.enabled) {
     const hashing = ensureInputHash(exec, input);
     if (isPromiseLike(hashing)) await hashing;
   }
 
   // Stage 6: the actor comes from the adapter, never from input (SI-3).
-  if (!isWellFormedActor(options.actor)) return finishFailed(exec, new CapabilityError({ code: "UNAUTHENTICATED" }));
-  const actor: Actor = options.actor;
+  if (!isWellFormedActor(capturedActor)) return finishFailed(exec, new CapabilityError({ code: "UNAUTHENTICATED" }));
+  const actor: Actor = capturedActor;
 
   // Stage 7: invocation policies.
-  const invocationPolicies = plan.policies.invocation[exec.surface];
-  const executionPolicies = plan.policies.execution[exec.surface];
-  if (invocationPolicies.length > 0 || executionPolicies.length > 0) {
-    // Policies may look but never touch (SI-6): freeze once, before the first policy sees it.
-    input = frozenCopy(input);
-  }
   let demands: ApprovalDemand[] = [];
   if (invocationPolicies.length > 0) {
     let batch = runPolicyBatch(exec, "invocation", invocationPolicies, { actor, context: options.context, input });
@@ -89,7 +91,7 @@ async function runStages(exec: Execution, rawInput: unknown, options: ExecutionO
     actor,
     context: options.context,
     validatedInput: input,
-    callInput: rawInput,
+    callInput: input,
     approval,
     signal: options.signal,
     idempotencyKey: options.idempotencyKey,

@@ -1,4 +1,4 @@
-import type { AnyProcedure } from "@orpc/server";
+import { Procedure, type AnyProcedure } from "@orpc/server";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { EXPOSURE_SURFACES, type AgentMeta, type ExposureSurface } from "../capability/types.js";
 import type { CapabilityError } from "../errors/capability-error.js";
@@ -15,6 +15,11 @@ export type CapabilityPlan = {
   readonly id: string;
   readonly meta: AgentMeta;
   readonly procedure: AnyProcedure;
+  /**
+   * What stage 11 calls: the procedure without its input schema, handed the value stage 5 validated, so a transform,
+   * default or getter never runs twice (SI-6). Middlewares, output validation and errors are the procedure's own.
+   */
+  readonly executable: AnyProcedure;
   readonly path: readonly string[];
   readonly inputSchema: StandardSchemaV1 | undefined;
   readonly exposed: Readonly<Record<ExposureSurface, boolean>>;
@@ -58,6 +63,7 @@ export function buildCapabilityPlan(
     id: capability.id,
     meta,
     procedure: capability.procedure,
+    executable: withoutInputSchema(capability.procedure),
     path: Object.freeze([...capability.path]),
     inputSchema: capability.inputSchema,
     exposed: Object.freeze(exposed),
@@ -70,4 +76,11 @@ export function buildCapabilityPlan(
     approvalRequired: meta.approval?.required === true,
     contextual: meta.discovery === "contextual",
   });
+}
+
+/** @see docs/architecture/decisions.md (ADR "What executes is what was validated") */
+function withoutInputSchema(procedure: AnyProcedure): AnyProcedure {
+  const def = procedure["~orpc"];
+  if (def.inputSchema === undefined) return procedure;
+  return new Procedure({ ...def, inputSchema: undefined });
 }

@@ -5,7 +5,7 @@ import { isWellFormedActor, type Actor } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { capabilityNotFound } from "../errors/concealed.js";
 import { newExecutionId } from "../internal/ids.js";
-import { frozenCopy } from "../internal/deep-freeze.js";
+import { inputSnapshot } from "../internal/input-snapshot.js";
 import { isPromiseLike } from "../internal/promise.js";
 import { toAuditActorRef } from "../audit/actor-ref.js";
 import { createExecution, type Execution } from "./execution.js";
@@ -100,10 +100,17 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
   if (rt.tracing) exec.span.setAttributes({ "orpc_agent.side_effect": plan.meta.sideEffect, "orpc_agent.risk": plan.meta.risk });
   if (!plan.exposed[record.surface]) return finishDenied(exec, capabilityNotFound(), "not-exposed");
 
-  // R8: the stored input re-validates against the current schema.
+  // R8: the current schema must accept the approved value and give it back unchanged (same canonical hash); a
+  // transform that would apply twice, or a schema change that would alter the value, fails closed, unconsumed (SI-5).
   let validated = validateInput(plan.inputSchema, record.input);
   if (isPromiseLike(validated)) validated = await validated;
   if (validated instanceof CapabilityError) return finishFailed(exec, validated);
+  const approvedValue = inputSnapshot(validated.value);
+  let approvedHash = hashCanonicalInputAnywhere(approvedValue);
+  if (isPromiseLike(approvedHash)) approvedHash = await approvedHash;
+  if (approvedHash !== record.inputHash) {
+    return finishFailed(exec, new CapabilityError({ code: "APPROVAL_INPUT_MISMATCH" }));
+  }
 
   // R9: the requester executes; a matched guard supplies fresh display name and attributes.
   const actor: Actor = options.expectedActor !== undefined ? { ...options.expectedActor, id: record.actor.id, kind: record.actor.kind } : record.actor;
@@ -111,10 +118,8 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
 
   // R10: current invocation policies, with the record in view. An old approval never covers an escalated requirement.
   const invocationPolicies = plan.policies.invocation[record.surface];
-  let input = validated.value;
-  if (invocationPolicies.length > 0 || plan.policies.execution[record.surface].length > 0) {
-    input = frozenCopy(input);
-  }
+  // R10, stage 9 and the handler all see this one frozen value, never a re-parse of it (SI-6).
+  const input = approvedValue;
   if (invocationPolicies.length > 0) {
     let batch = runPolicyBatch(exec, "invocation", invocationPolicies, { actor, context: options.context, input, approval: record });
     if (isPromiseLike(batch)) batch = await batch;
@@ -141,12 +146,12 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
     return finishFailed(exec, new CapabilityError({ code: "APPROVAL_CONSUMED", cause }));
   }
 
-  // R12: stages 9..15 with the stored input.
+  // R12: stages 9..15 with the approved value.
   return runExecutionTail(exec, {
     actor,
     context: options.context,
     validatedInput: input,
-    callInput: record.input,
+    callInput: input,
     approval: { id: record.id, approver: record.decision!.approver },
     approvalRecord: record,
     signal: options.signal,

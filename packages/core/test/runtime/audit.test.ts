@@ -148,10 +148,12 @@ describe("audit events (core.md §11)", () => {
     vi.spyOn(console, "warn").mockImplementation(() => {}); // W3: this runtime has no sink on purpose
     const silent = createAgentRuntime({ governance, now: clock.now });
     expect((await silent.invoke("orders.anything", input, { actor: dana, context: {} })).status).toBe("completed");
-    expect(reads).toBe(0);
+    // The policies' snapshot applies toJSON once (SI-6); no hash is taken without a sink.
+    expect(reads).toBe(1);
     const audit = collectingSink();
     expect((await runtimeWith(audit.sink).invoke("orders.anything", input, { actor: dana, context: {} })).status).toBe("completed");
-    expect(reads).toBe(1);
+    // Once more for this invocation's snapshot; the hash is taken over the snapshot, so toJSON is not called again.
+    expect(reads).toBe(2);
     expect(audit.ofType("capability.completed")[0]!.inputHash).toBe(sha256('{"a":1}'));
   });
 

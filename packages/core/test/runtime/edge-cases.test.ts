@@ -54,7 +54,7 @@ describe("§15 item 7: what call receives", () => {
     return { procedure, atCall, inHandler };
   }
 
-  it("a fresh invoke passes the raw input to call, so transforms apply exactly once", async () => {
+  it("SI-6: a fresh invoke hands call the validated value, so transforms apply exactly once", async () => {
     const target = recordingCapability();
     const policyInputs: unknown[] = [];
     const look = definePolicy("look", (req) => {
@@ -67,13 +67,14 @@ describe("§15 item 7: what call receives", () => {
     const result = await runtime.invoke("shout", raw, { actor: dana, context: {} });
 
     expect(result).toMatchObject({ status: "completed", output: { word: "hi!", qty: 1 } });
-    expect(target.atCall).toEqual([raw]);
-    expect(target.atCall[0]).toBe(raw);
+    // Amended core.md §6.1: even a middleware before .input() sees the value the policies saw, never the raw one.
+    expect(target.atCall).toEqual([{ word: "hi!", qty: 1 }]);
+    expect(target.atCall[0]).toBe(policyInputs[0]);
     expect(target.inHandler).toEqual([{ word: "hi!", qty: 1 }]);
-    expect(policyInputs).toEqual([{ word: "hi!", qty: 1 }]); // policies see the validated value
+    expect(policyInputs).toEqual([{ word: "hi!", qty: 1 }]);
   });
 
-  it("resume passes the stored (validated) input to call, not the caller's raw object", async () => {
+  it("SI-5: resume never re-applies a transform: a schema that does not give the approved value back fails closed, unconsumed", async () => {
     const target = recordingCapability(meta({ approval: { required: true } }));
     const coordinator = createInMemoryApprovalCoordinator();
     const { runtime } = build({ defs: { shout: target.procedure }, approvals: { coordinator } });
@@ -86,9 +87,30 @@ describe("§15 item 7: what call receives", () => {
     await runtime.approvals.decide(pending.approval.id, { status: "approved", approver: priya });
     const done = await runtime.resume(pending.approval.id, { context: {} });
 
-    expect(done.status).toBe("completed");
-    expect(target.atCall).toEqual([{ word: "hi!", qty: 1 }]);
-    expect(target.atCall[0]).not.toHaveProperty("extra");
+    // Parsing "hi!" again would give "hi!!": not what was approved.
+    expect(done).toMatchObject({ status: "failed", error: { code: "APPROVAL_INPUT_MISMATCH" } });
+    expect(target.atCall).toEqual([]);
+    expect((await coordinator.get(pending.approval.id))!.status).toBe("approved");
+  });
+
+  it("SI-5: resume hands call exactly the approved value when the schema gives it back unchanged", async () => {
+    const atCall: unknown[] = [];
+    const procedure = base
+      .use(({ next }, input) => {
+        atCall.push(input);
+        return next();
+      })
+      .input(z.object({ word: z.string().trim(), qty: z.number().default(1) }))
+      .meta({ agent: meta({ approval: { required: true } }) })
+      .handler(({ input }) => input);
+    const { runtime } = build({ defs: { trim: procedure } });
+    const pending = await runtime.invoke("trim", { word: " hi ", extra: "raw only" }, { actor: dana, context: {} });
+    if (pending.status !== "approval-required") throw new Error(`expected approval-required, got ${pending.status}`);
+    await runtime.approvals.decide(pending.approval.id, { status: "approved", approver: priya });
+    const done = await runtime.resume(pending.approval.id, { context: {} });
+    expect(done).toMatchObject({ status: "completed", output: { word: "hi", qty: 1 } });
+    expect(atCall).toEqual([{ word: "hi", qty: 1 }]);
+    expect(atCall[0]).not.toHaveProperty("extra");
   });
 });
 

@@ -102,7 +102,7 @@ describe("invoke: what was validated executes (SI-6)", () => {
     expect(errorOf(await runtime.invoke("cart", { lines: [{ sku: "a" }] }, { actor: dana, context: {} })).code).toBe("POLICY_FAILED");
   });
 
-  it("SI-6: without a schema the caller's raw input object is not frozen by the runtime, while policies still cannot mutate", async () => {
+  it("SI-6: without a schema the caller's raw input object is not frozen by the runtime; policies and the handler share a frozen snapshot", async () => {
     const seenByHandler: unknown[] = [];
     const schemaless = base.meta({ agent: meta() }).handler(({ input }) => {
       seenByHandler.push(input);
@@ -122,8 +122,9 @@ describe("invoke: what was validated executes (SI-6)", () => {
     expect(Object.isFrozen(raw)).toBe(false);
     expect(Object.isFrozen(raw.nested)).toBe(false);
     expect(Object.isFrozen(raw.list)).toBe(false);
-    raw.nested.n = 2; // still the caller's to change
-    expect(seenByHandler[0]).toBe(raw); // §6.1: the raw input goes to call
+    raw.nested.n = 2; // still the caller's to change, but no longer what executes
+    expect(seenByHandler[0]).not.toBe(raw); // amended §6.1: the snapshot the policy saw goes to call
+    expect(seenByHandler[0]).toEqual({ nested: { n: 1 }, list: [1, 2] });
   });
 });
 

@@ -35,7 +35,7 @@ class Attempt {
     }
     let pending: Promise<unknown>;
     try {
-      pending = call(plan.procedure, input, { context, signal: this.controller.signal, path: plan.path as string[] });
+      pending = call(plan.executable, input, { context, signal: this.controller.signal, path: plan.path as string[] });
     } catch (error) {
       return this.settle({ ok: false, error: mapOrpcError(error) });
     }

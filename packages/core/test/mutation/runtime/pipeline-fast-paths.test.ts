@@ -26,32 +26,33 @@ describe("core.md §16: no async hop that is not needed", () => {
   });
 });
 
-describe("SI-6 as revised for cost: the validated input is frozen only when a policy applies", () => {
-  async function requestSeen(policies: ReturnType<typeof definePolicy>[]) {
-    const requests: ApprovalRequest[] = [];
-    const gated = base
+describe("SI-6: the input is snapshotted (frozen) exactly when a policy, an approval or a sink looks at it", () => {
+  async function handlerSaw(options: { policies?: ReturnType<typeof definePolicy>[]; approval?: boolean; sink?: boolean }) {
+    const seen: unknown[] = [];
+    const pay = base
       .input(z.object({ amount: z.number() }))
-      .meta({ agent: meta({ sideEffect: "write", approval: { required: true } }) })
-      .handler(() => "paid");
+      .meta({ agent: meta({ sideEffect: "write", ...(options.approval ? { approval: { required: true } } : {}) }) })
+      .handler(({ input }) => (seen.push(input), "paid"));
     const { runtime } = build({
-      defs: { pay: gated },
-      policies,
-      approvals: { handler: async (req) => (requests.push(req), { status: "approved", approver: priya }) },
+      defs: { pay },
+      policies: options.policies ?? [],
+      ...(options.sink ? {} : { audit: [] }),
+      approvals: { handler: async (_req: ApprovalRequest) => ({ status: "approved", approver: priya }) },
     });
     expect((await runtime.invoke("pay", { amount: 5 }, { actor: dana, context: {} })).status).toBe("completed");
-    return requests[0]!;
+    expect(seen).toEqual([{ amount: 5 }]);
+    return seen[0];
   }
 
-  it("with no policy, the approval handler gets the validated value unfrozen", async () => {
-    const request = await requestSeen([]);
-    expect(request.input).toEqual({ amount: 5 });
-    expect(Object.isFrozen(request.input)).toBe(false);
+  it("on the plain path (no policy, no approval, no sink) the handler gets the validated value unfrozen", async () => {
+    expect(Object.isFrozen(await handlerSaw({}))).toBe(false);
   });
 
-  it("with an invocation-only or an execution-only policy, it gets the frozen copy", async () => {
+  it("with an approval, a sink, or an invocation-only or execution-only policy, it gets the frozen snapshot", async () => {
+    expect(Object.isFrozen(await handlerSaw({ approval: true })), "approval").toBe(true);
+    expect(Object.isFrozen(await handlerSaw({ sink: true })), "sink").toBe(true);
     for (const phase of ["invocation", "execution"] as const) {
-      const request = await requestSeen([definePolicy("look", () => allow(), { phases: [phase] })]);
-      expect(Object.isFrozen(request.input), phase).toBe(true);
+      expect(Object.isFrozen(await handlerSaw({ policies: [definePolicy("look", () => allow(), { phases: [phase] })] })), phase).toBe(true);
     }
   });
 });

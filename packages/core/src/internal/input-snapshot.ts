@@ -1,0 +1,44 @@
+/**
+ * The one value every observer of an execution shares (SI-6): policies, the approval request and hash, the audit
+ * hash and the handler. Plain objects and arrays are copied and frozen, so getters are read once and the caller can
+ * no longer change them; a plain object's `toJSON` is applied here, as canonical JSON applies it, so the handler
+ * reads what the hash binds; a `Date` is copied (freezing does not stop `setTime`). Other class instances are shared.
+ * @see docs/architecture/decisions.md (ADR "What executes is what was validated")
+ */
+export function inputSnapshot<T>(value: T): T {
+  return snapshot(value, "") as T;
+}
+
+function snapshot(value: unknown, key: string): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (value instanceof Date) return new Date(value.getTime());
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = snapshot(value[i], String(i));
+    return Object.freeze(out);
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  // Called once, with the key as JSON.stringify passes it; its result is snapshotted without a second toJSON.
+  if (typeof toJSON === "function") return snapshotWithoutToJSON(toJSON.call(value, key), key);
+  return snapshotObject(value as Record<string, unknown>, proto === null);
+}
+
+function snapshotWithoutToJSON(value: unknown, key: string): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Date) return snapshot(value, key);
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  return snapshotObject(value as Record<string, unknown>, proto === null);
+}
+
+function snapshotObject(value: Record<string, unknown>, nullProto: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = nullProto ? Object.create(null) : {};
+  for (const key of Object.keys(value)) {
+    const item = snapshot(value[key], key);
+    // An own "__proto__" key stays an own key: assigning it would swap the copy's prototype (SI-6).
+    if (key === "__proto__") Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
+  }
+  return Object.freeze(out);
+}

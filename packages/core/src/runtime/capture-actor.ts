@@ -1,0 +1,17 @@
+import { inputSnapshot } from "../internal/input-snapshot.js";
+
+/**
+ * Stage 2 reads the caller's actor exactly once (SI-3): a frozen copy, so a caller mutating its object (or a getter
+ * answering differently) while a policy awaits cannot make the handler run as someone the audit never named.
+ * Anything that is not an object is returned as is; stage 6 refuses it.
+ */
+export function captureActor(actor: unknown): unknown {
+  if (typeof actor !== "object" || actor === null) return actor;
+  const source = actor as { id?: unknown; kind?: unknown; displayName?: unknown; attributes?: unknown };
+  const copy: Record<string, unknown> = { id: source.id, kind: source.kind };
+  const displayName = source.displayName;
+  if (displayName !== undefined) copy.displayName = displayName;
+  const attributes = source.attributes;
+  if (attributes !== undefined) copy.attributes = inputSnapshot(attributes);
+  return Object.freeze(copy);
+}

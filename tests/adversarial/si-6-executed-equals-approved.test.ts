@@ -1,0 +1,190 @@
+// SI-6 / SI-5: what the handler receives is exactly what policies, approvers and the hash saw (issue 22, findings 1-2).
+import { allow, createInMemoryApprovalCoordinator, definePolicy, deny } from "@orpc-agent/core";
+import { hashCanonicalInputAsync as hashCanonicalInput } from "../../packages/core/src/approvals/hash.js";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { approvalOf, base, build, dana, errorOf, meta, mo } from "./support/runtime.js";
+
+function recorder<S extends z.ZodType>(schema: S, agent = meta({ approval: { required: true } })) {
+  const seen: unknown[] = [];
+  const procedure = base
+    .meta({ agent })
+    .input(schema)
+    .handler(({ input }) => {
+      seen.push(input);
+      return "done";
+    });
+  return { procedure, seen };
+}
+
+describe("fresh invocations execute the validated value (SI-6)", () => {
+  it("SI-6: a caller mutating its raw input while an inline approval is pending does not change what executes", async () => {
+    const cap = recorder(z.object({ amount: z.number() }));
+    const raw = { amount: 10 };
+    let approverSaw: unknown;
+    const { runtime } = build({
+      defs: { pay: cap.procedure },
+      approvals: {
+        handler: async (req) => {
+          approverSaw = structuredClone(req.input);
+          raw.amount = 99;
+          return { status: "approved", approver: mo };
+        },
+      },
+    });
+    const result = await runtime.invoke("pay", raw, { actor: dana, context: {} });
+    expect(result.status).toBe("completed");
+    expect(approverSaw).toEqual({ amount: 10 });
+    expect(cap.seen).toEqual([{ amount: 10 }]);
+  });
+
+  it("SI-6: a getter read twice cannot hand the handler a value the policy never saw", async () => {
+    const cap = recorder(z.object({ amount: z.number() }), meta());
+    let reads = 0;
+    const raw = {
+      get amount() {
+        return ++reads === 1 ? 50 : 50_000;
+      },
+    };
+    const limit = definePolicy("limit", (req) => ((req.input as { amount: number }).amount > 100 ? deny("LIMIT", "Too much.") : allow()));
+    const { runtime } = build({ defs: { pay: cap.procedure }, policies: [limit] });
+    const result = await runtime.invoke("pay", raw, { actor: dana, context: {} });
+    expect(result.status).toBe("completed");
+    expect(cap.seen).toEqual([{ amount: 50 }]);
+  });
+
+  it("SI-6: an own toJSON cannot make the approver and the hash see one amount and the handler another", async () => {
+    const seen: unknown[] = [];
+    const procedure = base
+      .meta({ agent: meta({ approval: { required: true } }) })
+      .input(z.looseObject({ amount: z.number() }))
+      .handler(({ input }) => {
+        seen.push((input as { amount: number }).amount);
+        return "done";
+      });
+    let hashed: string | undefined;
+    const { runtime } = build({
+      defs: { pay: procedure },
+      approvals: {
+        handler: async (req) => {
+          hashed = req.inputHash;
+          return { status: "approved", approver: mo };
+        },
+      },
+    });
+    const raw = { amount: 1_000_000, toJSON: () => ({ amount: 1 }) };
+    const result = await runtime.invoke("pay", raw, { actor: dana, context: {} });
+    expect(hashed).toBe(await hashCanonicalInput({ amount: 1 }));
+    // Either the handler reads what the hash binds, or the call fails closed before the handler runs.
+    if (result.status === "completed") expect(seen).toEqual([1]);
+    else expect(seen).toEqual([]);
+  });
+
+  it("SI-6: a non-deterministic default is drawn once; the handler gets the value the approver saw", async () => {
+    let n = 0;
+    const cap = recorder(z.object({ seat: z.string().default(() => `seat-${++n}`) }));
+    let approverSaw: unknown;
+    const { runtime } = build({
+      defs: { book: cap.procedure },
+      approvals: {
+        handler: async (req) => {
+          approverSaw = structuredClone(req.input);
+          return { status: "approved", approver: mo };
+        },
+      },
+    });
+    const result = await runtime.invoke("book", {}, { actor: dana, context: {} });
+    expect(result.status).toBe("completed");
+    expect(cap.seen).toEqual([approverSaw]);
+  });
+
+  it("SI-6: a transform runs once on a fresh invocation: the handler gets the value the policy saw", async () => {
+    const cap = recorder(z.object({ amount: z.number().transform((d) => d * 100) }), meta());
+    const policySaw: unknown[] = [];
+    const look = definePolicy("look", (req) => {
+      policySaw.push(req.input);
+      return allow();
+    });
+    const { runtime } = build({ defs: { pay: cap.procedure }, policies: [look] });
+    await runtime.invoke("pay", { amount: 5 }, { actor: dana, context: {} });
+    expect(policySaw).toEqual([{ amount: 500 }]);
+    expect(cap.seen).toEqual([{ amount: 500 }]);
+  });
+
+  it("SI-6: on the plain path (no policy, approval or sink) a transform also runs exactly once", async () => {
+    const cap = recorder(z.object({ amount: z.number().transform((d) => d * 100) }), meta());
+    const { runtime } = build({ defs: { pay: cap.procedure }, audit: [] });
+    await runtime.invoke("pay", { amount: 5 }, { actor: dana, context: {} });
+    expect(cap.seen).toEqual([{ amount: 500 }]);
+  });
+});
+
+describe("resume executes exactly the approved value (SI-5, SI-6)", () => {
+  it("SI-5: a transform is never applied a second time on resume; the approval stays unconsumed when it cannot be honoured", async () => {
+    const cap = recorder(z.object({ amount: z.number().transform((d) => d * 100) }));
+    const coordinator = createInMemoryApprovalCoordinator();
+    const { runtime } = build({ defs: { pay: cap.procedure }, approvals: { coordinator } });
+    const approval = approvalOf(await runtime.invoke("pay", { amount: 5 }, { actor: dana, context: {} }));
+    expect(approval.input).toEqual({ amount: 500 });
+    await coordinator.decide(approval.id, { status: "approved", approver: mo });
+    const result = await runtime.resume(approval.id, { context: {} });
+    // Never 50 000: either exactly the approved 500, or a closed failure before the handler.
+    if (result.status === "completed") expect(cap.seen).toEqual([{ amount: 500 }]);
+    else {
+      expect(errorOf(result).code).toBe("APPROVAL_INPUT_MISMATCH");
+      expect(cap.seen).toEqual([]);
+      expect((await coordinator.get(approval.id))!.status).toBe("approved");
+    }
+  });
+
+  it("SI-5: a string prefix transform is never applied twice on resume", async () => {
+    const cap = recorder(z.object({ account: z.string().transform((s) => "acct:" + s) }));
+    const coordinator = createInMemoryApprovalCoordinator();
+    const { runtime } = build({ defs: { pay: cap.procedure }, approvals: { coordinator } });
+    const approval = approvalOf(await runtime.invoke("pay", { account: "42" }, { actor: dana, context: {} }));
+    await coordinator.decide(approval.id, { status: "approved", approver: mo });
+    const result = await runtime.resume(approval.id, { context: {} });
+    expect(cap.seen.filter((v) => JSON.stringify(v) !== JSON.stringify({ account: "acct:42" }))).toEqual([]);
+    if (result.status !== "completed") expect((await coordinator.get(approval.id))!.status).toBe("approved");
+  });
+
+  it("SI-6: R10 policies and the handler see the approved value through defaults, coercions and pipes", async () => {
+    const schema = z.object({
+      amount: z.coerce.number(),
+      note: z.string().trim().default("none"),
+      code: z.string().pipe(z.string().toLowerCase()),
+    });
+    const cap = recorder(schema);
+    const policySaw: unknown[] = [];
+    const look = definePolicy("look", (req) => {
+      policySaw.push(structuredClone(req.input));
+      return allow();
+    });
+    const coordinator = createInMemoryApprovalCoordinator();
+    const { runtime } = build({ defs: { pay: cap.procedure }, approvals: { coordinator }, policies: [look] });
+    const approval = approvalOf(await runtime.invoke("pay", { amount: "7", code: "ABC" }, { actor: dana, context: {} }));
+    expect(approval.input).toEqual({ amount: 7, note: "none", code: "abc" });
+    await coordinator.decide(approval.id, { status: "approved", approver: mo });
+    const result = await runtime.resume(approval.id, { context: {} });
+    expect(result.status).toBe("completed");
+    expect(cap.seen).toEqual([approval.input]);
+    expect(policySaw).toEqual([approval.input, approval.input]);
+    expect(await hashCanonicalInput(cap.seen[0])).toBe(approval.inputHash);
+  });
+
+  it("SI-5: a schema change since the request that would alter the approved value fails closed and leaves the approval unconsumed", async () => {
+    const coordinator = createInMemoryApprovalCoordinator();
+    const before = recorder(z.object({ amount: z.number() }));
+    const first = build({ defs: { pay: before.procedure }, approvals: { coordinator } });
+    const approval = approvalOf(await first.runtime.invoke("pay", { amount: 5 }, { actor: dana, context: {} }));
+    await coordinator.decide(approval.id, { status: "approved", approver: mo });
+
+    // A deploy adds a defaulted field: the approved value would change.
+    const after = recorder(z.object({ amount: z.number(), currency: z.string().default("EUR") }));
+    const second = build({ defs: { pay: after.procedure }, approvals: { coordinator } });
+    const result = await second.runtime.resume(approval.id, { context: {} });
+    expect(errorOf(result).code).toBe("APPROVAL_INPUT_MISMATCH");
+    expect(after.seen).toEqual([]);
+    expect((await coordinator.get(approval.id))!.status).toBe("approved");
+  });
+});
