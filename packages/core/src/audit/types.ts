@@ -17,7 +17,6 @@ type AuditEventData = {
     reasons: string[];
     types: string[];
     expiresAt: Date;
-    /** Set when an operator re-requested a consumed approval whose execution never started. */
     reRequest?: { of: string; consumedByExecutionId: string; operator: AuditActorRef; reason: string };
   };
   "capability.approved": { approvalId: string; approver: AuditActorRef; comment?: string };
