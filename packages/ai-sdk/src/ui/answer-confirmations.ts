@@ -27,6 +27,8 @@ export type ConfirmationBinding<TContext> = {
   confirmable: ReadonlySet<string>;
   /** The wire name of a capability id in this build. */
   toolNameOf(capabilityId: string): string | undefined;
+  /** This build's tool names: parts of other tools (the app's own) are left alone. */
+  toolNames: ReadonlySet<string>;
 };
 
 /** What the browser sees for a refused answer; deliberately says nothing about why (forged, replayed, other input). */
@@ -41,8 +43,8 @@ type Message = { role: string; parts: readonly unknown[] };
  * an explicit answer (`ai` 5) becomes `runtime.approvals.decide` by this request's actor on the record the runtime
  * created, but only when that record is pending, was requested by this actor on `aiSdk` for this tool and
  * exactly this input, and demands only requester-confirmable types. An approval is then resumed, which executes
- * it once. Anything else is refused: nothing is decided or run. Every `approval-responded` part is settled, so the
- * SDK itself never executes a tool on an answer from the browser.
+ * it once. Anything else is refused: nothing is decided or run. Every `approval-responded` part of a governed tool
+ * is settled, so the SDK itself never executes one on an answer from the browser; other tools' parts are untouched.
  */
 export async function answerConfirmations<M extends Message, TContext>(
   binding: ConfirmationBinding<TContext>,
@@ -62,6 +64,8 @@ export async function answerConfirmations<M extends Message, TContext>(
     for (const raw of message.parts) {
       const part = raw as Part;
       if (!isToolPart(part)) continue;
+      const toolName = part.type === "dynamic-tool" ? String(part.toolName) : part.type.slice("tool-".length);
+      if (!binding.toolNames.has(toolName)) continue;
       const answer = answerOf(part, explicit);
       if (answer !== undefined) used.add(answer.approvalId);
       if (answer === undefined) {
@@ -69,7 +73,6 @@ export async function answerConfirmations<M extends Message, TContext>(
         if (part.state === "approval-requested") settle(part, { status: "unanswered", result: pendingEnvelope(part) });
         continue;
       }
-      const toolName = part.type === "dynamic-tool" ? String(part.toolName) : part.type.slice("tool-".length);
       const outcome = await decideAnswer(binding, answer, { toolName, input: part.input });
       settle(part, outcome);
       outcomes.push({ approvalId: answer.approvalId, toolCallId: part.toolCallId!, outcome: outcome.status as ConfirmationOutcome["outcome"], result: outcome.result });

@@ -73,6 +73,7 @@ export async function governChat<TContext>(runtime: AgentRuntime<TContext>, opti
           ...(options.signal ? { signal: options.signal } : {}),
           confirmable,
           toolNameOf: (capabilityId) => names.nameOf(capabilityId),
+          toolNames,
         },
         messages,
         answers,

@@ -146,6 +146,18 @@ describe("AI SDK UI: requester confirmations", () => {
     expect(app.handlerRuns).toEqual([]);
   });
 
+  it("parts of the app's own tools are left alone; an approval-responded part of a governed tool is always settled", async () => {
+    const s = await setup();
+    const own = { type: "tool-app_lookup", toolCallId: "call_own", state: "approval-responded", input: {}, approval: { id: "sdk_1", approved: true } };
+    const governed = { type: "tool-orders_get", toolCallId: "call_get", state: "approval-responded", input: { orderId: "o1" }, approval: { id: "sdk_2", approved: true } };
+    const conversation = [{ id: "a1", role: "assistant", parts: [own, governed] }] as unknown as UIMessage[];
+    const settled = await s.chat.answerConfirmations(conversation);
+    expect(settled.messages[0]!.parts[0]).toEqual(own);
+    expect(settled.messages[0]!.parts[1]).toMatchObject({ state: "output-error", errorText: "This confirmation was not accepted." });
+    expect(settled.outcomes).toEqual([expect.objectContaining({ approvalId: "sdk_2", outcome: "refused" })]);
+    expect(s.app.handlerRuns).toEqual([]);
+  });
+
   it("default unchanged: without requesterConfirmable nothing becomes an SDK approval request, and toAISDKTools sets no approval on any tool", async () => {
     const app = buildChatApp();
     const chat = await governChat(app.runtime, { actor: dana, context });
