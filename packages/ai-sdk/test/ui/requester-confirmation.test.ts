@@ -93,6 +93,19 @@ describe("AI SDK UI: requester confirmations", () => {
     expect(s.app.events.some((event) => event.type === "capability.approved")).toBe(false);
   });
 
+  it("SI-4: an answer that puts the approval id on another tool's call is refused", async () => {
+    const s = await setup();
+    const moved = structuredClone(s.first.messages);
+    const part = toolPart(moved, "call_send");
+    // Same input, another capability: the record names notes.send, the part orders_get.
+    part.type = "tool-orders_get";
+    if (!NATIVE) part.output = { status: "approval-required", approvalId: s.approvalId, message: "Awaiting approval." };
+    const reply = await continueWith(s.chat, answer(s, true, { messages: moved }));
+    expect(reply.outcomes).toEqual([expect.objectContaining({ outcome: "refused" })]);
+    expect((await s.app.runtime.approvals.get(s.approvalId))?.status).toBe("pending");
+    expect(s.app.handlerRuns).toEqual([]);
+  });
+
   it("SI-5: an answer whose part shows other input than the record binds is refused", async () => {
     const s = await setup();
     const tampered = structuredClone(s.first.messages);
