@@ -20,6 +20,8 @@ export default defineConfig({
   },
   test: {
     projects,
+    // Inherited by every project; starts a PostgreSQL server only when TEST_DATABASE_URL is unset.
+    globalSetup: [src("./tests/global-setup/postgres.ts")],
     dangerouslyIgnoreUnhandledErrors: false,
   },
 });

@@ -6,7 +6,7 @@ import { DBOS } from "@dbos-inc/dbos-sdk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RemoteExecutionResult } from "@orpc-agent/core/client";
 import { approvalEventKey, createDbosCapabilitySteps, type DbosCapabilitySteps } from "../src/index.js";
-import { createTestDatabase, REAL_SERVER, skipRealServer, type TestDatabase } from "./support/database.js";
+import { createTestDatabase, REAL_SERVER, type TestDatabase } from "./support/database.js";
 import { launchDbos } from "./support/dbos.js";
 import { idempotencyKeyOf, pgService, untilRecord, untilSuspended } from "./support/journal.js";
 import { INVOCATIONS_DDL } from "./support/postgres.js";
@@ -61,7 +61,7 @@ async function untilStep(workflowID: string, name: string): Promise<void> {
   }
 }
 
-describe.skipIf(skipRealServer)(`the approval wait on a ${REAL_SERVER}`, () => {
+describe(`the approval wait on a ${REAL_SERVER}`, () => {
   beforeAll(async () => {
     db = await createTestDatabase("approval");
     await db.pool.query(INVOCATIONS_DDL);

@@ -16,7 +16,7 @@ import {
   type ConformanceHarness,
 } from "../../../test-fixtures/conformance.js";
 import { createDbosCapabilitySteps, dbosInvocationId, type DbosCapabilitySteps } from "../src/index.js";
-import { createTestDatabase, REAL_SERVER, skipRealServer, type TestDatabase } from "./support/database.js";
+import { createTestDatabase, REAL_SERVER, type TestDatabase } from "./support/database.js";
 import { launchDbos } from "./support/dbos.js";
 import { createPgInvocationJournal, INVOCATIONS_DDL } from "./support/postgres.js";
 
@@ -146,7 +146,7 @@ async function dbosHarness(fixture: ConformanceFixture): Promise<ConformanceHarn
   };
 }
 
-describe.skipIf(skipRealServer)(`@orpc-agent/dbos on a ${REAL_SERVER}`, () => {
+describe(`@orpc-agent/dbos on a ${REAL_SERVER}`, () => {
   beforeAll(async () => {
     db = await createTestDatabase("conformance");
     await db.pool.query(INVOCATIONS_DDL);

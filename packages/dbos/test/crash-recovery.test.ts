@@ -7,7 +7,7 @@ import { DBOS } from "@dbos-inc/dbos-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApp, migrate, NAMESPACE, type App } from "./crash/app.js";
 import { startWorker, type Worker } from "./crash/spawn.js";
-import { createTestDatabase, REAL_SERVER, skipRealServer, type TestDatabase } from "./support/database.js";
+import { createTestDatabase, REAL_SERVER, type TestDatabase } from "./support/database.js";
 import { launchDbos } from "./support/dbos.js";
 import { idempotencyKeyOf, untilRecord, untilSuspended } from "./support/journal.js";
 
@@ -35,7 +35,7 @@ const resultOf = async (workflowId: string) => JSON.parse((await recovered.waitF
 const messagesTo = async (workflowId: string) =>
   (await db.pool.query("select topic, consumed from dbos.notifications where destination_uuid = $1", [workflowId])).rows;
 
-describe.skipIf(skipRealServer)(`crash recovery with real worker processes on a ${REAL_SERVER}`, () => {
+describe(`crash recovery with real worker processes on a ${REAL_SERVER}`, () => {
   beforeAll(async () => {
     db = await createTestDatabase("crash");
     await migrate(db.pool);

@@ -5,7 +5,7 @@ import { DBOS } from "@dbos-inc/dbos-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInMemoryInvocationJournal, createInvocationService } from "@orpc-agent/core/server";
 import { createDbosCapabilitySteps, dbosInvocationId, type DbosInvokeOptions } from "../src/index.js";
-import { createTestDatabase, REAL_SERVER, skipRealServer, type TestDatabase } from "./support/database.js";
+import { createTestDatabase, REAL_SERVER, type TestDatabase } from "./support/database.js";
 import { launchDbos } from "./support/dbos.js";
 import { idempotencyKeyOf, pgService } from "./support/journal.js";
 import { INVOCATIONS_DDL } from "./support/postgres.js";
@@ -52,7 +52,7 @@ const start = <A extends unknown[], R>(workflow: (...args: A) => Promise<R>, wor
   run: async (...args: A) => (await DBOS.startWorkflow(workflow, { workflowID, authenticatedUser: "u_dana" })(...args)).getResult(),
 });
 
-describe.skipIf(skipRealServer)(`steps.invoke on a ${REAL_SERVER}`, () => {
+describe(`steps.invoke on a ${REAL_SERVER}`, () => {
   beforeAll(async () => {
     db = await createTestDatabase("invoke");
     await db.pool.query(INVOCATIONS_DDL);

@@ -10,7 +10,7 @@ import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGov
 import type { RemoteExecutionResult } from "@orpc-agent/core/client";
 import { createInvocationService } from "@orpc-agent/core/server";
 import { approvalEventKey, createDbosCapabilitySteps } from "../src/index.js";
-import { createTestDatabase, REAL_SERVER, skipRealServer, type TestDatabase } from "./support/database.js";
+import { createTestDatabase, REAL_SERVER, type TestDatabase } from "./support/database.js";
 import { idempotencyKeyOf } from "./support/journal.js";
 import { APPROVALS_DDL, INVOCATIONS_DDL, createPgApprovalCoordinator, createPgInvocationJournal, type PgQuery } from "./support/postgres.js";
 
@@ -36,7 +36,7 @@ describe("README example", () => {
   });
 });
 
-describe.skipIf(skipRealServer)(`README example on a ${REAL_SERVER}`, () => {
+describe(`README example on a ${REAL_SERVER}`, () => {
   let db: TestDatabase;
   // The example's own pool, ended before the database is dropped under it (an idle client would otherwise
   // receive 57P01 from the forced drop).

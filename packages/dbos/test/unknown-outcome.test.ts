@@ -7,7 +7,7 @@ import { DBOS } from "@dbos-inc/dbos-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RemoteExecutionResult } from "@orpc-agent/core/client";
 import { createDbosCapabilitySteps, type DbosCapabilitySteps, type DbosCapabilityStepsOptions } from "../src/index.js";
-import { createTestDatabase, REAL_SERVER, skipRealServer, type TestDatabase } from "./support/database.js";
+import { createTestDatabase, REAL_SERVER, type TestDatabase } from "./support/database.js";
 import { launchDbos } from "./support/dbos.js";
 import { idempotencyKeyOf, pgService, untilRecord } from "./support/journal.js";
 import { INVOCATIONS_DDL } from "./support/postgres.js";
@@ -47,7 +47,7 @@ async function startCharge(variant: keyof typeof variants, orderId: string) {
 const adapterSteps = async (workflowID: string) => (await DBOS.listWorkflowSteps(workflowID))!.map((step) => step.name).filter((name) => name.startsWith("orpc-agent:invoke"));
 const unknownRow = (invocationId: string) => untilRecord(service, invocationId, (r) => r.state === "unknown");
 
-describe.skipIf(skipRealServer)(`unknown outcomes on a ${REAL_SERVER}`, () => {
+describe(`unknown outcomes on a ${REAL_SERVER}`, () => {
   beforeAll(async () => {
     db = await createTestDatabase("unknown");
     await db.pool.query(INVOCATIONS_DDL);

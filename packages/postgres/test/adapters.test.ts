@@ -12,7 +12,6 @@ import {
   createTestSchema,
   dropTestSchema,
   REAL_SERVER,
-  skipRealServer,
   TEST_DATABASE_URL,
 } from "./support/real-server.js";
 
@@ -50,7 +49,7 @@ describe("the PGlite adapter", () => {
   });
 });
 
-describe.skipIf(skipRealServer)(`the node-postgres adapters on a ${REAL_SERVER}`, () => {
+describe(`the node-postgres adapters on a ${REAL_SERVER}`, () => {
   let pool: pg.Pool;
   let schema: string;
   const tables = () => ({ approvals: `${schema}.approvals`, audit: `${schema}.audit_events` });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approvalsDdl, auditDdl, invocationsDdl } from "../src/ddl.js";
 import { APPROVALS_DDL, AUDIT_DDL, INVOCATIONS_DDL, type PgQuery } from "../src/index.js";
 import { createPglite, pgliteQuery } from "./support/pglite.js";
-import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER, skipRealServer, testSchemaName } from "./support/real-server.js";
+import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER, testSchemaName } from "./support/real-server.js";
 
 /** The statements of a DDL script, split the way an HTTP driver would run them (postgres.md §3.6). */
 const statementsOf = (ddl: string) =>
@@ -111,7 +111,7 @@ describe("DDL over PGlite", () => {
   );
 });
 
-describe.skipIf(skipRealServer)(`DDL over a ${REAL_SERVER}`, () => {
+describe(`DDL over a ${REAL_SERVER}`, () => {
   const schema = testSchemaName("ddl");
   let admin: pg.Pool;
   let pool: pg.Pool;

@@ -13,7 +13,6 @@ import {
   createTestSchema,
   dropTestSchema,
   REAL_SERVER,
-  skipRealServer,
 } from "./support/real-server.js";
 
 // The whole flow over one database with a real core runtime: approval-required, a decision,
@@ -146,7 +145,7 @@ describe("end to end over PGlite", () => {
   );
 });
 
-describe.skipIf(skipRealServer)(`end to end over a ${REAL_SERVER}`, () => {
+describe(`end to end over a ${REAL_SERVER}`, () => {
   let pool: pg.Pool;
   let schema: string;
   beforeAll(async () => {

@@ -3,18 +3,16 @@
 // pending workflows of its executor at launch, so two files sharing a system database would steal each other's.
 import pg from "pg";
 
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+/** Set by the caller, or by the test run's own server (tests/global-setup/postgres.ts): these tests never skip. */
+export const TEST_DATABASE_URL: string = requireUrl();
 
-/** Without the variable a laptop skips these tests; CI never does (distributed.md §5.6, postgres.md §9.2). */
-export const skipRealServer = TEST_DATABASE_URL === undefined && process.env.CI !== "true";
+/** The describe title of real-server blocks. */
+export const REAL_SERVER = "real PostgreSQL server (TEST_DATABASE_URL)";
 
-/** The describe title of real-server blocks; says why when they are skipped. */
-export const REAL_SERVER = skipRealServer
-  ? "real PostgreSQL server — SKIPPED: TEST_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test); DBOS Transact needs one"
-  : "real PostgreSQL server (TEST_DATABASE_URL)";
-
-if (skipRealServer) {
-  console.warn("[@orpc-agent/dbos tests] TEST_DATABASE_URL is not set: the DBOS tests are skipped (DBOS Transact needs a real PostgreSQL server).");
+function requireUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url === undefined) throw new Error("TEST_DATABASE_URL is not set: run the tests through the root Vitest config, whose global setup starts a server");
+  return url;
 }
 
 export type TestDatabase = {
@@ -28,7 +26,6 @@ export type TestDatabase = {
 
 /** Creates `orpc_agent_dbos_<label>_<pid>` on the server of TEST_DATABASE_URL. */
 export async function createTestDatabase(label: string): Promise<TestDatabase> {
-  if (TEST_DATABASE_URL === undefined) throw new Error("TEST_DATABASE_URL must be set: CI runs the DBOS tests against a real PostgreSQL server.");
   const name = `orpc_agent_dbos_${label}_${process.pid}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();

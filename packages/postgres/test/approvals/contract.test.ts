@@ -10,7 +10,6 @@ import {
   createTestSchema,
   dropTestSchema,
   REAL_SERVER,
-  skipRealServer,
 } from "../support/real-server.js";
 
 // The shared coordinator contract, unchanged (postgres.md §9.1, §9.2): the DDL is applied once
@@ -31,7 +30,7 @@ describe("PGlite", () => {
   });
 });
 
-describe.skipIf(skipRealServer)(REAL_SERVER, () => {
+describe(REAL_SERVER, () => {
   let pool: pg.Pool;
   let schema: string;
   let table: string;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeApprovalRequest } from "../../../../test-fixtures/approval-coordinator-contract.js";
 import type { ApprovalDecision, ApprovalRecord } from "@orpc-agent/core";
 import { createPgApprovalCoordinator } from "../../src/index.js";
-import { applyApprovalsDdl, createTestPool, REAL_SERVER, skipRealServer } from "../support/real-server.js";
+import { applyApprovalsDdl, createTestPool, REAL_SERVER } from "../support/real-server.js";
 
 // T8 on a real server (postgres.md §9.3): two coordinators, each on its own connection, race on
 // one row. A third connection holds the row lock so both statements are provably waiting at
@@ -11,7 +11,7 @@ import { applyApprovalsDdl, createTestPool, REAL_SERVER, skipRealServer } from "
 const APPROVE: ApprovalDecision = { status: "approved", approver: { id: "user_manager", kind: "user" } };
 const REJECT: ApprovalDecision = { status: "rejected", approver: { id: "user_auditor", kind: "user" } };
 
-describe.skipIf(skipRealServer)(`T8: compare-and-set races on a ${REAL_SERVER}`, () => {
+describe(`T8: compare-and-set races on a ${REAL_SERVER}`, () => {
   const table = `orpc_agent_approvals_race_${process.pid}`;
   let pool: pg.Pool;
   let clientA: pg.PoolClient;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@orpc-agent/core";
 import { createHttpCapabilityClient } from "@orpc-agent/core/http";
 import { InvocationNotResolvableError } from "@orpc-agent/core/server";
-import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER, skipRealServer } from "../support/real-server.js";
+import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER } from "../support/real-server.js";
 import { LEASE_MS, migrate, NAMESPACE, openApp, type App } from "./app.js";
 import { startServer, type Worker } from "./spawn.js";
 
@@ -17,7 +17,7 @@ const headers = { "x-actor": "u_dana", "x-roles": "refunds", "x-session": "s1" }
 const PAST_LEASE_MS = LEASE_MS + 1_000;
 const keyOf = (invocationId: string) => `inv_${createHash("sha256").update(`${NAMESPACE}\u0000${invocationId}`).digest("base64url")}`;
 
-describe.skipIf(skipRealServer)(`D-4: crash faults across processes on a ${REAL_SERVER}`, () => {
+describe(`D-4: crash faults across processes on a ${REAL_SERVER}`, () => {
   let pool: pg.Pool;
   let schema: string;
   /** The application in this process, on the real clock and on a clock past every lease. */

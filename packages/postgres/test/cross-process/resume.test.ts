@@ -3,7 +3,7 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RemoteExecutionResult } from "@orpc-agent/core/client";
 import { createHttpCapabilityClient } from "@orpc-agent/core/http";
-import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER, skipRealServer } from "../support/real-server.js";
+import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER } from "../support/real-server.js";
 import { migrate, NAMESPACE, openApp, type App } from "./app.js";
 import { startServer, startWorker, type Worker } from "./spawn.js";
 
@@ -19,7 +19,7 @@ const gated = (orderId: string, invocationId: string) => ({
   correlationId: `conv-${orderId}`,
 });
 
-describe.skipIf(skipRealServer)(`cross-process approval resume on a ${REAL_SERVER}`, () => {
+describe(`cross-process approval resume on a ${REAL_SERVER}`, () => {
   let pool: pg.Pool;
   let schema: string;
   let app: App;

@@ -5,7 +5,7 @@ import { describeInvocationJournalContract } from "../../../../test-fixtures/inv
 import { invocationsDdl } from "../../src/ddl.js";
 import { createPgInvocationJournal, INVOCATIONS_DDL } from "../../src/index.js";
 import { createPglite, pgliteQuery } from "../support/pglite.js";
-import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER, skipRealServer } from "../support/real-server.js";
+import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER } from "../support/real-server.js";
 
 // The shared journal contract, unchanged (distributed.md §5.6, §10 J1–J8). Every check works in its own
 // namespace, so the table is created once per store and never emptied.
@@ -22,7 +22,7 @@ describe("PGlite (one connection: statements and mapping, serial)", () => {
   describeInvocationJournalContract("D-3: the Postgres journal over PGlite", async (now) => createPgInvocationJournal({ query: pgliteQuery(db), now }));
 });
 
-describe.skipIf(skipRealServer)(`${REAL_SERVER} (16 pooled connections: true concurrency)`, () => {
+describe(`${REAL_SERVER} (16 pooled connections: true concurrency)`, () => {
   let pool: pg.Pool;
   let schema: string;
   let table: string;

@@ -4,7 +4,7 @@ import { journalClock, SAMPLE_COMPLETED_OUTCOME } from "../../../../test-fixture
 import type { InvocationJournal, InvocationResolution, JournalBeginEntry } from "@orpc-agent/core/server";
 import { invocationsDdl } from "../../src/ddl.js";
 import { createPgInvocationJournal, type PgQuery } from "../../src/index.js";
-import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER, skipRealServer } from "../support/real-server.js";
+import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER } from "../support/real-server.js";
 
 // D-3 on a real server (distributed.md §5.6, §10 J8): the compare-and-set statements under true concurrency.
 // Where an interleaving matters, a harness connection holds a lock until every racer provably waits on it;
@@ -12,7 +12,7 @@ import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER, skipReal
 const LEASE_MS = 30_000;
 const MANAGER = { id: "u_ops", kind: "user" } as const;
 
-describe.skipIf(skipRealServer)(`D-3: journal races on a ${REAL_SERVER}`, () => {
+describe(`D-3: journal races on a ${REAL_SERVER}`, () => {
   let pool: pg.Pool;
   /** The gate, the two dedicated racers and the lock watcher, apart from the journal's 16 pooled connections. */
   let harness: pg.Pool;

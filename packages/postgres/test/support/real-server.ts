@@ -3,24 +3,19 @@
 import pg from "pg";
 import { approvalsDdl, auditDdl } from "../../src/ddl.js";
 
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+/** Set by the caller, or by the test run's own server (tests/global-setup/postgres.ts): these tests never skip. */
+export const TEST_DATABASE_URL: string = requireUrl();
 
-/** Without the variable a laptop skips the real-server tests; CI never does (postgres.md §9.2). */
-export const skipRealServer = TEST_DATABASE_URL === undefined && process.env.CI !== "true";
+/** The describe title of real-server blocks. */
+export const REAL_SERVER = "real PostgreSQL server (TEST_DATABASE_URL)";
 
-/** The describe title of real-server blocks; says why when they are skipped. */
-export const REAL_SERVER = skipRealServer
-  ? "real PostgreSQL server — SKIPPED: TEST_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test)"
-  : "real PostgreSQL server (TEST_DATABASE_URL)";
-
-if (skipRealServer) {
-  console.warn("[@orpc-agent/postgres tests] TEST_DATABASE_URL is not set: real-server tests are skipped; the PGlite tests still run.");
+function requireUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url === undefined) throw new Error("TEST_DATABASE_URL is not set: run the tests through the root Vitest config, whose global setup starts a server");
+  return url;
 }
 
 export function createTestPool(options: { max?: number; searchPath?: string } = {}): pg.Pool {
-  if (TEST_DATABASE_URL === undefined) {
-    throw new Error("TEST_DATABASE_URL must be set: CI runs the real-server tests (postgres.md §9.2)");
-  }
   const pool = new pg.Pool({
     connectionString: TEST_DATABASE_URL,
     max: options.max ?? 10,
