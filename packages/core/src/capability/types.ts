@@ -53,6 +53,8 @@ export type AgentInvocationInfo = {
   approval?: { id: string; approver: Actor };
   correlationId?: string;
   idempotencyKey: string;
+  /** Set when the invocation service runs the call: the caller's invocation id, the key of its journal row. */
+  invocationId?: string;
 };
 
 export const EXPOSURE_SURFACES: readonly ExposureSurface[] = ["direct", "aiSdk", "mcp", "workflow", "test"];

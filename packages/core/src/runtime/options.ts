@@ -22,6 +22,7 @@ export function assertExecutionOptions(id: unknown, options: ExecutionOptions<un
   assertOptionalSignal(options.signal);
   assertOptionalKey(options.correlationId, "invoke: correlationId");
   assertOptionalKey(options.idempotencyKey, "invoke: idempotencyKey");
+  assertOptionalKey(options.invocationId, "invoke: invocationId");
   return surface;
 }
 
@@ -34,4 +35,5 @@ export function assertResumeOptions(approvalId: unknown, options: ResumeOptions<
   }
   assertOptionalKey(options.correlationId, "resume: correlationId");
   assertOptionalKey(options.idempotencyKey, "resume: idempotencyKey");
+  assertOptionalKey(options.invocationId, "resume: invocationId");
 }

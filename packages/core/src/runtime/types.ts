@@ -33,6 +33,8 @@ export type ExecutionOptions<TContext = unknown> = {
   correlationId?: string;
   /** A trusted effect key from the application, never from model input. */
   idempotencyKey?: string;
+  /** The invocation service's invocation id, handed to the procedure as `context.agent.invocationId`. */
+  invocationId?: string;
 };
 
 export type ExecutionRequest<TContext = unknown> = {
@@ -52,6 +54,8 @@ export type ResumeOptions<TContext = unknown> = {
   expectedSurface?: ExposureSurface;
   correlationId?: string;
   idempotencyKey?: string;
+  /** As `ExecutionOptions.invocationId`. */
+  invocationId?: string;
 };
 
 export type DescribeScope = { tags?: string[]; ids?: string[] };

@@ -3,11 +3,13 @@
 // Invocation service
 export { createInvocationService } from "./service/create-invocation-service.js";
 export { InvocationNotResolvableError } from "./service/resolve.js";
+export { invocationIdempotencyKey } from "./service/hashing.js";
 export type {
   InvocationEvent,
   InvocationEventType,
   InvocationService,
   InvocationServiceOptions,
+  InvocationServiceRecord,
   ResolveArgs,
   ServiceInvokeOptions,
   ServiceResumeOptions,

@@ -7,7 +7,9 @@ import { reconcileJournaled } from "./reconcile.js";
 import { resolveInvocation } from "./resolve.js";
 import { resumeJournaled } from "./resume.js";
 import { createEmitter, serviceToolNaming, type ServiceState } from "./state.js";
-import type { InvocationService, InvocationServiceOptions } from "./types.js";
+import type { InvocationRecord } from "../journal/types.js";
+import { invocationIdempotencyKey } from "./hashing.js";
+import type { InvocationService, InvocationServiceOptions, InvocationServiceRecord } from "./types.js";
 
 const REMOTE_SURFACES = new Set(["aiSdk", "mcp", "workflow"]);
 
@@ -67,11 +69,13 @@ export function createInvocationService(o: InvocationServiceOptions): Invocation
       return reconcileJournaled(s, invocationId, r);
     },
     async get(id) {
-      return s.journal.get({ namespace: s.namespace, invocationId: id });
+      const record = await s.journal.get({ namespace: s.namespace, invocationId: id });
+      return record === null ? null : withIdempotencyKey(s.namespace, record);
     },
     async list(f = {}) {
       if (s.journal.list === undefined) throw new Error("This invocation journal does not implement list().");
-      return s.journal.list({ namespace: s.namespace, ...f });
+      const records = await s.journal.list({ namespace: s.namespace, ...f });
+      return Promise.all(records.map((record) => withIdempotencyKey(s.namespace, record)));
     },
     async resolve(id, a) {
       return resolveInvocation(s, id, a);
@@ -128,4 +132,9 @@ function assertCallOptions(o: { invocationId?: unknown; surface?: unknown; signa
   assertInvocationId(o.invocationId, op);
   if (!isExposureSurface(o.surface)) throw new TypeError(`${op}: surface must be an exposure surface, got ${JSON.stringify(o.surface)}.`);
   if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) throw new TypeError(`${op}: signal must be an AbortSignal.`);
+}
+
+/** Derived, never stored: the key is a pure function of the namespace and the invocation id (distributed.md §5.1). */
+async function withIdempotencyKey(namespace: string, record: InvocationRecord): Promise<InvocationServiceRecord> {
+  return { ...record, idempotencyKey: await invocationIdempotencyKey(namespace, record.invocationId) };
 }

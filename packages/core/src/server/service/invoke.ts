@@ -84,6 +84,7 @@ export async function invokeJournaled<C, O>(
       signal: lease.signal,
       correlationId: o.correlationId,
       idempotencyKey,
+      invocationId: o.invocationId,
     });
   } finally {
     lease.stop();

@@ -68,6 +68,7 @@ export async function resumeJournaled<C, O>(
       expectedSurface: o.surface,
       correlationId: record!.correlationId,
       idempotencyKey,
+      invocationId: o.invocationId,
       signal: lease.signal,
     });
   } finally {

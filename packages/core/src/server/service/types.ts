@@ -67,6 +67,12 @@ export type ServiceInvokeOptions<C> = {
 
 export type ServiceResumeOptions<C> = { actor: Actor; context: C; surface: ExposureSurface; invocationId: string; signal?: AbortSignal };
 
+/**
+ * A journal row as the service reports it, with the effect key the procedure received as
+ * `context.agent.idempotencyKey`: match an `unknown` row to the domain's own record by it (or by `invocationId`).
+ */
+export type InvocationServiceRecord = InvocationRecord & { idempotencyKey: string };
+
 export interface InvocationService {
   readonly namespace: string;
   readonly durable: boolean;
@@ -74,7 +80,7 @@ export interface InvocationService {
   invoke<C, O = unknown>(rt: AgentRuntime<C>, capabilityId: string, input: unknown, o: ServiceInvokeOptions<C>): Promise<RemoteExecutionResult<O>>;
   resume<C, O = unknown>(rt: AgentRuntime<C>, approvalId: string, o: ServiceResumeOptions<C>): Promise<RemoteExecutionResult<O>>;
   reconcile<O = unknown>(invocationId: string, o: { actor: Actor; surface: ExposureSurface }): Promise<ReconcileResult<O>>;
-  get(id: string): Promise<InvocationRecord | null>;
-  list(f?: { state?: InvocationState; updatedBefore?: Date; limit?: number }): Promise<InvocationRecord[]>;
+  get(id: string): Promise<InvocationServiceRecord | null>;
+  list(f?: { state?: InvocationState; updatedBefore?: Date; limit?: number }): Promise<InvocationServiceRecord[]>;
   resolve(id: string, a: ResolveArgs): Promise<InvocationRecord>;
 }
