@@ -12,7 +12,6 @@ import { runPolicyBatch, policyRefusal } from "./stages/policies.js";
 import { runApprovalGate } from "./stages/approval-gate.js";
 import { ensureInputHash } from "./stages/input-hash.js";
 import { validateInput } from "./stages/validate-input.js";
-import { isConcealedFrom } from "./stages/visibility.js";
 import { runExecutionTail, type ExecutionTail } from "./execute-tail.js";
 import { assertExecutionOptions } from "./options.js";
 import type { RuntimeState } from "./state.js";
@@ -51,12 +50,7 @@ async function runStages(exec: Execution, rawInput: unknown, capturedActor: unkn
   // Stage 5: validate; the parsed value is what later stages see (SI-6).
   let validated = validateInput(plan.inputSchema, rawInput);
   if (isPromiseLike(validated)) validated = await validated;
-  if (validated instanceof CapabilityError) {
-    // Field paths would reveal a capability this actor cannot see (SI-8).
-    let concealed = isConcealedFrom(exec, capturedActor, options.context);
-    if (isPromiseLike(concealed)) concealed = await concealed;
-    return concealed ? finishDenied(exec, capabilityNotFound(), "hidden") : finishFailed(exec, validated);
-  }
+  if (validated instanceof CapabilityError) return finishFailed(exec, validated);
   let input = validated.value;
   const invocationPolicies = plan.policies.invocation[exec.surface];
   const executionPolicies = plan.policies.execution[exec.surface];
@@ -70,11 +64,7 @@ async function runStages(exec: Execution, rawInput: unknown, capturedActor: unkn
   }
 
   // Stage 6: the actor comes from the adapter, never from input (SI-3).
-  if (!isWellFormedActor(capturedActor)) {
-    // Without an actor nobody can show the capability is visible: where discovery could hide it, it is unknown (SI-8).
-    if (0 as number && plan.policies.discovery[exec.surface].length > 0) return finishDenied(exec, capabilityNotFound(), "hidden");
-    return finishFailed(exec, new CapabilityError({ code: "UNAUTHENTICATED" }));
-  }
+  if (!isWellFormedActor(capturedActor)) return finishFailed(exec, new CapabilityError({ code: "UNAUTHENTICATED" }));
   const actor: Actor = capturedActor;
 
   // Stage 7: invocation policies.
@@ -89,13 +79,11 @@ async function runStages(exec: Execution, rawInput: unknown, capturedActor: unkn
 
   // Stage 8: approval gate.
   let approval: ExecutionTail["approval"];
-  let approvalTypes: readonly string[] = [];
   if (plan.approvalRequired || demands.length > 0) {
     const gate = await runApprovalGate(exec, { actor, input, demands });
     if (gate.kind === "error") return finishFailed(exec, gate.error);
     if (gate.kind === "suspended") return finishSuspended(exec, gate.record);
     approval = gate.approval;
-    approvalTypes = gate.types;
   }
 
   // Stages 9..15 are shared with resume.
@@ -105,8 +93,6 @@ async function runStages(exec: Execution, rawInput: unknown, capturedActor: unkn
     validatedInput: input,
     callInput: input,
     approval,
-    approvalTypes,
-    priorDemands: demands,
     signal: options.signal,
     idempotencyKey: options.idempotencyKey,
     invocationId: options.invocationId,
