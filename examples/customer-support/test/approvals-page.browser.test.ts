@@ -1,5 +1,5 @@
-// The approvals page in a real browser: headless Chromium (Debian's package) driven by playwright-core.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+// The approvals page in a real browser: headless Chromium (see support/chromium.ts) driven by playwright-core.
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -11,14 +11,11 @@ import { createSupportRuntime } from "../src/agent/runtime.js";
 import { openStorage, type Storage } from "../src/agent/storage.js";
 import { createStore } from "../src/domain/store.js";
 import { createApprovalsApp } from "../src/web/approvals-app.js";
+import { resolveChromium } from "./support/chromium.js";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-// CI installs Chromium (.ci/run), so there the test always runs; elsewhere it says why it cannot.
-if (!hasChromium && !process.env.CI) console.warn(`approvals page browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 const screenshots = fileURLToPath(new URL("../test-results/", import.meta.url));
 
-describe.skipIf(!hasChromium && !process.env.CI)("approvals page in headless Chromium", () => {
+describe("approvals page in headless Chromium", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "orpc-agent-web-"));
   let storage: Storage;
   let server: Server;
@@ -32,7 +29,7 @@ describe.skipIf(!hasChromium && !process.env.CI)("approvals page in headless Chr
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: (await resolveChromium()).executablePath,
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     });
   }, 60_000);
