@@ -24,7 +24,7 @@ export type GovernedApprovalData = {
 };
 
 /** The card as a UI message chunk; the same `id` reconciles it in place (AI SDK UI data parts). */
-export type GovernedApprovalChunk = { type: typeof APPROVAL_PART_TYPE; id: string; data: GovernedApprovalData };
+export type GovernedApprovalChunk = { type: typeof APPROVAL_PART_TYPE; id: string; data: GovernedApprovalData; transient?: true };
 
 /** For `UIMessage<Metadata, GovernedUIDataTypes>`: types the card's `data-agent-approval` parts. */
 export type GovernedUIDataTypes = { "agent-approval": GovernedApprovalData };
@@ -45,25 +45,34 @@ export function outcomeData(approvalId: string, result: AISDKToolResult, call: {
  * The card update for an out-of-band decision: after someone decided in the app and the app called
  * `runtime.resume`, write this chunk into the same conversation and the card keyed by `approvalId` updates in
  * place. The outcome goes through the envelope translation, so nothing the model must not see reaches it (SI-9).
+ * `transient: true` delivers it to `useChat`'s `onData` only, for a card in an earlier message: the client applies
+ * it with `reconcileApprovalPart`, so the card changes where it is instead of reappearing in the new message.
  *
  * @example
  * const outcome = await runtime.resume(approvalId, { context, expectedActor: actor, expectedSurface: "aiSdk" });
  * writer.write(approvalOutcomePart(approvalId, outcome));
  */
-export function approvalOutcomePart(approvalId: string, outcome: ExecutionResult, call: { toolCallId?: string; toolName?: string } = {}): GovernedApprovalChunk {
-  return approvalChunk(outcomeData(approvalId, toToolResult(outcome), call));
+export function approvalOutcomePart(
+  approvalId: string,
+  outcome: ExecutionResult,
+  call: { toolCallId?: string; toolName?: string; transient?: boolean } = {},
+): GovernedApprovalChunk {
+  const chunk = approvalChunk(outcomeData(approvalId, toToolResult(outcome), call));
+  if (call.transient === true) chunk.transient = true;
+  return chunk;
 }
 
 /**
- * Persisted conversations: the messages with every card keyed by `part.id` replaced by `part` (same message,
- * same position), as the UI reconciles a streamed update. Messages without the card are returned unchanged.
+ * The messages with every card keyed by `part.id` replaced by `part` (same message, same position), as the UI
+ * reconciles a streamed update: for stored conversations on the server, and in the browser for a transient update
+ * (`useChat({ onData })`). Messages without the card are returned unchanged. Pure; safe in the browser.
  */
 export function reconcileApprovalPart<M extends { parts: readonly unknown[] }>(messages: readonly M[], part: GovernedApprovalChunk): M[] {
   return messages.map((message) => {
     const index = message.parts.findIndex((p) => isApprovalPart(p) && p.id === part.id);
     if (index === -1) return message;
     const parts = [...message.parts];
-    parts[index] = { ...(parts[index] as object), data: part.data };
+    parts[index] = { type: part.type, id: part.id, data: part.data };
     return { ...message, parts };
   });
 }

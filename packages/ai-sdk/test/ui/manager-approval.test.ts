@@ -54,6 +54,36 @@ describe("AI SDK UI: governed outcomes as part states", () => {
     expect(rejected.data).toMatchObject({ state: "rejected", result: { status: "error", error: { code: "APPROVAL_REJECTED" } } });
   });
 
+  it("a decision arriving after the user wrote more: a transient outcome adds no part to the new message, and the client reconciles the card where it is", async () => {
+    const app = buildChatApp();
+    const chat = await governChat(app.runtime, { actor: dana, context });
+    const first = await chatTurn(chat, [userMessage("Refund o1.")], [[toolCall("call_refund", "orders_refund", { orderId: "o1", amount: 20 })], [text("Waiting for a manager.")]]);
+    const approvalId = (toolPart(first.messages, "call_refund").output as { approvalId: string }).approvalId;
+    const later = await chatTurn(chat, [...first.messages, userMessage("Any news?")], [[text("Not yet.")]]);
+
+    await app.runtime.approvals.decide(approvalId, { status: "approved", approver: priya });
+    const outcome = await app.runtime.resume(approvalId, { context, expectedActor: dana, expectedSurface: "aiSdk" });
+    const update = approvalOutcomePart(approvalId, outcome, { transient: true });
+    expect(update.transient).toBe(true);
+    const delivered: unknown[] = [];
+    const stream = createUIMessageStream({ execute: ({ writer }) => writer.write(update as UIMessageChunk) });
+    let fresh: UIMessage | undefined;
+    // What useChat does with a transient data part: onData only, never a part of the message.
+    const tapped = stream.pipeThrough(new TransformStream<UIMessageChunk, UIMessageChunk>({ transform: (chunk, c) => (delivered.push(chunk), c.enqueue(chunk)) }));
+    for await (const message of readUIMessageStream({ stream: tapped })) fresh = message;
+    expect(fresh === undefined || dataParts([fresh], APPROVAL_PART_TYPE).length === 0).toBe(true);
+    expect(delivered).toContainEqual(update);
+
+    const reconciled = reconcileApprovalPart(later.messages, update);
+    const cards = dataParts(reconciled, APPROVAL_PART_TYPE);
+    expect(cards).toHaveLength(1);
+    expect(cards[0]).toEqual({ type: APPROVAL_PART_TYPE, id: approvalId, data: expect.objectContaining({ state: "completed", result: { status: "ok", data: { refunded: 20 } } }) });
+    // Same message, same position.
+    const index = (msgs: UIMessage[]) => msgs.findIndex((m) => m.parts.some((p) => (p as { id?: string }).id === approvalId));
+    expect(index(reconciled)).toBe(index(later.messages));
+    expect(reconciled.length).toBe(later.messages.length);
+  });
+
   it("SI-9: a policy denial and a concealed failure render as output-error with the public message, never internal text; ok stays output-available", async () => {
     const app = buildChatApp();
     const chat = await governChat(app.runtime, { actor: dana, context });
