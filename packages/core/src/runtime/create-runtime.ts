@@ -1,4 +1,5 @@
 import { createInMemoryApprovalCoordinator } from "../approvals/in-memory-coordinator.js";
+import { registerRuntimeState } from "./visibility.js";
 import { wrapCoordinator } from "../approvals/runtime-approvals.js";
 import { requesterConfirmableTypes } from "../approvals/self-approval.js";
 import { createAuditEmitter, normalizeAuditConfig } from "../audit/emitter.js";
@@ -82,6 +83,7 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
     // Only an absent timeoutMs takes the default, as a destructuring default would; `null` is invalid (core.md §11).
     drainAudit: (drainOptions) => audit.drain(drainOptions?.timeoutMs === undefined ? 5_000 : drainOptions.timeoutMs),
   };
+  registerRuntimeState(runtime, state);
   return Object.freeze(runtime);
 }
 

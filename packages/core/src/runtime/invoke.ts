@@ -12,6 +12,7 @@ import { runPolicyBatch, policyRefusal } from "./stages/policies.js";
 import { runApprovalGate } from "./stages/approval-gate.js";
 import { ensureInputHash } from "./stages/input-hash.js";
 import { validateInput } from "./stages/validate-input.js";
+import { isConcealedFrom } from "./stages/visibility.js";
 import { runExecutionTail, type ExecutionTail } from "./execute-tail.js";
 import { assertExecutionOptions } from "./options.js";
 import type { RuntimeState } from "./state.js";
@@ -50,7 +51,12 @@ async function runStages(exec: Execution, rawInput: unknown, capturedActor: unkn
   // Stage 5: validate; the parsed value is what later stages see (SI-6).
   let validated = validateInput(plan.inputSchema, rawInput);
   if (isPromiseLike(validated)) validated = await validated;
-  if (validated instanceof CapabilityError) return finishFailed(exec, validated);
+  if (validated instanceof CapabilityError) {
+    // Field paths would reveal a capability this actor cannot see (SI-8).
+    let concealed = isConcealedFrom(exec, capturedActor, options.context);
+    if (isPromiseLike(concealed)) concealed = await concealed;
+    return concealed ? finishDenied(exec, capabilityNotFound(), "hidden") : finishFailed(exec, validated);
+  }
   let input = validated.value;
   const invocationPolicies = plan.policies.invocation[exec.surface];
   const executionPolicies = plan.policies.execution[exec.surface];
@@ -64,7 +70,11 @@ async function runStages(exec: Execution, rawInput: unknown, capturedActor: unkn
   }
 
   // Stage 6: the actor comes from the adapter, never from input (SI-3).
-  if (!isWellFormedActor(capturedActor)) return finishFailed(exec, new CapabilityError({ code: "UNAUTHENTICATED" }));
+  if (!isWellFormedActor(capturedActor)) {
+    // Without an actor nobody can show the capability is visible: where discovery could hide it, it is unknown (SI-8).
+    if (plan.policies.discovery[exec.surface].length > 0) return finishDenied(exec, capabilityNotFound(), "hidden");
+    return finishFailed(exec, new CapabilityError({ code: "UNAUTHENTICATED" }));
+  }
   const actor: Actor = capturedActor;
 
   // Stage 7: invocation policies.

@@ -7,7 +7,10 @@ import { invocationFingerprint, invocationIdempotencyKey } from "./hashing.js";
 import { holdLease, type Claim } from "./lease.js";
 import { encodeOutcome } from "./outcome-codec.js";
 import { isInterruptedWrite } from "./outcome-mapping.js";
-import { GENERIC_ERROR, outcomeUnknown, projectResult, serviceFailure, type SettledOrSuspended } from "./project-result.js";
+import { capabilityNotFound } from "../../errors/concealed.js";
+import { newExecutionId } from "../../internal/ids.js";
+import { isVisibleTo } from "../../runtime/visibility.js";
+import { GENERIC_ERROR, outcomeUnknown, projectResult, serviceFailure, toRemoteError, type SettledOrSuspended } from "./project-result.js";
 import { settleClaim } from "./settle.js";
 import type { EventSubject, ServiceState } from "./state.js";
 import type { ServiceInvokeOptions } from "./types.js";
@@ -67,7 +70,8 @@ export async function invokeJournaled<C, O>(
   // (3) The digest precondition: a refusal, settled without entering the runtime. It never widens anything.
   if (o.expectedDigest !== undefined && (await isStale(s, rt, capabilityId, o))) {
     s.emit("stale_descriptor", subject);
-    const refused = serviceFailure<O>(o.invocationId, DESCRIPTOR_STALE);
+    // A stale digest would prove the capability exists: to an actor who cannot see it, answer as for an unknown id (SI-8).
+    const refused = (await isVisibleTo(rt, o.surface, capabilityId, o.actor, o.context)) ? serviceFailure<O>(o.invocationId, DESCRIPTOR_STALE) : concealedAsUnknown<O>(o.invocationId);
     await settleClaim(s, claim, { state: "settled", outcome: encodeOutcome(refused, s.maxStoredOutputBytes) });
     return refused;
   }
@@ -117,6 +121,11 @@ export async function recordResult<C, O>(
     await settleClaim(s, claim, { state: "settled", outcome });
   }
   return envelope;
+}
+
+/** The runtime's answer for an unknown id, projected: a fresh execution id, as a real refusal would carry. */
+function concealedAsUnknown<O>(invocationId: string): SettledOrSuspended<O> {
+  return { ...serviceFailure<O>(invocationId, toRemoteError(capabilityNotFound())), executionId: newExecutionId() } as SettledOrSuspended<O>;
 }
 
 /** Stale only when the capability exists and is exposed here; otherwise the runtime's concealed answer stands (SI-8). */
