@@ -107,10 +107,17 @@ const nodeHash = (globalThis as { process?: { getBuiltinModule?: (id: string) =>
   "node:crypto",
 )?.hash;
 
-/** The credential's fingerprint; `hash` is a parameter so tests can take the Web Crypto path on Node. */
+/**
+ * The credential's fingerprint; `hash` is a parameter so tests can take the Web Crypto path on Node. No credential
+ * at all (stdio, `allowUnauthenticated`) is one fingerprint; an AuthInfo without its token is refused, never
+ * folded into that constant: otherwise two callers with different credentials would share one cached identity.
+ */
 export function fingerprintOf(authInfo: AuthInfo | undefined, hash: OneShotHash | null = nodeHash ?? null): string | Promise<string> {
-  const token = authInfo?.token;
-  if (typeof token !== "string") return NO_CREDENTIAL;
+  if (authInfo === undefined) return NO_CREDENTIAL;
+  const token: unknown = authInfo.token;
+  if (typeof token !== "string" || token === "") {
+    throw new McpError(ErrorCode.InvalidRequest, "Unauthorized: the session's AuthInfo carries no token");
+  }
   if (hash !== null) return hash("sha256", token, "hex");
   return crypto.subtle
     .digest("SHA-256", new TextEncoder().encode(token))

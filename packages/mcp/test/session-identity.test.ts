@@ -206,8 +206,15 @@ describe("credential fingerprints", () => {
     expect(sync).not.toContain("secret-token");
   });
 
-  it("a session without a token has one constant fingerprint, answered synchronously", () => {
-    expect(fingerprintOf(undefined)).toBe(fingerprintOf({ clientId: "c", scopes: [] } as never));
+  it("a session without any AuthInfo has one constant fingerprint, answered synchronously", () => {
+    expect(fingerprintOf(undefined)).toBe(fingerprintOf(undefined, null));
     expect(typeof fingerprintOf(undefined, null)).toBe("string");
+  });
+
+  it("SI-3: an AuthInfo without its token is refused, never folded into the no-credential constant", () => {
+    for (const authInfo of [{ clientId: "c", scopes: [] }, { clientId: "c", scopes: [], token: "" }, { clientId: "c", scopes: [], token: 42 }]) {
+      expect(() => fingerprintOf(authInfo as never)).toThrow(/carries no token/);
+      expect(() => fingerprintOf(authInfo as never, null)).toThrow(/carries no token/);
+    }
   });
 });

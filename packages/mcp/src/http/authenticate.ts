@@ -1,7 +1,7 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { isExpired } from "../session-identity.js";
 import type { MCPHttpHandlerOptions } from "./options.js";
-import { invalidToken, missingBearer } from "./refusals.js";
+import { invalidToken, missingBearer, noPrincipal } from "./refusals.js";
 
 // RFC 6750 §2.1: `Bearer` (case-insensitive scheme) and one b64token.
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -24,5 +24,7 @@ export async function authenticate(
     return invalidToken(options.resourceMetadataUrl);
   }
   if (typeof authInfo !== "object" || authInfo === null || isExpired(authInfo)) return invalidToken(options.resourceMetadataUrl);
+  // Identity and session ownership follow the token; without it every caller would look alike.
+  if (typeof authInfo.token !== "string" || authInfo.token === "") return noPrincipal("verifyToken");
   return { authInfo };
 }

@@ -2,9 +2,16 @@ import type { AgentRuntime } from "@orpc-agent/core";
 import { prepareMCPServer } from "../create-mcp-server.js";
 import { isAllowedHost } from "./allowed-host.js";
 import { authenticate } from "./authenticate.js";
-import { assertHttpOptions, DEFAULT_MAX_BODY_BYTES, type MCPHttpHandlerOptions } from "./options.js";
+import {
+  assertHttpOptions,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
+  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+  type MCPHttpHandlerOptions,
+} from "./options.js";
+import { principalOf } from "./principal.js";
 import { readBody, withBody } from "./read-body.js";
-import { bodyTooLarge, forbiddenHost, internalError } from "./refusals.js";
+import { bodyTooLarge, forbiddenHost, internalError, noPrincipal } from "./refusals.js";
 import { statefulDispatch, statelessDispatch } from "./sessions.js";
 
 /**
@@ -29,18 +36,24 @@ export function createMCPHttpHandler<TContext>(
   assertHttpOptions(options as MCPHttpHandlerOptions<unknown>);
   const { allowedHosts } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const dispatch = options.sessions === "stateless" ? statelessDispatch(prepared) : statefulDispatch(prepared);
+  const limits = {
+    idleTimeoutMs: options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+    maxPerPrincipal: options.maxSessionsPerPrincipal ?? DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
+  };
+  const dispatch = options.sessions === "stateless" ? statelessDispatch(prepared) : statefulDispatch(prepared, limits);
 
-  // Checks 1–5 in order; each refusal ends the request before any MCP processing.
+  // Checks 1–5 in order (the principal is named right after authentication); each refusal ends the request before any MCP processing.
   return async (request) => {
     try {
       if (allowedHosts !== undefined && !isAllowedHost(request, allowedHosts)) return forbiddenHost();
       const auth = await authenticate(request, options);
       if (auth instanceof Response) return auth;
+      const principal = await principalOf(auth.authInfo, options.sessionPrincipal);
+      if (principal === null) return noPrincipal("sessionPrincipal");
       const body = await readBody(request, maxBodyBytes);
       if (body === "too-large") return bodyTooLarge();
       const admitted = body === null ? request : withBody(request, body.bytes);
-      return await dispatch(admitted, auth.authInfo, body?.requestIds ?? []);
+      return await dispatch(admitted, auth.authInfo, principal, body?.requestIds ?? []);
     } catch {
       return internalError();
     }

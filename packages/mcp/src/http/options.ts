@@ -13,6 +13,17 @@ export type MCPHttpHandlerOptions<TContext = unknown> = MCPServerOptions<TContex
   resourceMetadataUrl?: string;
   /** Default `"stateful"` (`Mcp-Session-Id`). */
   sessions?: "stateful" | "stateless";
+  /**
+   * Who owns a stateful session: a request naming a session opened by another principal is answered exactly as an
+   * unknown session (404). Default: the SHA-256 of the bearer token, so a refreshed token opens a new session. Return
+   * a stable subject (e.g. `${authInfo.clientId}:${authInfo.extra?.sub}`) to keep sessions across token refreshes;
+   * an empty or non-string answer refuses the request (500).
+   */
+  sessionPrincipal?: (authInfo: AuthInfo) => string;
+  /** A stateful session with no request in flight and no open stream for this long is closed. Default 30 minutes. */
+  sessionIdleTimeoutMs?: number;
+  /** Opening one more closes that principal's least recently used session. Default 32. */
+  maxSessionsPerPrincipal?: number;
   /** DNS-rebinding protection: the `Host` header (and a browser's `Origin` host) must be one of these. */
   allowedHosts?: string[];
   /** Default 1 MiB. */
@@ -20,6 +31,8 @@ export type MCPHttpHandlerOptions<TContext = unknown> = MCPServerOptions<TContex
 };
 
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
+export const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL = 32;
 
 /** TypeErrors for the HTTP-only options (adapters.md §3.9); `createMCPServer`'s own checks run as well. */
 export function assertHttpOptions(options: MCPHttpHandlerOptions<unknown>): void {
@@ -42,9 +55,11 @@ export function assertHttpOptions(options: MCPHttpHandlerOptions<unknown>): void
   if (options.sessions !== undefined && options.sessions !== "stateful" && options.sessions !== "stateless") {
     throw new TypeError('createMCPHttpHandler: options.sessions must be "stateful" or "stateless".');
   }
-  const max = options.maxBodyBytes;
-  if (max !== undefined && (typeof max !== "number" || !Number.isSafeInteger(max) || max <= 0)) {
-    throw new TypeError(`createMCPHttpHandler: options.maxBodyBytes must be a positive integer, got ${String(max)}.`);
+  assertPositiveInteger("maxBodyBytes", options.maxBodyBytes);
+  assertPositiveInteger("sessionIdleTimeoutMs", options.sessionIdleTimeoutMs);
+  assertPositiveInteger("maxSessionsPerPrincipal", options.maxSessionsPerPrincipal);
+  if (options.sessionPrincipal !== undefined && typeof options.sessionPrincipal !== "function") {
+    throw new TypeError("createMCPHttpHandler: options.sessionPrincipal must be a function of the verified AuthInfo returning a string.");
   }
   const hosts = options.allowedHosts;
   if (hosts !== undefined && (!Array.isArray(hosts) || hosts.some((host) => typeof host !== "string" || host === ""))) {
@@ -58,5 +73,11 @@ function assertResourceMetadataUrl(url: unknown): void {
   // Echoed inside a quoted-string of WWW-Authenticate: an absolute URL without quotes or backslashes.
   if (typeof url !== "string" || /["\\\s]/.test(url) || !URL.canParse(url)) {
     throw new TypeError("createMCPHttpHandler: options.resourceMetadataUrl must be an absolute URL (RFC 9728 protected-resource metadata).");
+  }
+}
+
+function assertPositiveInteger(name: string, value: unknown): void {
+  if (value !== undefined && (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0)) {
+    throw new TypeError(`createMCPHttpHandler: options.${name} must be a positive integer, got ${String(value)}.`);
   }
 }

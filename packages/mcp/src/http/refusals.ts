@@ -27,6 +27,19 @@ export const bodyTooLarge = () => jsonRpcError(413, -32000, "Payload Too Large: 
 /** An `Mcp-Session-Id` this handler does not know: the transport's own answer (adapters.md §3.9 "Sessions"). */
 export const sessionNotFound = () => jsonRpcError(404, -32001, "Session not found");
 
+/**
+ * The server's own configuration cannot tell who the caller is: `verifyToken` returned an AuthInfo without its
+ * token, or `sessionPrincipal` no principal. Refused rather than served under a shared constant identity.
+ */
+export const noPrincipal = (which: "verifyToken" | "sessionPrincipal") =>
+  jsonRpcError(
+    500,
+    -32603,
+    which === "verifyToken"
+      ? "Internal error: verifyToken returned an AuthInfo without its token."
+      : "Internal error: sessionPrincipal returned no principal.",
+  );
+
 /** An unexpected failure inside the handler; its text stays on the server. */
 export const internalError = () => jsonRpcError(500, -32603, "Internal error");
 
