@@ -52,8 +52,9 @@ function toModelError(error: unknown): ModelError | undefined {
   if (typeof error !== "object" || error === null) return undefined;
   const { code, message, retryable, details } = error as Record<string, unknown>;
   if (typeof code !== "string" || typeof message !== "string" || typeof retryable !== "boolean") return undefined;
-  // distributed.md §1: INTERNAL_ERROR and ADAPTER_ERROR are never retryable and never exposed.
-  if (code === "INTERNAL_ERROR" || code === "ADAPTER_ERROR") return { code: "INTERNAL_ERROR", message: "The operation failed.", retryable: false };
+  // distributed.md §1: INTERNAL_ERROR and ADAPTER_ERROR are never exposed; the server's retryable bit is kept, so a
+  // concealed transient failure (AUDIT_UNAVAILABLE) stays retryable.
+  if (code === "INTERNAL_ERROR" || code === "ADAPTER_ERROR") return { code: "INTERNAL_ERROR", message: "The operation failed.", retryable };
   const out: ModelError = { code, message, retryable };
   if (code === "INPUT_INVALID" && details !== undefined) out.details = details;
   return out;

@@ -48,7 +48,7 @@ describe("toRemoteToolResult", () => {
     expect(stale).toEqual({ status: "error", error: { code: "DESCRIPTOR_STALE", message: "The capability changed; refresh the tool list.", retryable: false } });
   });
 
-  it("SI-9: details cross only for INPUT_INVALID; INTERNAL_ERROR and ADAPTER_ERROR are always the generic error", () => {
+  it("SI-9: details cross only for INPUT_INVALID; INTERNAL_ERROR and ADAPTER_ERROR are always the generic error, retryable bit kept", () => {
     const issues = { issues: [{ path: ["amount"], message: "Too small" }] };
     expect(toRemoteToolResult(remoteResults.failed(ID, { code: "INPUT_INVALID", message: "Input validation failed.", retryable: false, details: issues }), ID)).toEqual({
       status: "error",
@@ -57,8 +57,10 @@ describe("toRemoteToolResult", () => {
     const leaky = toRemoteToolResult(remoteResults.failed(ID, { code: "POLICY_DENIED", message: "No.", retryable: false, details: { rule: "secret-rule" } }), ID);
     expect(JSON.stringify(leaky)).not.toContain("secret-rule");
     for (const code of ["INTERNAL_ERROR", "ADAPTER_ERROR"]) {
-      const result = toRemoteToolResult(remoteResults.failed(ID, { code, message: "stack: users_table", retryable: true, details: { why: "users_table" } }), ID);
-      expect(JSON.stringify(result)).toBe('{"status":"error","error":{"code":"INTERNAL_ERROR","message":"The operation failed.","retryable":false}}');
+      for (const retryable of [true, false]) {
+        const result = toRemoteToolResult(remoteResults.failed(ID, { code, message: "stack: users_table", retryable, details: { why: "users_table" } }), ID);
+        expect(JSON.stringify(result)).toBe(`{"status":"error","error":{"code":"INTERNAL_ERROR","message":"The operation failed.","retryable":${retryable}}}`);
+      }
     }
   });
 

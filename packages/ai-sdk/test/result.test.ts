@@ -4,6 +4,8 @@ import { CapabilityError, type ApprovalRecord, type ErrorCode, type ExecutionRes
 import { approvalMessage, concealedResult, toToolResult } from "../src/result.js";
 
 const CONCEALED = '{"status":"error","error":{"code":"INTERNAL_ERROR","message":"The operation failed.","retryable":false}}';
+/** A concealed transient failure: the code and message are hidden, the retryable bit is not. */
+const CONCEALED_RETRYABLE = CONCEALED.replace('"retryable":false', '"retryable":true');
 
 function pending(reasons: string[]): ExecutionResult {
   const approval = { id: "apr_1", reasons, input: { amount: 649, card: "4242" }, inputHash: "ab" } as unknown as ApprovalRecord;
@@ -45,8 +47,9 @@ describe("toToolResult", () => {
     const codes: ErrorCode[] = ["EXECUTION_FAILED", "POLICY_FAILED", "OUTPUT_INVALID", "APPROVAL_RESUME_MISMATCH", "AUDIT_UNAVAILABLE", "ADAPTER_ERROR"];
     for (const code of codes) {
       const error = new CapabilityError({ code, publicMessage: "secret: users_table", cause: new Error("stack and all") });
-      expect(JSON.stringify(toToolResult(failed(error))), code).toBe(CONCEALED);
+      expect(JSON.stringify(toToolResult(failed(error))), code).toBe(error.retryable ? CONCEALED_RETRYABLE : CONCEALED);
     }
+    expect(new CapabilityError({ code: "AUDIT_UNAVAILABLE" }).retryable).toBe(true);
     // An exposable code the runtime chose to conceal is concealed too.
     const concealedDenial = new CapabilityError({ code: "POLICY_DENIED", exposeToModel: false, publicMessage: "internal rule 7" });
     expect(JSON.stringify(toToolResult(failed(concealedDenial)))).toBe(CONCEALED);

@@ -43,7 +43,8 @@ export function toEnvelope(result: ExecutionResult, guidance: ApprovalGuidance):
  * `INPUT_INVALID` (issue paths and messages, never values). `stage`, `cause` and stacks never cross (SI-9).
  */
 export function serializeError(error: CapabilityError): MCPModelError {
-  if (error.exposeToModel !== true) return { ...CONCEALED_ERROR };
+  // Concealment hides the code and message, never the retryable bit (a transient AUDIT_UNAVAILABLE stays retryable).
+  if (error.exposeToModel !== true) return { ...CONCEALED_ERROR, retryable: error.retryable === true };
   const out: MCPModelError = { code: error.code, message: error.publicMessage, retryable: error.retryable };
   if (error.code === "INPUT_INVALID" && error.details !== undefined) out.details = error.details;
   return out;

@@ -5,7 +5,8 @@ import { GENERIC_MESSAGE, type ErrorCode } from "./codes.js";
 export type ModelError = { code: ErrorCode; message: string; retryable: boolean; details?: unknown };
 
 export function toModelError(error: CapabilityError): ModelError {
-  if (!error.exposeToModel) return { code: "INTERNAL_ERROR", message: GENERIC_MESSAGE, retryable: false };
+  // Concealment hides the code and message, never the retryable bit: a transient failure stays transient.
+  if (!error.exposeToModel) return { code: "INTERNAL_ERROR", message: GENERIC_MESSAGE, retryable: error.retryable === true };
   const out: ModelError = { code: error.code, message: error.publicMessage, retryable: error.retryable };
   if (error.code === "INPUT_INVALID" && error.details !== undefined) out.details = error.details;
   return out;

@@ -383,7 +383,8 @@ describe("audit draining at the router (distributed.md §7, §10 DR1–DR4)", ()
       },
     });
     const result = await shop.client().invoke({ capabilityId: "orders.refund", input: { orderId: "o", cents: 2 }, invocationId: newInvocationId() });
-    expect(result).toMatchObject({ status: "failed", error: { code: "INTERNAL_ERROR", retryable: false } });
+    // Concealed, but still transient: nothing ran, so trying again is safe (issue 34 item 3).
+    expect(result).toMatchObject({ status: "failed", error: { code: "INTERNAL_ERROR", retryable: true } });
     expect(shop.effects.count("orders.refund")).toBe(0);
     expect((await shop.service.get((result as { invocationId: string }).invocationId))?.outcome?.status).toBe("failed");
   });
