@@ -1,4 +1,6 @@
-import { isWellFormedActor, type Actor } from "../capability/types.js";
+import type { Actor } from "../capability/types.js";
+import { isAcceptableApprover } from "./approver.js";
+import { isExpired } from "./expiry.js";
 import type {
   ApprovalCoordinator,
   ApprovalDecision,
@@ -89,9 +91,9 @@ export function createInMemoryApprovalCoordinator(
   };
 }
 
-/** Lazy expiry, strict: at exactly `expiresAt` a record is still pending (core.md §10). */
+/** Lazy expiry, strict: at exactly `expiresAt` a record is still pending (core.md §10); a broken clock expires it. */
 function reportedStatus(record: ApprovalRecord, at: Date): ApprovalStatus {
-  return record.status === "pending" && at.getTime() > record.expiresAt.getTime() ? "expired" : record.status;
+  return record.status === "pending" && isExpired(record.expiresAt, at) ? "expired" : record.status;
 }
 
 function validDecision(decision: ApprovalDecision): ApprovalDecision {
@@ -99,8 +101,8 @@ function validDecision(decision: ApprovalDecision): ApprovalDecision {
   if (status !== "approved" && status !== "rejected") {
     throw new Error(`Invalid decision status "${String(status)}"`);
   }
-  if (!isWellFormedActor(decision.approver)) {
-    throw new Error("The decision approver is not a well-formed actor (non-empty string id and a valid kind)");
+  if (!isAcceptableApprover(decision.approver)) {
+    throw new Error("The decision approver is not a well-formed actor (non-empty string id and a valid kind) or is anonymous");
   }
   // Only the declared fields are kept: extra decision fields have no effect (SI-6).
   const accepted: ApprovalDecision = { status, approver: jsonCopy(decision.approver) as Actor };

@@ -11,6 +11,8 @@ export type PolicyBatchResult = {
   /** The first deny: supplies the public message and app code. */
   deny?: { policy: string; code?: string; message?: string };
   approvals: ApprovalDemand[];
+  /** A batch that stayed synchronous: the clock reading taken after its last policy, for the caller to reuse. */
+  endedAt?: number;
 };
 
 const TIMED_OUT = Symbol("policy-timeout");
@@ -29,9 +31,10 @@ export function evaluatePolicyBatch(
   const records: PolicyDecisionRecord[] = [];
   const decisions: (PolicyDecision | undefined)[] = [];
 
+  let now = startedAt;
   for (let i = 0; i < policies.length; i++) {
-    // The first policy starts at `startedAt`, inside a positive timeout: only later ones need a fresh reading.
-    if (i > 0 && monotonicNow() >= deadline) return finish(policies, records, decisions, i);
+    // The first policy starts at `startedAt`, inside a positive timeout; later ones reuse the previous one's end.
+    if (i > 0 && now >= deadline) return finish(policies, records, decisions, i);
     const policy = policies[i]!;
     let returned: unknown;
     let pending: boolean;
@@ -40,13 +43,18 @@ export function evaluatePolicyBatch(
       // Inside the try: a `then` getter that throws is a throwing policy, not a broken batch (SI-7).
       pending = isPromiseLike(returned);
     } catch {
+      now = monotonicNow();
       record(records, decisions, policy, undefined);
       continue;
     }
     if (pending) return continueAsync(policies, request, deadline, records, decisions, i, returned as PromiseLike<unknown>);
-    record(records, decisions, policy, returned);
+    now = monotonicNow();
+    // A synchronous answer given after the deadline is a timed-out one: it fails closed (SI-7).
+    record(records, decisions, policy, now > deadline ? undefined : returned);
   }
-  return combine(records, decisions, policies);
+  const result = combine(records, decisions, policies);
+  result.endedAt = now;
+  return result;
 }
 
 async function continueAsync(
@@ -82,10 +90,15 @@ async function continueAsync(
       const settled = await raceDeadline(returned as PromiseLike<unknown>, deadline);
       record(records, decisions, policy, settled === TIMED_OUT ? undefined : settled);
     } else {
-      record(records, decisions, policy, returned);
+      record(records, decisions, policy, inTime(returned, deadline));
     }
   }
   return combine(records, decisions, policies);
+}
+
+/** A synchronous answer given after the deadline is a timed-out one: it fails closed (SI-7). */
+function inTime(returned: unknown, deadline: number): unknown {
+  return monotonicNow() > deadline ? undefined : returned;
 }
 
 function raceDeadline(value: PromiseLike<unknown>, deadline: number): Promise<unknown> {

@@ -113,7 +113,8 @@ async function evaluateDiscovery(
     const batch = evaluatePolicyBatch(policies, request, Math.max(1, Math.min(rt.defaults.policyTimeoutMs, deadline - now)), now);
     if (!isPromiseLike(batch)) {
       applyVerdict(verdicts, i, batch);
-      checkBudget((now = monotonicNow()));
+      // The batch's own last reading (core.md §16: one read per synchronous policy, none extra).
+      checkBudget((now = batch.endedAt ?? monotonicNow()));
       continue;
     }
     // Lanes never reject: a failing batch already resolves to an "error" verdict.

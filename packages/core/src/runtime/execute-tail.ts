@@ -6,6 +6,7 @@ import { newIdempotencyKey } from "../internal/ids.js";
 import { isPromiseLike } from "../internal/promise.js";
 import type { Execution } from "./execution.js";
 import { finishCompleted, finishDenied, finishFailed, finishSuspended, finishWithError } from "./finish.js";
+import type { ApprovalDemand } from "../policy/evaluate-batch.js";
 import { runApprovalGate } from "./stages/approval-gate.js";
 import { runControls } from "./stages/controls.js";
 import { executeWithRetry } from "./stages/execute-with-retry.js";
@@ -21,6 +22,10 @@ export type ExecutionTail = {
   /** What the handler receives: the validated value itself, never parsed again (amended core.md §6.1, SI-6). */
   callInput: unknown;
   approval: { id: string; approver: Actor } | undefined;
+  /** The types the approval in hand was granted for (its request's, or the record's on resume). */
+  approvalTypes: readonly string[];
+  /** The demands behind that approval, repeated in any new request so the approver sees every reason. */
+  priorDemands: readonly ApprovalDemand[];
   /** On resume, the record every policy of the execution sees as `req.approval` (core.md §3 PolicyRequest). */
   approvalRecord?: ApprovalRecord;
   signal: AbortSignal | undefined;
@@ -48,12 +53,21 @@ export async function runExecutionTail(exec: Execution, tail: ExecutionTail): Pr
     if (isPromiseLike(batch)) batch = await batch;
     const refusal = policyRefusal(batch);
     if (refusal) return finishDenied(exec, refusal.error, refusal.reason);
-    if (batch.verdict === "require-approval" && approval === undefined && tail.allowLateApproval) {
-      // A require-approval with no approval yet engages stage 8 now; with one present it is satisfied.
-      const gate = await runApprovalGate(exec, { actor: tail.actor, input: tail.validatedInput, demands: batch.approvals });
-      if (gate.kind === "error") return finishFailed(exec, gate.error);
-      if (gate.kind === "suspended") return finishSuspended(exec, gate.record);
-      approval = gate.approval;
+    if (batch.verdict === "require-approval") {
+      // No approval yet engages stage 8 now. One in hand satisfies only the demands whose type it was granted for
+      // (the R10 rule, amended §6 stage 9); otherwise a new request lists every demand, old and new (SI-5).
+      const held = tail.approvalTypes;
+      const needsGate =
+        approval === undefined
+          ? tail.allowLateApproval
+          : batch.approvals.some((d) => d.approvalType !== undefined && !held.includes(d.approvalType));
+      if (needsGate) {
+        const demands = approval === undefined ? batch.approvals : [...tail.priorDemands, ...batch.approvals];
+        const gate = await runApprovalGate(exec, { actor: tail.actor, input: tail.validatedInput, demands });
+        if (gate.kind === "error") return finishFailed(exec, gate.error);
+        if (gate.kind === "suspended") return finishSuspended(exec, gate.record);
+        approval = gate.approval;
+      }
     }
   }
 

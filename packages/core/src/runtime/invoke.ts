@@ -89,11 +89,13 @@ async function runStages(exec: Execution, rawInput: unknown, capturedActor: unkn
 
   // Stage 8: approval gate.
   let approval: ExecutionTail["approval"];
+  let approvalTypes: readonly string[] = [];
   if (plan.approvalRequired || demands.length > 0) {
     const gate = await runApprovalGate(exec, { actor, input, demands });
     if (gate.kind === "error") return finishFailed(exec, gate.error);
     if (gate.kind === "suspended") return finishSuspended(exec, gate.record);
     approval = gate.approval;
+    approvalTypes = gate.types;
   }
 
   // Stages 9..15 are shared with resume.
@@ -103,6 +105,8 @@ async function runStages(exec: Execution, rawInput: unknown, capturedActor: unkn
     validatedInput: input,
     callInput: input,
     approval,
+    approvalTypes,
+    priorDemands: demands,
     signal: options.signal,
     idempotencyKey: options.idempotencyKey,
     invocationId: options.invocationId,

@@ -1,5 +1,8 @@
 import { hashCanonicalInputAnywhere } from "../approvals/hash.js";
 import type { ApprovalRecord } from "../approvals/types.js";
+import type { ApprovalDemand } from "../policy/evaluate-batch.js";
+import { isAcceptableApprover } from "../approvals/approver.js";
+import { isExpired } from "../approvals/expiry.js";
 import { refusesSelfApproval } from "../approvals/self-approval.js";
 import { isWellFormedActor, type Actor } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
@@ -120,11 +123,13 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
   const invocationPolicies = plan.policies.invocation[record.surface];
   // R10, stage 9 and the handler all see this one frozen value, never a re-parse of it (SI-6).
   const input = approvedValue;
+  let demands: readonly ApprovalDemand[] = [];
   if (invocationPolicies.length > 0) {
     let batch = runPolicyBatch(exec, "invocation", invocationPolicies, { actor, context: options.context, input, approval: record });
     if (isPromiseLike(batch)) batch = await batch;
     const refusal = policyRefusal(batch);
     if (refusal) return finishDenied(exec, refusal.error, refusal.reason);
+    demands = batch.approvals;
     const uncovered = batch.approvals.find((d) => d.approvalType !== undefined && !record.types.includes(d.approvalType));
     if (uncovered) {
       return finishDenied(
@@ -153,6 +158,8 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
     validatedInput: input,
     callInput: input,
     approval: { id: record.id, approver: record.decision!.approver },
+    approvalTypes: record.types,
+    priorDemands: demands,
     approvalRecord: record,
     signal: options.signal,
     idempotencyKey: options.idempotencyKey,
@@ -172,7 +179,10 @@ function statusRefusal(record: ApprovalRecord, now: Date): CapabilityError | und
     case "expired":
       return new CapabilityError({ code: "APPROVAL_EXPIRED" });
   }
-  if (now.getTime() > new Date(record.expiresAt).getTime()) return new CapabilityError({ code: "APPROVAL_EXPIRED" });
-  if (record.status !== "approved" || !record.decision) return new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval" });
+  if (isExpired(record.expiresAt, now)) return new CapabilityError({ code: "APPROVAL_EXPIRED" });
+  // A custom coordinator's record without an accountable approver is not an approval (SI-4).
+  if (record.status !== "approved" || !record.decision || !isAcceptableApprover(record.decision.approver)) {
+    return new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval" });
+  }
   return undefined;
 }

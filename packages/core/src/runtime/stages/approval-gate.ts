@@ -2,7 +2,9 @@ import { buildApprovalRequest } from "../../approvals/build-request.js";
 import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from "../../approvals/types.js";
 import { refusesSelfApproval } from "../../approvals/self-approval.js";
 import { toAuditActorRef } from "../../audit/actor-ref.js";
-import { isWellFormedActor, type Actor } from "../../capability/types.js";
+import type { Actor } from "../../capability/types.js";
+import { isAcceptableApprover } from "../../approvals/approver.js";
+import { isExpired } from "../../approvals/expiry.js";
 import { CapabilityError } from "../../errors/capability-error.js";
 import type { ApprovalDemand } from "../../policy/evaluate-batch.js";
 import { auditEvent, type Execution } from "../execution.js";
@@ -10,7 +12,7 @@ import { ensureInputHash } from "./input-hash.js";
 
 export type GateOutcome =
   | { kind: "suspended"; record: ApprovalRecord }
-  | { kind: "approved"; approval: { id: string; approver: Actor } }
+  | { kind: "approved"; approval: { id: string; approver: Actor }; types: readonly string[] }
   | { kind: "error"; error: CapabilityError };
 
 const approvalFailure = (cause: unknown) => new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause });
@@ -84,7 +86,7 @@ function applyInlineDecision(exec: Execution, request: ApprovalRequest, decision
     typeof decision === "object" &&
     decision !== null &&
     (decision.status === "approved" || decision.status === "rejected") &&
-    isWellFormedActor(decision.approver);
+    isAcceptableApprover(decision.approver);
   if (!valid) return { kind: "error", error: approvalFailure(new Error("The inline approval handler returned an invalid decision.")) };
 
   if (rt.audit.enabled) {
@@ -96,9 +98,9 @@ function applyInlineDecision(exec: Execution, request: ApprovalRequest, decision
     rt.audit.emit(Object.freeze({ ...event, actor: approver }));
   }
   if (decision.status === "rejected") return { kind: "error", error: new CapabilityError({ code: "APPROVAL_REJECTED" }) };
-  if (rt.now().getTime() > request.expiresAt.getTime()) return { kind: "error", error: new CapabilityError({ code: "APPROVAL_EXPIRED" }) };
+  if (isExpired(request.expiresAt, rt.now())) return { kind: "error", error: new CapabilityError({ code: "APPROVAL_EXPIRED" }) };
   if (decision.approver.id === request.actor.id && refusesSelfApproval(rt, request.types)) {
     return { kind: "error", error: new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" }) };
   }
-  return { kind: "approved", approval: { id: request.id, approver: decision.approver } };
+  return { kind: "approved", approval: { id: request.id, approver: decision.approver }, types: request.types };
 }
