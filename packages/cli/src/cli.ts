@@ -9,6 +9,7 @@ import { runInspect } from "./commands/inspect.js";
 import { couldNotRun, type CliIo } from "./commands/io.js";
 import { runSnapshot } from "./commands/snapshot.js";
 import { readConfig } from "./config/read-config.js";
+import { isMainModule } from "./run-as-main.js";
 
 /**
  * Runs `orpc-agent` with `argv` (without `node` and the script) and returns the exit code (cli.md §4):
@@ -63,3 +64,6 @@ function version(): string {
   const manifest = createRequire(import.meta.url)("../package.json") as { version: string };
   return manifest.version;
 }
+
+// `node …/dist/cli.js` runs the CLI as bin/orpc-agent.js does; imported (by the launcher or a test), it only exports main.
+if (isMainModule(import.meta.url, process.argv[1])) process.exitCode = await main(process.argv.slice(2));

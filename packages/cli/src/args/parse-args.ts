@@ -67,7 +67,8 @@ const BOOLEAN_FLAGS: Record<string, (flags: Flags) => void> = {
 
 /**
  * Parses `orpc-agent <command> [options]` (cli.md §4): exactly one positional command; a flag value may
- * not start with `-` except a lone `-`. Flags that do not apply to the command are accepted and ignored.
+ * not start with `-` except a lone `-`. Flags that do not apply to the command are accepted and ignored, except
+ * `--format` on inspect, which is refused with a hint to `--json`.
  */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (argv.some((arg) => arg === "-h" || arg === "--help")) return { ok: true, action: "help" };
@@ -105,6 +106,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
   }
   if (command === undefined) return { ok: false, error: "no command given" };
+  // --format shapes check's report; on inspect it used to be ignored silently, so say what inspect offers.
+  if (command === "inspect" && flags.format !== undefined) {
+    return { ok: false, error: "--format is a check option: for inspect use --json (the snapshot as JSON) or --plain (the plain table)" };
+  }
   return { ok: true, action: "run", command, flags };
 }
 

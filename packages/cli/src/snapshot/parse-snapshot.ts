@@ -7,8 +7,9 @@ const PHASES = ["discovery", "invocation", "execution"];
 
 /**
  * Reads a committed snapshot of version 1, 2 or 3 and normalizes it (cli.md §6.3): v1 loses `runtime`
- * ("never observed"), v1/v2 capabilities read `discovery` as `"discoverable"`, v2 policies have unknown
- * scope. Throws an `Error` for any other version or a structurally invalid file.
+ * ("never observed"), a capability without `discovery` reads as `"discoverable"` in every version (§6.2),
+ * v2 policies have unknown scope. Throws an `Error` for any other version; for a structurally invalid file of a
+ * readable version, the message names the faulty entry, not the version.
  */
 export function parseSnapshot(text: string): CapabilitySnapshot {
   let data: unknown;
@@ -21,11 +22,11 @@ export function parseSnapshot(text: string): CapabilitySnapshot {
   if (version !== 1 && version !== 2 && version !== 3) {
     throw unreadable(version === undefined ? "none" : JSON.stringify(version));
   }
-  const problem = (reason: string) => unreadable(String(version), reason);
+  const problem = (reason: string) => new Error(`invalid capability snapshot (version ${version}): ${reason}`);
   const record = data as Record<string, unknown>;
 
   if (!Array.isArray(record.capabilities)) throw problem("`capabilities` is not an array");
-  const capabilities = record.capabilities.map((value, index) => readCapability(value, version, `capabilities[${index}]`, problem));
+  const capabilities = record.capabilities.map((value, index) => readCapability(value, `capabilities[${index}]`, problem));
   const excluded = readStrings(record.excluded, "excluded", problem);
   const unexposed = readStrings(record.unexposed, "unexposed", problem);
 
@@ -47,7 +48,7 @@ function unreadable(got: string, reason?: string): Error {
 
 type Problem = (reason: string) => Error;
 
-function readCapability(value: unknown, version: number, where: string, problem: Problem): CapabilityEntry {
+function readCapability(value: unknown, where: string, problem: Problem): CapabilityEntry {
   if (!isRecord(value)) throw problem(`${where} is not an object`);
   const id = value.id;
   if (typeof id !== "string" || id === "") throw problem(`${where}.id is not a non-empty string`);
@@ -61,7 +62,7 @@ function readCapability(value: unknown, version: number, where: string, problem:
   need(RISKS.includes(value.risk as string), "risk");
   need(isStringList(value.expose) && value.expose.every((surface) => SURFACES.includes(surface)), "expose");
   need(value.toolNames === undefined || (isRecord(value.toolNames) && Object.values(value.toolNames).every((n) => typeof n === "string")), "toolNames");
-  const discovery = version >= 3 ? value.discovery : (value.discovery ?? "discoverable");
+  const discovery = value.discovery ?? "discoverable";
   need(discovery === "discoverable" || discovery === "contextual", "discovery");
   need(value.approval === undefined || (isRecord(value.approval) && typeof value.approval.required === "boolean"), "approval");
   if (isRecord(value.approval)) {

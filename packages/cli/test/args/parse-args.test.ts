@@ -54,6 +54,16 @@ describe("parseArgs (cli.md §4)", () => {
     expect(error(["check", "--timeout", "soon"])).toContain("> 0");
   });
 
+  it("inspect refuses --format with a hint to --json instead of ignoring it", () => {
+    for (const format of ["json", "md", "plain"]) {
+      expect(parseArgs(["inspect", "--format", format])).toEqual({
+        ok: false,
+        error: "--format is a check option: for inspect use --json (the snapshot as JSON) or --plain (the plain table)",
+      });
+    }
+    expect(parseArgs(["inspect", "--json"])).toMatchObject({ ok: true, flags: { json: true } });
+  });
+
   it("a lone - is a value", () => {
     expect(parseArgs(["snapshot", "-o", "-"])).toMatchObject({ ok: true, flags: { out: "-" } });
   });

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
@@ -14,6 +14,7 @@ describe.skipIf(!BUILT)("usage end to end (cli.md §4)", () => {
     [["check", "--fail-on", "narrowing"], "--fail-on must be one of"],
     [["check", "inspect"], "exactly one command"],
     [["inspect", "--timeout", "-5"], "--timeout needs a value"],
+    [["inspect", "--format", "json"], "for inspect use --json"],
   ])("usage error %j exits 2 with the message and usage on stderr", async (args, message) => {
     const run = await runCli(args);
     expect(run.code).toBe(2);
@@ -29,6 +30,20 @@ describe.skipIf(!BUILT)("usage end to end (cli.md §4)", () => {
     const version = await runCli(["-v"]);
     const manifest = JSON.parse(readFileSync(join(CLI_DIR, "package.json"), "utf8")) as { version: string };
     expect(version).toMatchObject({ code: 0, stdout: `${manifest.version}\n` });
+  });
+
+  it("node dist/cli.js runs the CLI, also through a symlink (as node_modules/.bin has it), and prints its output once", () => {
+    const manifest = JSON.parse(readFileSync(join(CLI_DIR, "package.json"), "utf8")) as { version: string };
+    const cli = join(CLI_DIR, "dist", "cli.js");
+    const link = join(tempDir(), "orpc-agent");
+    symlinkSync(cli, link);
+    for (const script of [cli, link]) {
+      const run = spawnSync(process.execPath, [script, "--version"], { encoding: "utf8" });
+      expect(run).toMatchObject({ status: 0, stdout: `${manifest.version}\n`, stderr: "" });
+    }
+    const usage = spawnSync(process.execPath, [cli, "deploy"], { encoding: "utf8" });
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toContain('unknown command "deploy"');
   });
 
   it("the launcher without a build prints a hint and exits 2", () => {

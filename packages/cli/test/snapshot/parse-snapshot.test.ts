@@ -51,11 +51,22 @@ describe("parseSnapshot: versions (cli.md §6.3)", () => {
     expect(() => parseSnapshot("{}")).toThrow("got version none");
   });
 
+  it("v3: an entry without discovery reads as discoverable (cli.md §6.2)", () => {
+    const parsed = parseSnapshot(JSON.stringify({ ...v3, capabilities: [without(entry("accounts.close"), "discovery")] }));
+    expect(parsed.capabilities[0]?.discovery).toBe("discoverable");
+  });
+
+  it("a faulty entry of a readable version is named, and the version is not blamed", () => {
+    const text = JSON.stringify({ ...v3, capabilities: [entry("a"), { ...entry("billing.refund"), risk: "extreme" }] });
+    expect(() => parseSnapshot(text)).toThrow("invalid capability snapshot (version 3): capabilities[1] (billing.refund).risk is invalid");
+    expect(() => parseSnapshot(text)).not.toThrow(/expected 1, 2 or 3/);
+  });
+
   it("refuses malformed files", () => {
     expect(() => parseSnapshot("not json")).toThrow(/not a capability snapshot/);
     expect(() => parseSnapshot(JSON.stringify({ ...v3, capabilities: {} }))).toThrow(/capabilities/);
     expect(() => parseSnapshot(JSON.stringify({ ...v3, capabilities: [{ ...entry("a"), risk: "extreme" }] }))).toThrow(/risk/);
-    expect(() => parseSnapshot(JSON.stringify({ ...v3, capabilities: [without(entry("a"), "discovery")] }))).toThrow(/discovery/);
+    expect(() => parseSnapshot(JSON.stringify({ ...v3, capabilities: [{ ...entry("a"), discovery: "hidden" }] }))).toThrow(/discovery/);
     expect(() => parseSnapshot(JSON.stringify({ ...v3, excluded: [1] }))).toThrow(/excluded/);
     expect(() => parseSnapshot(JSON.stringify({ ...v3, runtime: { policies: [{ name: "p", phases: ["later"] }] } }))).toThrow(/phases/);
   });
