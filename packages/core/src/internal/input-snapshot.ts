@@ -3,7 +3,7 @@
  * hash and the handler. Plain objects and arrays are copied and frozen, so getters are read once and the caller can
  * no longer change them; a plain object's `toJSON` is applied here, as canonical JSON applies it, so the handler
  * reads what the hash binds; a `Date` is copied (freezing does not stop `setTime`). Other class instances are shared.
- * @see docs/architecture/decisions.md (ADR "What executes is what was validated")
+ * @see docs/architecture/decisions.md#adr-020-what-executes-is-what-was-validated
  */
 export function inputSnapshot<T>(value: T): T {
   return snapshot(value, "") as T;

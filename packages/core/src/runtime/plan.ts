@@ -78,7 +78,7 @@ export function buildCapabilityPlan(
   });
 }
 
-/** @see docs/architecture/decisions.md (ADR "What executes is what was validated") */
+/** @see docs/architecture/decisions.md#adr-020-what-executes-is-what-was-validated */
 function withoutInputSchema(procedure: AnyProcedure): AnyProcedure {
   const def = procedure["~orpc"];
   if (def.inputSchema === undefined) return procedure;
