@@ -1,17 +1,20 @@
 import { ORPCError, ValidationError } from "@orpc/server";
 import { CapabilityError } from "./capability-error.js";
-import { toPublicIssues } from "./issues.js";
 
-/** Classifies whatever the oRPC call path threw (core.md §6.2). `cause` always keeps the thrown value. */
+/**
+ * Classifies whatever the stage-11 call path threw (core.md §6.2 as amended, SI-9). `cause` always keeps the thrown value.
+ * The capability's own input was validated at stage 5, so a validation failure here belongs to a nested call and is
+ * concealed; a server-side status (5xx) crosses only when the capability declared it (`.errors()`, which oRPC marks
+ * `defined`), because it is what an upstream or a nested client reports about internals.
+ * @see docs/reference/errors.md#what-reaches-the-model
+ */
 export function mapOrpcError(thrown: unknown): CapabilityError {
   if (thrown instanceof CapabilityError) return thrown;
   if (thrown instanceof ORPCError) {
     const cause = thrown.cause;
     if (cause instanceof ValidationError) {
-      if (thrown.code === "BAD_REQUEST") {
-        return new CapabilityError({ code: "INPUT_INVALID", details: { issues: toPublicIssues(cause.issues) }, cause: thrown });
-      }
       if (thrown.code === "INTERNAL_SERVER_ERROR") return new CapabilityError({ code: "OUTPUT_INVALID", cause: thrown });
+      if (thrown.code === "BAD_REQUEST") return new CapabilityError({ code: "EXECUTION_FAILED", cause: thrown });
     }
     const message = thrown.message;
     if (thrown.code === "UNAUTHORIZED") {
@@ -20,8 +23,10 @@ export function mapOrpcError(thrown: unknown): CapabilityError {
     if (thrown.code === "FORBIDDEN") {
       return new CapabilityError({ code: "FORBIDDEN", ...(message ? { publicMessage: message } : {}), cause: thrown });
     }
-    if (thrown.code === "INTERNAL_SERVER_ERROR") return new CapabilityError({ code: "EXECUTION_FAILED", cause: thrown });
-    // Declared `.errors()` and other deliberate oRPC errors are the application's public vocabulary.
+    if (thrown.code === "INTERNAL_SERVER_ERROR" || (thrown.status >= 500 && thrown.defined !== true)) {
+      return new CapabilityError({ code: "EXECUTION_FAILED", cause: thrown });
+    }
+    // Declared `.errors()` and the handler's own client-error refusals (4xx) are the application's public vocabulary.
     return new CapabilityError({ code: "EXECUTION_FAILED", exposeToModel: true, publicMessage: message || "The operation failed.", cause: thrown });
   }
   return new CapabilityError({ code: "EXECUTION_FAILED", cause: thrown });

@@ -209,12 +209,21 @@ describe("stage-11 error mapping (core.md §6.2)", () => {
     expect(error.toJSON()).toEqual({ code: "FORBIDDEN", message: "Managers only.", retryable: false });
   });
 
-  it("maps other ORPCError codes to an exposed EXECUTION_FAILED carrying their message", async () => {
+  it("maps other client-error (4xx) ORPCError codes to an exposed EXECUTION_FAILED carrying their message", async () => {
     for (const code of ["NOT_FOUND", "CONFLICT", "TOO_MANY_REQUESTS", "CUSTOM_APP_CODE"]) {
-      const thrown = new ORPCError(code, { message: `message for ${code}` });
+      const thrown = new ORPCError(code, { message: `message for ${code}`, ...(code === "CUSTOM_APP_CODE" ? { status: 422 } : {}) });
       const { runtime } = build({ defs: { op: viaMiddleware(() => thrown).procedure } });
       const error = errorOf(await runtime.invoke("op", undefined, { actor: dana, context: {} }));
       expect(error).toMatchObject({ code: "EXECUTION_FAILED", exposeToModel: true, publicMessage: `message for ${code}`, retryable: false });
+      expect(error.cause).toBe(thrown);
+    }
+  });
+
+  it("SI-9: conceals an undeclared server-error (5xx) ORPCError, whatever its code: it reports internals", async () => {
+    for (const thrown of [new ORPCError("BAD_GATEWAY", { message: "db.internal:5432" }), new ORPCError("CUSTOM_APP_CODE", { message: "db.internal:5432" })]) {
+      const { runtime } = build({ defs: { op: viaMiddleware(() => thrown).procedure } });
+      const error = errorOf(await runtime.invoke("op", undefined, { actor: dana, context: {} }));
+      expect(error).toMatchObject({ code: "EXECUTION_FAILED", exposeToModel: false, publicMessage: "The operation failed." });
       expect(error.cause).toBe(thrown);
     }
   });
@@ -240,13 +249,14 @@ describe("stage-11 error mapping (core.md §6.2)", () => {
     expect(result).toMatchObject({ status: "completed", output: SECRET });
   });
 
-  it("maps a middleware-thrown BAD_REQUEST/ValidationError to INPUT_INVALID and INTERNAL_SERVER_ERROR/ValidationError to OUTPUT_INVALID", async () => {
+  it("SI-9: conceals a middleware-thrown BAD_REQUEST/ValidationError (never the capability's own input, validated at stage 5) and maps INTERNAL_SERVER_ERROR/ValidationError to OUTPUT_INVALID", async () => {
     const issues = [{ message: "Bad field.", path: ["a", 0] }];
     const badRequest = viaMiddleware(() => new ORPCError("BAD_REQUEST", { cause: new ValidationError({ message: "x", issues }) }));
     const badOutput = viaMiddleware(() => new ORPCError("INTERNAL_SERVER_ERROR", { cause: new ValidationError({ message: "x", issues }) }));
     const { runtime } = build({ defs: { badRequest: badRequest.procedure, badOutput: badOutput.procedure } });
     const input = errorOf(await runtime.invoke("badRequest", undefined, { actor: dana, context: {} }));
-    expect(input).toMatchObject({ code: "INPUT_INVALID", details: { issues: [{ path: ["a", "0"], message: "Bad field." }] } });
+    expect(input).toMatchObject({ code: "EXECUTION_FAILED", exposeToModel: false });
+    expect(input.details).toBeUndefined();
     const output = errorOf(await runtime.invoke("badOutput", undefined, { actor: dana, context: {} }));
     expect(output).toMatchObject({ code: "OUTPUT_INVALID", exposeToModel: false });
   });
