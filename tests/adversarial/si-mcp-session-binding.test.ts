@@ -147,7 +147,42 @@ describe("an MCP session is bound to the principal that opened it (SI-3)", () =>
   });
 });
 
+describe("probing a session id without one's own valid credential (SI-3)", () => {
+  it("SI-3: without a token, or with an invalid one, a known session and an unknown one get the same 401", async () => {
+    const { port } = await serve();
+    const initialized = await rawRequest(port, { headers: mcpHeaders({ authorization: "Bearer tok-dana" }), body: INITIALIZE });
+    const sessionId = String(initialized.headers["mcp-session-id"]);
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" });
+    for (const authorization of [undefined, "Bearer tok-forged"]) {
+      const headers = (id: string) => mcpHeaders({ "mcp-session-id": id, ...(authorization ? { authorization } : {}) });
+      const known = observable(await rawRequest(port, { headers: headers(sessionId), body: list }));
+      expect(known.status).toBe(401);
+      expect(known).toEqual(observable(await rawRequest(port, { headers: headers(UNKNOWN_SESSION), body: list })));
+    }
+  });
+
+  it("SI-3: a sessionPrincipal that names nobody or throws refuses the request and opens no session", async () => {
+    for (const sessionPrincipal of [() => "", () => undefined as never, () => { throw new Error("directory down"); }]) {
+      const { port, contexts } = await serve({ sessionPrincipal });
+      const refused = await rawRequest(port, { headers: mcpHeaders({ authorization: "Bearer tok-dana" }), body: INITIALIZE });
+      expect(refused.status).toBe(500);
+      expect(refused.headers["mcp-session-id"]).toBeUndefined();
+      expect(refused.body).not.toContain("directory down");
+      expect(contexts).toEqual([]);
+    }
+  });
+});
+
 describe("session lifetime: idle timeout and a per-principal cap (SI-3)", () => {
+  it("SI-3: a session its owner DELETEs frees its place under the cap", async () => {
+    const { url } = await serve({ maxSessionsPerPrincipal: 2 });
+    const first = await connectHttp(url, "tok-dana");
+    const second = await connectHttp(url, "tok-dana");
+    await first.transport.terminateSession();
+    const third = await connectHttp(url, "tok-dana");
+    for (const kept of [second, third]) expect((await kept.client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
   it("SI-3: an idle session expires and answers 404; the client re-initializes", async () => {
     const { url } = await serve({ sessionIdleTimeoutMs: 1_000 });
     const first = await connectHttp(url, "tok-dana");
