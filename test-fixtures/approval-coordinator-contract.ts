@@ -487,5 +487,32 @@ export function describeApprovalCoordinatorContract(
       expect(stored.status).toBe("consumed");
       expect(stored.consumedByExecutionId).toBe(winner.consumedByExecutionId);
     });
+
+    it("19. no record is consumed by nobody: markConsumed without an execution id rejects and leaves it approved", async () => {
+      const { clock, coordinator } = await setup();
+      const request = makeApprovalRequest(clock.now);
+      await coordinator.create(request);
+      await coordinator.decide(request.id, APPROVE);
+      for (const executionId of ["", undefined, null, 7]) {
+        await expect(coordinator.markConsumed(request.id, executionId as unknown as string)).rejects.toThrow(/execution id/);
+      }
+      const stored = (await coordinator.get(request.id))!;
+      expect(stored.status).toBe("approved");
+      expect(stored.consumedByExecutionId).toBeUndefined();
+    });
+
+    it("20. an operator finds every consumed record with its consuming execution id through list({ status: 'consumed' })", async () => {
+      const { clock, coordinator } = await setup();
+      const list = requireList(coordinator);
+      const [a, b, open] = [makeApprovalRequest(clock.now), makeApprovalRequest(clock.now), makeApprovalRequest(clock.now)];
+      for (const request of [a, b, open]) {
+        await coordinator.create(request);
+        await coordinator.decide(request.id, APPROVE);
+      }
+      await coordinator.markConsumed(a.id, "exe_a");
+      await coordinator.markConsumed(b.id, "exe_b");
+      const consumed = await list({ status: "consumed" });
+      expect(consumed.map((r) => [r.id, r.consumedByExecutionId]).sort()).toEqual([[a.id, "exe_a"], [b.id, "exe_b"]].sort());
+    });
   });
 }

@@ -62,6 +62,10 @@ export function createInMemoryApprovalCoordinator(
     },
 
     async markConsumed(id, executionId) {
+      // The consuming execution is the operator's evidence: a record must never read consumed by nobody.
+      if (typeof executionId !== "string" || executionId === "") {
+        throw new Error(`Approval "${id}" cannot be consumed without an execution id`);
+      }
       const stored = records.get(id);
       if (stored === undefined) throw new Error(`Approval "${id}" was not found`);
       // Only pending expires, so an approved record past expiresAt is still consumable (core.md §15 item 9).
