@@ -80,6 +80,28 @@ describe("fresh invocations execute the validated value (SI-6)", () => {
     else expect(seen).toEqual([]);
   });
 
+  it("SI-6: a caller mutating a Date inside its input while an inline approval is pending does not change what executes", async () => {
+    // Without a schema (or with z.unknown()), the caller's own objects reach the validated value by reference.
+    const cap = { seen: [] as unknown[] };
+    const procedure = base.meta({ agent: meta({ approval: { required: true } }) }).handler(({ input }) => (cap.seen.push(input), "done"));
+    const raw = { when: new Date("2027-01-01T00:00:00.000Z") };
+    let approverHash: string | undefined;
+    const { runtime } = build({
+      defs: { schedule: procedure },
+      approvals: {
+        handler: async (req) => {
+          approverHash = req.inputHash;
+          raw.when.setUTCFullYear(2099);
+          return { status: "approved", approver: mo };
+        },
+      },
+    });
+    expect((await runtime.invoke("schedule", raw, { actor: dana, context: {} })).status).toBe("completed");
+    const executed = cap.seen[0] as { when: Date };
+    expect(executed.when.toISOString()).toBe("2027-01-01T00:00:00.000Z");
+    expect(await hashCanonicalInput(executed)).toBe(approverHash);
+  });
+
   it("SI-6: a non-deterministic default is drawn once; the handler gets the value the approver saw", async () => {
     let n = 0;
     const cap = recorder(z.object({ seat: z.string().default(() => `seat-${++n}`) }));
