@@ -1,6 +1,7 @@
 import type { CapabilityClient, DescribeRequest, RemoteDescriptor } from "@orpc-agent/core/client";
 import { createRemoteTool, type RemoteToolBinding } from "./remote-tool.js";
 import { assertRemoteToolsOptions } from "./remote-options.js";
+import { isReservedToolName } from "@orpc-agent/core";
 import { VALID_TOOL_NAME } from "./tool-names.js";
 import type { RemoteAISDKToolSet, RemoteAISDKToolsOptions } from "./types.js";
 
@@ -41,9 +42,9 @@ function checkedToolNames(descriptors: readonly RemoteDescriptor[]): string[] {
   const owners = new Map<string, string>();
   return descriptors.map((descriptor) => {
     const name: unknown = descriptor?.toolNames?.aiSdk;
-    if (typeof name !== "string" || !VALID_TOOL_NAME.test(name)) {
+    if (typeof name !== "string" || !VALID_TOOL_NAME.test(name) || isReservedToolName(name)) {
       throw new Error(
-        `toAISDKTools: the server named ${String(descriptor?.id)} ${JSON.stringify(name)} on aiSdk; AI SDK tool names must match ${VALID_TOOL_NAME.source}. ` +
+        `toAISDKTools: the server named ${String(descriptor?.id)} ${JSON.stringify(name)} on aiSdk; AI SDK tool names must match ${VALID_TOOL_NAME.source} and not be an Object.prototype key. ` +
           "Fix the server's meta.adapters.aiSdk.toolName or its invocation service's toolNaming.aiSdk.",
       );
     }

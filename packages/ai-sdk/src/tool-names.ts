@@ -1,4 +1,4 @@
-import { defaultToolName, type AgentCapability, type CapabilityRegistry } from "@orpc-agent/core";
+import { defaultToolName, isReservedToolName, type AgentCapability, type CapabilityRegistry } from "@orpc-agent/core";
 
 /** What mainstream model providers accept as a tool name (adapters.md §1.4, decided there). */
 export const VALID_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -56,6 +56,12 @@ export function buildToolNameMap(registry: CapabilityRegistry, toolNaming?: (cap
   for (const capability of registry.capabilities()) {
     if (capability.meta.expose.aiSdk === true) {
       const name = toolNameOf(capability, toolNaming);
+      if (typeof name === "string" && isReservedToolName(name)) {
+        throw new Error(
+          `toAISDKTools: the tool name ${JSON.stringify(name)} of ${capability.id} is reserved (an Object.prototype key): the tool set could not hold it. ` +
+            "Set meta.adapters.aiSdk.toolName or return another name from toolNaming.",
+        );
+      }
       if (typeof name !== "string" || !VALID_TOOL_NAME.test(name)) {
         throw new Error(
           `toAISDKTools: the tool name ${JSON.stringify(name)} of ${capability.id} is invalid; AI SDK tool names must match ${VALID_TOOL_NAME.source}. ` +

@@ -15,7 +15,7 @@ export type {
 
 // Registry
 export { createCapabilityRegistry } from "./registry/create-registry.js";
-export { defaultToolName } from "./registry/tool-name.js";
+export { defaultToolName, isReservedToolName } from "./registry/tool-name.js";
 export type {
   AgentCapability,
   CapabilityDefs,

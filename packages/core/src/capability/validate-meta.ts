@@ -1,3 +1,4 @@
+import { isReservedToolName } from "../registry/tool-name.js";
 import {
   EXPOSURE_SURFACES,
   RISK_LEVELS,
@@ -196,6 +197,8 @@ function validateAdapters(adapters: unknown, id: string, problems: string[]): vo
 function checkToolName(toolName: unknown, where: string, id: string, problems: string[]): void {
   if (toolName !== undefined && (typeof toolName !== "string" || toolName === "")) {
     bad(problems, id, `${where} must be a non-empty string, got ${describeValue(toolName)}`);
+  } else if (typeof toolName === "string" && isReservedToolName(toolName)) {
+    bad(problems, id, `${where} ${JSON.stringify(toolName)} is reserved (an Object.prototype key, which a tool set object cannot hold); choose another name`);
   }
 }
 

@@ -14,6 +14,17 @@ export function defaultToolName(id: string): string {
 }
 
 /**
+ * `true` for a name that is an `Object.prototype` key (`__proto__`, `constructor`, `toString`, ...): as a key of a
+ * tool set object it would set a prototype or shadow a method, a silently missing tool. Adapters refuse it at build.
+ *
+ * @example
+ * isReservedToolName("__proto__"); // true
+ */
+export function isReservedToolName(name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(Object.prototype, name);
+}
+
+/**
  * The tool name of a capability on a surface (core.md §2.3): `meta.adapters.<surface>.toolName`,
  * else the adapter's `toolNaming(id)`, else `defaultToolName(id)`. Naming never affects governance.
  */
