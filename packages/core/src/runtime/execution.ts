@@ -1,4 +1,5 @@
 import type { AgentAuditEvent, AgentAuditEventType, AuditActorRef } from "../audit/types.js";
+import { auditedCapabilityId } from "./audit-capability-id.js";
 import { toAuditActorRef } from "../audit/actor-ref.js";
 import type { ExposureSurface } from "../capability/types.js";
 import type { PolicyDecisionRecord } from "../policy/types.js";
@@ -59,11 +60,12 @@ export function createExecution(
   init: { executionId: string; capabilityId: string; surface: ExposureSurface; actor: unknown; correlationId: string | undefined; approvalId?: string },
 ): Execution {
   const auditActor = toAuditActorRef(init.actor);
+  const capabilityId = auditedCapabilityId(rt, init.capabilityId);
   const startedAt = rt.now();
   let span = NOOP_SPAN;
   if (rt.tracing) {
     const attributes: Record<string, string> = {
-      "orpc_agent.capability_id": init.capabilityId,
+      "orpc_agent.capability_id": capabilityId,
       "orpc_agent.surface": init.surface,
       "orpc_agent.actor_kind": auditActor.kind,
       "orpc_agent.actor_id": auditActor.id,
@@ -81,7 +83,7 @@ export function createExecution(
     correlationId: init.correlationId,
     span,
     auditActor,
-    capabilityId: init.capabilityId,
+    capabilityId,
     plan: undefined,
     inputHash: undefined,
     inputHashed: false,
