@@ -1,5 +1,5 @@
 // The approvals page in a real browser: headless Chromium (see support/chromium.ts) driven by playwright-core.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -14,6 +14,18 @@ import { createApprovalsApp } from "../src/web/approvals-app.js";
 import { resolveChromium } from "./support/chromium.js";
 
 const screenshots = fileURLToPath(new URL("../test-results/", import.meta.url));
+const readme = fileURLToPath(new URL("../../../README.md", import.meta.url));
+
+/** The path and query of the approvals-page URL the root README prints for `demo:web`. */
+function readmePath(): string {
+  const match = /demo:web` serves[^\n]*http:\/\/127\.0\.0\.1:3000(\/\S*?)\.?$/m.exec(readFileSync(readme, "utf8"));
+  if (!match?.[1]) throw new Error("README.md no longer prints the demo:web URL");
+  return match[1];
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+const clearOf = (title: Box, links: Box, gap: number): boolean =>
+  links.x >= title.x + title.width + gap || links.y >= title.y + title.height;
 
 describe("approvals page in headless Chromium", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "orpc-agent-web-"));
@@ -41,28 +53,27 @@ describe("approvals page in headless Chromium", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("refuses the requester's own approval, then a manager approves and sees the resumed refund", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${base}/?as=u_dana`);
-    await expect(page.locator("#me").textContent()).resolves.toBe("Dana (support)");
+  it("the README's URL, as printed: the manager asks the agent, the request comes from Dana (support), and her approval resumes it", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${base}${readmePath()}`);
+    await expect(page.locator("#me").textContent()).resolves.toBe("Priya (support manager)");
 
-    // The agent, working for Dana, asks for a refund above the threshold: it waits on this page.
+    // At 1280 px the sign-in links sit clear of the page title: at least 16 px to its right, or below it.
+    const title = await page.locator("header h1").boundingBox();
+    const links = await page.locator("header nav").boundingBox();
+    expect(title && links && clearOf(title, links, 16)).toBe(true);
+
+    // The agent works for Dana: whoever presses the button, the request is hers, so the manager can approve it.
     await page.click("#ask");
     const card = page.locator("[data-approval]");
     await expect(card.count()).resolves.toBe(1);
     const approvalId = await card.getAttribute("data-approval");
+    await expect(card.locator("h3").textContent()).resolves.toContain("requested by Dana (support)");
     // The manager sees only what redact.approvalInput shows: order and amount, not the model-written reason.
     await expect(card.locator("pre").textContent()).resolves.toContain('"amountCents": 32000');
     await expect(card.locator("pre").textContent()).resolves.not.toContain("Keyboard arrived broken");
 
-    // Dana tries to approve her own request.
     await card.locator("button[value=approved]").click();
-    await expect(page.locator("#notice").textContent()).resolves.toContain("The approver must differ from the requesting actor");
-    await expect(page.locator(`[data-approval="${approvalId}"]`).count()).resolves.toBe(1);
-
-    // Priya, a manager, approves; the refund runs once, as Dana's request.
-    await page.goto(`${base}/?as=u_priya`);
-    await page.locator(`[data-approval="${approvalId}"] button[value=approved]`).click();
     await expect(page.locator("#notice").textContent()).resolves.toBe("Approved and resumed.");
     const outcome = await page.locator(`[data-outcome="${approvalId}"]`).textContent();
     expect(outcome).toContain("resumed: completed");
@@ -71,5 +82,17 @@ describe("approvals page in headless Chromium", () => {
 
     mkdirSync(screenshots, { recursive: true });
     await page.screenshot({ path: join(screenshots, "approvals-page.png"), fullPage: true });
+  }, 60_000);
+
+  it("signed in as Dana, her own request's approval is refused (SI-4) and it stays pending", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/?as=u_dana`);
+    await page.click("#ask");
+    const card = page.locator("[data-approval]", { hasText: "(you)" });
+    await expect(card.count()).resolves.toBe(1);
+    const approvalId = await card.getAttribute("data-approval");
+    await card.locator("button[value=approved]").click();
+    await expect(page.locator("#notice").textContent()).resolves.toContain("The approver must differ from the requesting actor");
+    await expect(page.locator(`[data-approval="${approvalId}"]`).count()).resolves.toBe(1);
   }, 60_000);
 });

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AgentRuntime, ApprovalRecord, ExecutionResult } from "@orpc-agent/core";
 import type { AppContext } from "../api/context.js";
 import type { Store } from "../domain/store.js";
-import { people, roles } from "../agent/people.js";
+import { dana, people, roles } from "../agent/people.js";
 import { escapeHtml, page } from "./html.js";
 
 type Outcome = { approvalId: string; text: string; ok: boolean };
@@ -33,7 +33,7 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
       `<header><h1>Approvals</h1><nav>Signed in as <strong id="me">${escapeHtml(me?.displayName ?? "nobody")}</strong>${nav}</nav></header>
       ${notice ? `<div class="notice ${notice.ok ? "done" : "refused"}" id="notice">${escapeHtml(notice.text)}</div>` : ""}
       <section id="pending">${cards}</section>
-      <form method="post" action="/ask?as=${escapeHtml(as)}"><button id="ask">Ask the agent for another large refund</button></form>
+      <form method="post" action="/ask?as=${escapeHtml(as)}"><button id="ask">Ask the agent (working for Dana) for another large refund</button></form>
       <h2>Results</h2><section id="results">${results || `<p class="muted">Nothing resumed yet.</p>`}</section>`,
     );
   }
@@ -78,13 +78,15 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
     return { text: "Approved and resumed.", ok: true };
   }
 
-  /** What the agent does when a user asks for a refund above the threshold: the request lands on this page. */
-  async function askForRefund(as: string): Promise<void> {
-    const requester = people[as] ?? people.u_dana!;
+  /**
+   * What the support agent does when a customer wants a refund above the threshold: the request is filed as
+   * Dana, the support user the agent works for, whoever is signed in, so a manager visiting the page can approve it.
+   */
+  async function askForRefund(): Promise<void> {
     await runtime.invoke(
       "orders.refund",
       { orderId: "o_1002", amountCents: 32_000, reason: "Keyboard arrived broken" },
-      { actor: requester, context: contextFor(requester.id), surface: "aiSdk" },
+      { actor: dana, context: contextFor(dana.id), surface: "aiSdk" },
     );
   }
 
@@ -103,7 +105,7 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
         return send(200, await render(as, await decide(decodeURIComponent(decideMatch[1]!), as, decision)));
       }
       if (req.method === "POST" && url.pathname === "/ask") {
-        await askForRefund(as);
+        await askForRefund();
         return send(200, await render(as, { text: "The agent asked for approval.", ok: true }));
       }
       send(404, page("Not found", "<p>Not found.</p>"));

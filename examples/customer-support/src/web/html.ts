@@ -8,12 +8,14 @@ export function page(title: string, body: string): string {
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>
   body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 60rem; color: #1d2330; }
-  header { display: flex; justify-content: space-between; align-items: baseline; border-bottom: 1px solid #d9dde6; }
+  /* Title and sign-in links never touch: they keep a gap, and the links wrap below the title when narrow. */
+  header { display: flex; flex-wrap: wrap; gap: .25rem 2rem; justify-content: space-between; align-items: baseline; border-bottom: 1px solid #d9dde6; }
+  nav { display: flex; flex-wrap: wrap; gap: .25rem .8rem; align-items: baseline; }
   .card { border: 1px solid #d9dde6; border-radius: 8px; padding: 1rem 1.25rem; margin: 1rem 0; }
   .muted { color: #5b6475; } .notice { padding: .6rem 1rem; border-radius: 6px; margin: 1rem 0; }
   .refused { background: #fdecea; color: #8a1c12; } .done { background: #e7f6ec; color: #135c2b; }
   pre { background: #f5f6f9; padding: .6rem; border-radius: 6px; overflow-x: auto; }
   button { font: inherit; padding: .35rem .9rem; margin-right: .5rem; cursor: pointer; }
-  nav a { margin-left: .8rem; } nav a.current { font-weight: 600; }
+  nav a { white-space: nowrap; } nav a.current { font-weight: 600; }
 </style></head><body>${body}</body></html>`;
 }

@@ -13,7 +13,7 @@ const port = Number(process.env.PORT ?? 3000);
 server.listen(port, "127.0.0.1", () => {
   const { port: actual } = server.address() as AddressInfo;
   console.log(`approvals page: http://127.0.0.1:${actual}/?as=u_priya  (approvals and audit: ${storage.description})`);
-  console.log("sign in as Dana to see that a requester cannot approve their own request; Ctrl-C to stop");
+  console.log("the agent files its requests as Dana (support); sign in as Dana to see that she cannot approve her own; Ctrl-C to stop");
 });
 process.once("SIGINT", () => {
   server.close();
