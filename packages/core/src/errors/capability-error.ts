@@ -63,7 +63,3 @@ export class CapabilityError extends Error {
     return toModelError(this);
   }
 }
-
-export function isCapabilityError(value: unknown): value is CapabilityError {
-  return value instanceof CapabilityError;
-}

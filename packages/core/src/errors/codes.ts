@@ -56,8 +56,6 @@ export const ERROR_CODE_DEFAULTS: Readonly<Record<ErrorCode, Readonly<CodeDefaul
   INTERNAL_ERROR: { stage: "execution", retryable: false, exposeToModel: false, message: G },
 });
 
-export const ERROR_CODES = Object.freeze(Object.keys(ERROR_CODE_DEFAULTS) as ErrorCode[]);
-
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && Object.hasOwn(ERROR_CODE_DEFAULTS, value);
 }

@@ -25,8 +25,6 @@ export const PROJECTION = [
   "consumed_by_execution_id",
 ].join(", ");
 
-export type ApprovalStatements = ReturnType<typeof approvalStatements>;
-
 export function approvalStatements(table: string) {
   return {
     /** $1 id … $12 expires_at; the conflict arm makes a duplicate id return zero rows. */

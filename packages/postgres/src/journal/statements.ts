@@ -27,8 +27,6 @@ const PROJECTION = [
   epochMs("updated_at"),
 ].join(", ");
 
-export type JournalStatements = ReturnType<typeof journalStatements>;
-
 export function journalStatements(table: string) {
   return {
     /** $1 namespace … $8 correlation_id, $9 lease, $10 now. A taken key returns zero rows: the caller reads it. */
