@@ -1,7 +1,7 @@
 import { toAuditActorRef } from "../../audit/actor-ref.js";
 import type { RemoteExecutionResult } from "../../client/types.js";
 import type { AgentRuntime, ExecutionResult } from "../../runtime/types.js";
-import type { ClaimResult } from "../journal/types.js";
+import type { ClaimResult, InvocationRecord } from "../journal/types.js";
 import { answerFromRecord } from "./answer-existing.js";
 import { invocationFingerprint, invocationIdempotencyKey } from "./hashing.js";
 import { holdLease, type Claim } from "./lease.js";
@@ -60,6 +60,8 @@ export async function invokeJournaled<C, O>(
   }
   if (claimed.kind === "conflict") {
     s.emit("conflict", subject);
+    // Another principal's id must look unused (SI-8): run unjournaled under an effect key of this caller's own.
+    if (await heldByAnother(s, o)) return invokeUnjournaled(s, rt, capabilityId, input, o);
     return serviceFailure(o.invocationId, INVOCATION_CONFLICT);
   }
   if (claimed.kind === "existing") return answerFromRecord(s, claimed.record, subject);
@@ -97,6 +99,42 @@ export async function invokeJournaled<C, O>(
 
   // (6), (7) Map and record.
   return recordResult(s, rt, claim, capabilityId, result);
+}
+
+/** `true` when the row under this id belongs to another actor or surface; a row that cannot be read counts as the caller's. */
+async function heldByAnother<C>(s: ServiceState, o: ServiceInvokeOptions<C>): Promise<boolean> {
+  let record: InvocationRecord | null;
+  try {
+    record = await s.journal.get({ namespace: s.namespace, invocationId: o.invocationId });
+  } catch {
+    return false;
+  }
+  const caller = toAuditActorRef(o.actor);
+  return record !== null && (record.actor.id !== caller.id || record.actor.kind !== caller.kind || record.surface !== o.surface);
+}
+
+/**
+ * The answer an unused id gets, without a journal row (the key is another's): the digest precondition, then the
+ * runtime under an effect key scoped to this actor, so downstream deduplication never joins the other's effect.
+ * @see docs/architecture/decisions.md (ADR "Invocation ids of another actor look unused")
+ */
+async function invokeUnjournaled<C, O>(s: ServiceState, rt: AgentRuntime<C>, capabilityId: string, input: unknown, o: ServiceInvokeOptions<C>): Promise<RemoteExecutionResult<O>> {
+  if (o.expectedDigest !== undefined && (await isStale(s, rt, capabilityId, o))) {
+    return (await isVisibleTo(rt, o.surface, capabilityId, o.actor, o.context)) ? serviceFailure<O>(o.invocationId, DESCRIPTOR_STALE) : concealedAsUnknown<O>(o.invocationId);
+  }
+  const caller = toAuditActorRef(o.actor);
+  const idempotencyKey = await invocationIdempotencyKey(s.namespace, `${caller.kind}\u0000${caller.id}\u0000${o.invocationId}`);
+  const result = await rt.invoke<O>(capabilityId, input, {
+    actor: o.actor,
+    context: o.context,
+    surface: o.surface,
+    signal: o.signal,
+    correlationId: o.correlationId,
+    idempotencyKey,
+    invocationId: o.invocationId,
+  });
+  if (isInterruptedWrite(result, rt.registry, capabilityId)) return outcomeUnknown(o.invocationId, "interrupted");
+  return projectResult(result, o.invocationId);
 }
 
 /** Step 6 of §5.4, shared by invoke and resume for outcomes that need no approval read-back. */

@@ -28,14 +28,13 @@ describe("service.invoke: claims and replays (distributed.md §5.4)", () => {
     expect(app.effects.keys[0]).toMatchObject({ idempotencyKey: expected, correlationId: "conv-9" });
   });
 
-  it("J6: the same id with another input, capability or actor is INVOCATION_CONFLICT, unjournaled and not run", async () => {
+  it("J6: the same id with another input or capability of the same actor is INVOCATION_CONFLICT, unjournaled and not run", async () => {
     const app = createShopApp();
     const invocationId = newInvocationId();
     await call(app, "orders.refund", { orderId: "o1", cents: 10 }, invocationId);
     for (const [capabilityId, input, actor] of [
       ["orders.refund", { orderId: "o1", cents: 11 }, dana],
       ["notes.read", { id: "o1" }, dana],
-      ["orders.refund", { orderId: "o1", cents: 10 }, mallory],
     ] as const) {
       const result = await call(app, capabilityId, input, invocationId, { actor });
       expect(result).toEqual({
@@ -49,8 +48,20 @@ describe("service.invoke: claims and replays (distributed.md §5.4)", () => {
     }
     expect(app.effects.count("orders.refund")).toBe(1);
     expect(app.effects.count("notes.read")).toBe(0);
-    expect(app.events.filter((e) => e.type === "conflict")).toHaveLength(3);
+    expect(app.events.filter((e) => e.type === "conflict")).toHaveLength(2);
     expect((await app.service.get(invocationId))!.fence).toBe(1);
+  });
+
+  it("SI-8 / J6: another actor's id looks unused: the call runs unjournaled, the owner's row stays as it was", async () => {
+    const app = createShopApp();
+    const invocationId = newInvocationId();
+    await call(app, "orders.refund", { orderId: "o1", cents: 10 }, invocationId);
+    const result = await call(app, "orders.refund", { orderId: "o1", cents: 10 }, invocationId, { actor: mallory });
+    expect(result).toMatchObject({ protocol: 1, invocationId, replayed: false });
+    expect(result.status).not.toBe("failed");
+    expect(app.events.filter((e) => e.type === "conflict")).toHaveLength(1);
+    const row = (await app.service.get(invocationId))!;
+    expect(row).toMatchObject({ fence: 1, actor: { id: dana.id } });
   });
 
   it("fingerprints the RPC-encoded input: a Map is not the empty object, and equal Maps are the same request", async () => {
