@@ -58,3 +58,14 @@ describe("the actor is captured once at stage 2 (SI-3)", () => {
     expect(seen).toEqual([{ role: "support" }]);
   });
 });
+
+describe("unpinnable actors (SI-3)", () => {
+  it("SI-3: actor attributes that are a Proxy are refused as UNAUTHENTICATED, never read again later", async () => {
+    const cap = whoRan();
+    const attributes = new Proxy({ role: "support" }, {});
+    const { runtime } = build({ defs: { op: cap.procedure } });
+    const result = await runtime.invoke("op", undefined, { actor: { id: "dana", kind: "user", attributes }, context: {} });
+    expect(result).toMatchObject({ status: "failed", error: { code: "UNAUTHENTICATED" } });
+    expect(cap.ranAs).toEqual([]);
+  });
+});

@@ -210,3 +210,34 @@ describe("resume executes exactly the approved value (SI-5, SI-6)", () => {
     expect((await coordinator.get(approval.id))!.status).toBe("approved");
   });
 });
+
+describe("proxies (SI-6)", () => {
+  it.each([1, 2, 3, 4, 5])("SI-6: a Proxy that claims to be a class instance for its first %i prototype reads and a plain object later never executes unbound", async (lies) => {
+    const seen: unknown[] = [];
+    const procedure = base.meta({ agent: meta({ approval: { required: true } }) }).handler(({ input }) => {
+      seen.push((input as { amount: number }).amount);
+      return "done";
+    });
+    let protoReads = 0;
+    let amountReads = 0;
+    const liar = new Proxy(
+      { amount: 1 },
+      {
+        getPrototypeOf: () => (++protoReads <= lies ? Map.prototype : Object.prototype),
+        get: (target, key) => (key === "amount" ? (++amountReads === 1 ? 1 : 1_000_000) : Reflect.get(target, key)),
+      },
+    );
+    let hashed: string | undefined;
+    const { runtime } = build({
+      defs: { pay: procedure },
+      approvals: { handler: async (req) => ((hashed = req.inputHash), { status: "approved", approver: mo }) },
+    });
+    const result = await runtime.invoke("pay", liar, { actor: dana, context: {} });
+    if (result.status === "completed") {
+      // Whatever the handler read must be what the hash bound.
+      expect(await hashCanonicalInput({ amount: seen[0] })).toBe(hashed);
+    } else {
+      expect(seen).toEqual([]);
+    }
+  });
+});

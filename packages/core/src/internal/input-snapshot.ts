@@ -9,8 +9,23 @@ export function inputSnapshot<T>(value: T): T {
   return snapshot(value, "") as T;
 }
 
+// A Proxy can answer each prototype or property read differently, so no copy of it binds anything: refused where
+// the platform can tell (Node). Looked up at load time, never statically imported, so core loads outside Node.
+const isProxy = loadIsProxy();
+
+function loadIsProxy(): ((value: unknown) => boolean) | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  try {
+    const util = proc?.getBuiltinModule?.("node:util") as { types?: { isProxy?: (value: unknown) => boolean } } | undefined;
+    return typeof util?.types?.isProxy === "function" ? util.types.isProxy : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function snapshot(value: unknown, key: string): unknown {
   if (typeof value !== "object" || value === null) return value;
+  if (isProxy?.(value)) throw new TypeError("The input contains a Proxy; it cannot be bound to what executes (SI-6).");
   if (value instanceof Date) return new Date(value.getTime());
   if (Array.isArray(value)) {
     const out: unknown[] = new Array(value.length);
@@ -26,7 +41,7 @@ function snapshot(value: unknown, key: string): unknown {
 }
 
 function snapshotWithoutToJSON(value: unknown, key: string): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Date) return snapshot(value, key);
+  if (typeof value !== "object" || value === null || isProxy?.(value) || Array.isArray(value) || value instanceof Date) return snapshot(value, key);
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return value;
   return snapshotObject(value as Record<string, unknown>, proto === null);

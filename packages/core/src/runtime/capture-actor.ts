@@ -3,7 +3,7 @@ import { inputSnapshot } from "../internal/input-snapshot.js";
 /**
  * Stage 2 reads the caller's actor exactly once (SI-3): a frozen copy, so a caller mutating its object (or a getter
  * answering differently) while a policy awaits cannot make the handler run as someone the audit never named.
- * Anything that is not an object is returned as is; stage 6 refuses it.
+ * Anything that is not an object is returned as is, and unpinnable attributes give `undefined`; stage 6 refuses both.
  */
 export function captureActor(actor: unknown): unknown {
   if (typeof actor !== "object" || actor === null) return actor;
@@ -12,6 +12,13 @@ export function captureActor(actor: unknown): unknown {
   const displayName = source.displayName;
   if (displayName !== undefined) copy.displayName = displayName;
   const attributes = source.attributes;
-  if (attributes !== undefined) copy.attributes = inputSnapshot(attributes);
+  if (attributes !== undefined) {
+    try {
+      copy.attributes = inputSnapshot(attributes);
+    } catch {
+      // Attributes that cannot be pinned (a Proxy, a throwing getter): no trustworthy actor, so stage 6 refuses.
+      return undefined;
+    }
+  }
   return Object.freeze(copy);
 }
