@@ -19,6 +19,8 @@ const refundThreshold = definePolicy(
   { phases: ["invocation"], scope: { capabilities: { ids: ["orders.refund"] } } },
 );
 
+// Deny, not hide: the demo shows a model calling customers_delete and relaying the refusal. An app whose models
+// should not see the tool at all hides it at discovery too (docs/guides/policies.md).
 const noAgentDeletes = definePolicy("no-agent-account-deletion", () => deny("AGENTS_MAY_NOT_DELETE", "Agents may not delete accounts; ask a human administrator."), {
   phases: ["invocation"],
   scope: { capabilities: { sideEffects: ["destructive"] }, surfaces: ["aiSdk", "mcp"] },
