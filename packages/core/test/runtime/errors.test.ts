@@ -125,7 +125,8 @@ describe("internals never reach models (SI-9)", () => {
     const error = errorOf(await runtime.invoke("op", undefined, { actor: dana, context: {} }));
     expect(error).toMatchObject({ code: "AUDIT_UNAVAILABLE", exposeToModel: false, publicMessage: "The operation failed." });
     expect(error.cause).toBe(sinkError);
-    expect(error.toJSON()).toEqual(GENERIC);
+    // Generic, but still transient: nothing ran, so the model may try again (issue 34 item 3).
+    expect(error.toJSON()).toEqual({ ...GENERIC, retryable: true });
     expect(visibleText(error)).not.toContain(SECRET);
     expect(ran).toBe(false);
     expect(seen.map((e) => e.type)).toContain("capability.failed");
