@@ -1,11 +1,11 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pgQueryFromPool } from "../src/index.js";
-import { REAL_SERVER, skipRealServer, TEST_DATABASE_URL } from "./support/real-server.js";
+import { REAL_SERVER, TEST_DATABASE_URL } from "./support/real-server.js";
 
 // A terminated idle connection must not take the process down (issue 34 item 2). Vitest fails the run on an
 // unhandled 'error' event, so these tests also fail if the helper ever stops attaching the listener.
-describe.skipIf(skipRealServer)(`pgQueryFromPool on a ${REAL_SERVER}`, () => {
+describe(`pgQueryFromPool on a ${REAL_SERVER}`, () => {
   let admin: pg.Client;
   beforeAll(async () => {
     admin = new pg.Client({ connectionString: TEST_DATABASE_URL });

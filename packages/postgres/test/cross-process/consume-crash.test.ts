@@ -2,7 +2,7 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@orpc-agent/core";
 import { findConsumedNeverStarted } from "../../src/index.js";
-import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER, skipRealServer } from "../support/real-server.js";
+import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER } from "../support/real-server.js";
 import { migrate } from "./app.js";
 import { openConsumeApp } from "./consume-app.js";
 import { startWorker, type Worker } from "./spawn.js";
@@ -14,7 +14,7 @@ const dana: Actor = { id: "u_dana", kind: "user" };
 const priya: Actor = { id: "u_priya", kind: "user" };
 const ops: Actor = { id: "ops_sam", kind: "user" };
 
-describe.skipIf(skipRealServer)(`T8: consumed, never started, on a ${REAL_SERVER}`, () => {
+describe(`T8: consumed, never started, on a ${REAL_SERVER}`, () => {
   let pool: pg.Pool;
   let schema: string;
   let app: ReturnType<typeof openConsumeApp>;
