@@ -16,7 +16,7 @@ const url = process.env.TEST_DATABASE_URL;
 if (url === undefined && process.env.CI === "true") throw new Error("TEST_DATABASE_URL must be set in CI");
 const schema = `orpc_rel_faults_${process.pid}`;
 const appName = `orpc_rel_faults_${process.pid}`;
-const ap = agentProcedure(os as never) as ReturnType<typeof agentProcedure>;
+const ap = agentProcedure(os);
 const CONCURRENCY = 50;
 const ROUNDS = 4;
 const MAX_ATTEMPTS = 4;

@@ -15,7 +15,7 @@ import { dana } from "./support/app.js";
 const url = process.env.TEST_DATABASE_URL;
 if (url === undefined && process.env.CI === "true") throw new Error("TEST_DATABASE_URL must be set in CI");
 const schema = `orpc_rel_transient_${process.pid}`;
-const ap = agentProcedure(os as never) as ReturnType<typeof agentProcedure>;
+const ap = agentProcedure(os);
 
 describe.runIf(url !== undefined)("a retryable failure stays retryable (real PostgreSQL; needs TEST_DATABASE_URL)", () => {
   let pool: pg.Pool;
