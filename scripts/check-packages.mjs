@@ -17,6 +17,13 @@ function run(command, args, cwd) {
   return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
 }
 
+/** Packs every workspace package under packages/ into `out`, as pnpm publishes them (publishConfig applied). */
+export function packAll(out) {
+  // One recursive pack: a pnpm start per package costs seconds each.
+  const packed = run("npx", [...PNPM, "-r", "--filter", "./packages/*", "pack", "--pack-destination", out], ROOT);
+  if (!packed.ok) throw new Error(`pnpm pack failed:\n${packed.output}`);
+}
+
 /** The file name pnpm gives a package's tarball: `@scope/name@1.2.3` → `scope-name-1.2.3.tgz`. */
 export function tarballName(manifest) {
   return `${manifest.name.replace(/^@/, "").replace("/", "-")}-${manifest.version}.tgz`;
@@ -57,9 +64,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const at = process.argv.indexOf("--out");
   const out = at > 0 ? resolve(process.argv[at + 1]) : mkdtempSync(join(tmpdir(), "orpc-agent-packs-"));
   mkdirSync(out, { recursive: true });
-  // One recursive pack: a pnpm start per package costs seconds each.
-  const packed = run("npx", [...PNPM, "-r", "--filter", "./packages/*", "pack", "--pack-destination", out], ROOT);
-  if (!packed.ok) throw new Error(`pnpm pack failed:\n${packed.output}`);
+  packAll(out);
   let failed = 0;
   for (const pkg of publishedPackages(ROOT)) {
     const tarball = join(out, tarballName(pkg.manifest));
