@@ -13,7 +13,8 @@ import { dana } from "./support/app.js";
 // invocation service. Whatever fails, no handler runs without its capability.started row, and no invocation id
 // produces more than one effect. Bounded: a fixed number of calls and retries, well under a minute.
 const url = process.env.TEST_DATABASE_URL;
-if (url === undefined && process.env.CI === "true") throw new Error("TEST_DATABASE_URL must be set in CI");
+// The workspace's global setup starts a server when the variable is unset, so this never skips.
+if (url === undefined) throw new Error("TEST_DATABASE_URL is unset: run through the workspace (vitest.config.ts starts a server)");
 const schema = `orpc_rel_faults_${process.pid}`;
 const appName = `orpc_rel_faults_${process.pid}`;
 const ap = agentProcedure(os);
@@ -21,7 +22,7 @@ const CONCURRENCY = 50;
 const ROUNDS = 4;
 const MAX_ATTEMPTS = 4;
 
-describe.runIf(url !== undefined)("faults on a real PostgreSQL server (needs TEST_DATABASE_URL)", () => {
+describe("faults on a real PostgreSQL server", () => {
   let pool: pg.Pool;
   let admin: pg.Client;
   beforeAll(async () => {
