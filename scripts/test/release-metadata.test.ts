@@ -83,6 +83,13 @@ describe("release metadata", () => {
     for (const major of legs) expect(satisfies(installedVersion(aiSdk.dir, `ai-v${major}`), `^${major}.0.0`)).toBe(true);
   });
 
+  it(".ci/run runs the packaging, install, API-report and unused-code checks and a dry-run publish, after the build", () => {
+    const legs = ["check:packages", "check:install", "api:check", "check:unused", "publish -r --dry-run"].map((leg) => CI.indexOf(leg));
+    const build = CI.indexOf('leg build "${PNPM[@]}" build');
+    expect(build).toBeGreaterThan(0);
+    for (const at of legs) expect(at).toBeGreaterThan(build);
+  });
+
   it("satisfies reads caret ranges as npm does", () => {
     expect(satisfies("1.16.1", "^1.14.10")).toBe(true);
     expect(satisfies("1.14.9", "^1.14.10")).toBe(false);
