@@ -1,7 +1,8 @@
 // Install check (issue 33): the packed tarballs installed with npm into a scratch app outside the workspace,
 // every entry point imported under Node 24 and the engines floor (20.19), and its types compiled under
 // moduleResolution NodeNext and Bundler. Peers come from the registry at the versions the workspace tests run.
-//   node scripts/check-install.mjs [--packs DIR]   (DIR: tarballs from `check-packages.mjs --out DIR`)
+//   node scripts/check-install.mjs [--packs DIR] [--floor]   (DIR: tarballs from `check-packages.mjs --out DIR`;
+//   --floor: peers at the lowest published version of each range instead)
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,6 +24,13 @@ function workspaceVersion(from, name) {
   throw new Error(`${name} is not installed in the workspace above ${from}`);
 }
 
+const FLOOR = process.argv.includes("--floor");
+/** The lowest published, non-prerelease version in `range` (`^1` may start above 1.0.0). */
+function lowestPublished(name, range) {
+  const listed = JSON.parse(sh("npm", ["view", `${name}@${range}`, "version", "--json"], ROOT));
+  return [listed].flat().find((version) => !version.includes("-"));
+}
+
 const at = process.argv.indexOf("--packs");
 const packs = at > 0 ? resolve(process.argv[at + 1]) : mkdtempSync(join(tmpdir(), "orpc-agent-packs-"));
 if (at < 0) packAll(packs);
@@ -32,13 +40,16 @@ const dependencies = {};
 for (const pkg of packages) {
   dependencies[pkg.name] = `file:${join(packs, tarballName(pkg.manifest))}`;
   for (const [name, range] of Object.entries(pkg.manifest.peerDependencies ?? {})) {
-    if (!range.startsWith("workspace:")) dependencies[name] ??= workspaceVersion(pkg.dir, name);
+    if (range.startsWith("workspace:")) continue;
+    // --floor: each peer at the lowest published version its range admits, the other end of the range.
+    dependencies[name] ??= FLOOR ? lowestPublished(name, range) : workspaceVersion(pkg.dir, name);
   }
 }
 // The schema library behind the optional @valibot/to-json-schema peer, and Node's types for the compile.
 dependencies.valibot = workspaceVersion(ROOT, "valibot");
 dependencies["@types/node"] = workspaceVersion(ROOT, "@types/node");
 
+console.log(`peers${FLOOR ? " (range floors)" : ""}: ${Object.entries(dependencies).filter(([, v]) => !v.startsWith("file:")).map(([n, v]) => `${n}@${v}`).join(", ")}`);
 const app = mkdtempSync(join(tmpdir(), "orpc-agent-install-"));
 writeFileSync(join(app, "package.json"), JSON.stringify({ name: "scratch-app", private: true, type: "module", dependencies }, null, 2));
 let start = Date.now();
