@@ -142,7 +142,7 @@ describe("fresh invocations execute the validated value (SI-6)", () => {
 });
 
 describe("resume executes exactly the approved value (SI-5, SI-6)", () => {
-  it("SI-5: a transform is never applied a second time on resume; the approval stays unconsumed when it cannot be honoured", async () => {
+  it("SI-5: a transform applies once on resume: the handler gets exactly the approved value, never 50 000", async () => {
     const cap = recorder(z.object({ amount: z.number().transform((d) => d * 100) }));
     const coordinator = createInMemoryApprovalCoordinator();
     const { runtime } = build({ defs: { pay: cap.procedure }, approvals: { coordinator } });
@@ -150,24 +150,67 @@ describe("resume executes exactly the approved value (SI-5, SI-6)", () => {
     expect(approval.input).toEqual({ amount: 500 });
     await coordinator.decide(approval.id, { status: "approved", approver: mo });
     const result = await runtime.resume(approval.id, { context: {} });
-    // Never 50 000: either exactly the approved 500, or a closed failure before the handler.
-    if (result.status === "completed") expect(cap.seen).toEqual([{ amount: 500 }]);
-    else {
-      expect(errorOf(result).code).toBe("APPROVAL_INPUT_MISMATCH");
-      expect(cap.seen).toEqual([]);
-      expect((await coordinator.get(approval.id))!.status).toBe("approved");
-    }
+    expect(result.status).toBe("completed");
+    expect(cap.seen).toEqual([{ amount: 500 }]);
   });
 
-  it("SI-5: a string prefix transform is never applied twice on resume", async () => {
+  it("SI-5: a string prefix transform applies once on resume", async () => {
     const cap = recorder(z.object({ account: z.string().transform((s) => "acct:" + s) }));
     const coordinator = createInMemoryApprovalCoordinator();
     const { runtime } = build({ defs: { pay: cap.procedure }, approvals: { coordinator } });
     const approval = approvalOf(await runtime.invoke("pay", { account: "42" }, { actor: dana, context: {} }));
     await coordinator.decide(approval.id, { status: "approved", approver: mo });
     const result = await runtime.resume(approval.id, { context: {} });
-    expect(cap.seen.filter((v) => JSON.stringify(v) !== JSON.stringify({ account: "acct:42" }))).toEqual([]);
-    if (result.status !== "completed") expect((await coordinator.get(approval.id))!.status).toBe("approved");
+    expect(result.status).toBe("completed");
+    expect(cap.seen).toEqual([{ account: "acct:42" }]);
+  });
+
+  it("SI-5: a record without its submitted input (a custom coordinator) and a non-idempotent transform fails closed, unconsumed", async () => {
+    const cap = recorder(z.object({ amount: z.number().transform((d) => d * 100) }));
+    const inner = createInMemoryApprovalCoordinator();
+    // A coordinator that drops the field it does not know, as an older custom store would.
+    const coordinator = { ...inner, create: ({ submittedInput: _dropped, ...request }: Parameters<typeof inner.create>[0]) => inner.create(request) };
+    const { runtime } = build({ defs: { pay: cap.procedure }, approvals: { coordinator } });
+    const approval = approvalOf(await runtime.invoke("pay", { amount: 5 }, { actor: dana, context: {} }));
+    await inner.decide(approval.id, { status: "approved", approver: mo });
+    const result = await runtime.resume(approval.id, { context: {} });
+    expect(errorOf(result).code).toBe("APPROVAL_INPUT_MISMATCH");
+    expect(cap.seen).toEqual([]);
+    expect((await inner.get(approval.id))!.status).toBe("approved");
+  });
+
+  it("SI-5: a rewritten submitted input cannot change what executes: it must map to the approved hash", async () => {
+    const cap = recorder(z.object({ amount: z.number().transform((d) => d * 100) }));
+    const inner = createInMemoryApprovalCoordinator();
+    const coordinator = {
+      ...inner,
+      get: async (id: string) => {
+        const record = await inner.get(id);
+        return record === null ? null : { ...record, submittedInput: { amount: 50_000 } };
+      },
+    };
+    const { runtime } = build({ defs: { pay: cap.procedure }, approvals: { coordinator } });
+    const approval = approvalOf(await runtime.invoke("pay", { amount: 5 }, { actor: dana, context: {} }));
+    await inner.decide(approval.id, { status: "approved", approver: mo });
+    const result = await runtime.resume(approval.id, { context: {} });
+    expect(errorOf(result).code).toBe("APPROVAL_INPUT_MISMATCH");
+    expect(cap.seen).toEqual([]);
+    expect((await inner.get(approval.id))!.status).toBe("approved");
+  });
+
+  it("SI-6: a non-deterministic default is not drawn again on resume: the approved value runs", async () => {
+    let seat = 0;
+    const cap = recorder(z.object({ seat: z.string().default(() => `seat-${++seat}`) }));
+    const coordinator = createInMemoryApprovalCoordinator();
+    const { runtime } = build({ defs: { book: cap.procedure }, approvals: { coordinator } });
+    const approval = approvalOf(await runtime.invoke("book", {}, { actor: dana, context: {} }));
+    const drawn = seat;
+    await coordinator.decide(approval.id, { status: "approved", approver: mo });
+    const result = await runtime.resume(approval.id, { context: {} });
+    expect(result.status).toBe("completed");
+    // Resume re-validates the submitted `{}` (drawing another seat), sees another hash, and runs the approved value.
+    expect(seat).toBeGreaterThan(drawn);
+    expect(cap.seen).toEqual([approval.input]);
   });
 
   it("SI-6: R10 policies and the handler see the approved value through defaults, coercions and pipes", async () => {

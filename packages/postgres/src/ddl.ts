@@ -18,6 +18,7 @@ export function approvalsDdl(table: string): string {
   actor                    jsonb       not null,
   input                    jsonb,
   input_hash               text        not null,
+  submitted_input          jsonb,
   reasons                  jsonb       not null,
   types                    jsonb       not null,
   risk                     text        not null,

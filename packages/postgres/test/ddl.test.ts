@@ -15,7 +15,7 @@ const statementsOf = (ddl: string) =>
 
 const APPROVAL_COLUMNS = [
   "actor", "capability_id", "consumed_by_execution_id", "decided_at", "decided_by", "decision_comment", "expires_at", "id",
-  "input", "input_hash", "reasons", "requested_at", "risk", "side_effect", "status", "surface", "types",
+  "input", "input_hash", "reasons", "requested_at", "risk", "side_effect", "status", "submitted_input", "surface", "types",
 ];
 const AUDIT_COLUMNS = [
   "actor_id", "actor_kind", "at", "capability_id", "correlation_id", "data", "execution_id", "id", "input_hash", "surface", "type",

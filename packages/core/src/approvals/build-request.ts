@@ -14,6 +14,7 @@ export function buildApprovalRequest(init: {
   actor: Actor;
   input: unknown;
   inputHash: string;
+  submittedInput: unknown;
   demands: readonly ApprovalDemand[];
   requestedAt: Date;
   defaultExpiresInMs: number;
@@ -34,6 +35,7 @@ export function buildApprovalRequest(init: {
     if (demand.expiresInMs !== undefined) expiries.push(demand.expiresInMs);
   }
   const expiresInMs = expiries.length > 0 ? Math.min(...expiries) : init.defaultExpiresInMs;
+  const submittedInput = jsonCopyOrUndefined(init.submittedInput);
   return {
     id: newApprovalId(),
     capabilityId: plan.id,
@@ -47,5 +49,16 @@ export function buildApprovalRequest(init: {
     sideEffect: plan.meta.sideEffect,
     requestedAt: init.requestedAt,
     expiresAt: new Date(init.requestedAt.getTime() + expiresInMs),
+    ...(submittedInput === undefined ? {} : { submittedInput }),
   };
+}
+
+/** The submitted value as JSON would carry it; none when it has no JSON form (resume then uses `input`). */
+function jsonCopyOrUndefined(value: unknown): unknown {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -129,6 +129,7 @@ function storedRequest(request: ApprovalRequest): ApprovalRequest {
     sideEffect: request.sideEffect,
     requestedAt: new Date(request.requestedAt.getTime()),
     expiresAt: new Date(request.expiresAt.getTime()),
+    ...(request.submittedInput === undefined ? {} : { submittedInput: jsonCopy(request.submittedInput) }),
   };
 }
 

@@ -40,6 +40,7 @@ export async function reRequestApproval(
     actor: record.actor,
     input: record.input,
     inputHash: record.inputHash,
+    ...(record.submittedInput === undefined ? {} : { submittedInput: record.submittedInput }),
     reasons: [...record.reasons],
     types: [...record.types],
     risk: record.risk,

@@ -13,6 +13,12 @@ export type ApprovalRequest = {
   input: unknown;
   /** Lowercase hex SHA-256 of the canonical JSON of `input`. */
   inputHash: string;
+  /**
+   * A JSON copy of the input as the caller submitted it, before the schema's transforms and defaults. Resume
+   * validates it again and requires the result to hash to `inputHash`, so a transform applies once. Absent when
+   * the submitted value has no JSON form; resume then requires the schema to give `input` back unchanged.
+   */
+  submittedInput?: unknown;
   reasons: string[];
   types: string[];
   risk: RiskLevel;

@@ -21,6 +21,8 @@ export type ExecutionTail = {
   validatedInput: unknown;
   /** What the handler receives: the validated value itself, never parsed again (amended core.md §6.1, SI-6). */
   callInput: unknown;
+  /** What the caller submitted, stored beside a new request so its resume validates it once (R8). */
+  submittedInput: unknown;
   approval: { id: string; approver: Actor } | undefined;
   /** The types the approval in hand was granted for (its request's, or the record's on resume). */
   approvalTypes: readonly string[];
@@ -63,7 +65,7 @@ export async function runExecutionTail(exec: Execution, tail: ExecutionTail): Pr
           : batch.approvals.some((d) => d.approvalType !== undefined && !held.includes(d.approvalType));
       if (needsGate) {
         const demands = approval === undefined ? batch.approvals : [...tail.priorDemands, ...batch.approvals];
-        const gate = await runApprovalGate(exec, { actor: tail.actor, input: tail.validatedInput, demands });
+        const gate = await runApprovalGate(exec, { actor: tail.actor, input: tail.validatedInput, submittedInput: tail.submittedInput, demands });
         if (gate.kind === "error") return finishFailed(exec, gate.error);
         if (gate.kind === "suspended") return finishSuspended(exec, gate.record);
         approval = gate.approval;

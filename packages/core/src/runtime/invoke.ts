@@ -91,7 +91,7 @@ async function runStages(exec: Execution, rawInput: unknown, capturedActor: unkn
   let approval: ExecutionTail["approval"];
   let approvalTypes: readonly string[] = [];
   if (plan.approvalRequired || demands.length > 0) {
-    const gate = await runApprovalGate(exec, { actor, input, demands });
+    const gate = await runApprovalGate(exec, { actor, input, submittedInput: rawInput, demands });
     if (gate.kind === "error") return finishFailed(exec, gate.error);
     if (gate.kind === "suspended") return finishSuspended(exec, gate.record);
     approval = gate.approval;
@@ -104,6 +104,7 @@ async function runStages(exec: Execution, rawInput: unknown, capturedActor: unkn
     context: options.context,
     validatedInput: input,
     callInput: input,
+    submittedInput: rawInput,
     approval,
     approvalTypes,
     priorDemands: demands,

@@ -8,7 +8,6 @@ import { isWellFormedActor, type Actor } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { capabilityNotFound } from "../errors/concealed.js";
 import { newExecutionId } from "../internal/ids.js";
-import { inputSnapshot } from "../internal/input-snapshot.js";
 import { isPromiseLike } from "../internal/promise.js";
 import { toAuditActorRef } from "../audit/actor-ref.js";
 import { createExecution, type Execution } from "./execution.js";
@@ -16,7 +15,7 @@ import { runExecutionTail } from "./execute-tail.js";
 import { finishDenied, finishFailed } from "./finish.js";
 import { assertResumeOptions } from "./options.js";
 import { policyRefusal, runPolicyBatch } from "./stages/policies.js";
-import { validateInput } from "./stages/validate-input.js";
+import { revalidateApprovedInput } from "./stages/revalidate-approved.js";
 import type { RuntimeState } from "./state.js";
 import type { ExecutionResult, ResumeOptions } from "./types.js";
 
@@ -103,17 +102,10 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
   if (rt.tracing) exec.span.setAttributes({ "orpc_agent.side_effect": plan.meta.sideEffect, "orpc_agent.risk": plan.meta.risk });
   if (!plan.exposed[record.surface]) return finishDenied(exec, capabilityNotFound(), "not-exposed");
 
-  // R8: the current schema must accept the approved value and give it back unchanged (same canonical hash); a
-  // transform that would apply twice, or a schema change that would alter the value, fails closed, unconsumed (SI-5).
-  let validated = validateInput(plan.inputSchema, record.input);
-  if (isPromiseLike(validated)) validated = await validated;
-  if (validated instanceof CapabilityError) return finishFailed(exec, validated);
-  const approvedValue = inputSnapshot(validated.value);
-  let approvedHash = hashCanonicalInputAnywhere(approvedValue);
-  if (isPromiseLike(approvedHash)) approvedHash = await approvedHash;
-  if (approvedHash !== record.inputHash) {
-    return finishFailed(exec, new CapabilityError({ code: "APPROVAL_INPUT_MISMATCH" }));
-  }
+  // R8: the current schema must give exactly the approved value; otherwise fail closed, unconsumed (SI-5, SI-6).
+  let approvedValue = revalidateApprovedInput(plan, record);
+  if (isPromiseLike(approvedValue)) approvedValue = await approvedValue;
+  if (approvedValue instanceof CapabilityError) return finishFailed(exec, approvedValue);
 
   // R9: the requester executes; a matched guard supplies fresh display name and attributes.
   const actor: Actor = options.expectedActor !== undefined ? { ...options.expectedActor, id: record.actor.id, kind: record.actor.kind } : record.actor;
@@ -157,6 +149,7 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
     context: options.context,
     validatedInput: input,
     callInput: input,
+    submittedInput: record.submittedInput,
     approval: { id: record.id, approver: record.decision!.approver },
     approvalTypes: record.types,
     priorDemands: demands,

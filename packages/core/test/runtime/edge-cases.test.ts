@@ -74,7 +74,7 @@ describe("§15 item 7: what call receives", () => {
     expect(policyInputs).toEqual([{ word: "hi!", qty: 1 }]);
   });
 
-  it("SI-5: resume never re-applies a transform: a schema that does not give the approved value back fails closed, unconsumed", async () => {
+  it("SI-5: resume applies a transform once: the submitted input is validated again and must give the approved value", async () => {
     const target = recordingCapability(meta({ approval: { required: true } }));
     const coordinator = createInMemoryApprovalCoordinator();
     const { runtime } = build({ defs: { shout: target.procedure }, approvals: { coordinator } });
@@ -87,10 +87,10 @@ describe("§15 item 7: what call receives", () => {
     await runtime.approvals.decide(pending.approval.id, { status: "approved", approver: priya });
     const done = await runtime.resume(pending.approval.id, { context: {} });
 
-    // Parsing "hi!" again would give "hi!!": not what was approved.
-    expect(done).toMatchObject({ status: "failed", error: { code: "APPROVAL_INPUT_MISMATCH" } });
-    expect(target.atCall).toEqual([]);
-    expect((await coordinator.get(pending.approval.id))!.status).toBe("approved");
+    // The submitted "hi" gives "hi!" again: exactly what was approved, never "hi!!".
+    expect(done.status).toBe("completed");
+    expect(target.atCall).toEqual([{ word: "hi!", qty: 1 }]);
+    expect((await coordinator.get(pending.approval.id))!.status).toBe("consumed");
   });
 
   it("SI-5: resume hands call exactly the approved value when the schema gives it back unchanged", async () => {

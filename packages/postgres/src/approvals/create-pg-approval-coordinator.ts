@@ -55,6 +55,7 @@ export function createPgApprovalCoordinator(
         request.sideEffect,
         instantParam(request.requestedAt),
         instantParam(request.expiresAt),
+        jsonParam(request.submittedInput),
       ]);
       if (rows.length === 0) throw new Error(`Approval "${request.id}" already exists`);
       // A new record is reported as stored: `pending` (postgres.md §5.3).

@@ -37,6 +37,9 @@ export function recordFromRow(row: Row, now: Date | null): ApprovalRecord {
       record.decision.comment = String(row.decision_comment);
     }
   }
+  if (row.submitted_input !== null && row.submitted_input !== undefined) {
+    record.submittedInput = jsonColumn(row.submitted_input, "submitted_input");
+  }
   if (row.consumed_by_execution_id !== null && row.consumed_by_execution_id !== undefined) {
     record.consumedByExecutionId = String(row.consumed_by_execution_id);
   }

@@ -12,6 +12,7 @@ export const PROJECTION = [
   "actor::text as actor",
   "input::text as input",
   "input_hash",
+  "submitted_input::text as submitted_input",
   "reasons::text as reasons",
   "types::text as types",
   "risk",
@@ -27,9 +28,9 @@ export const PROJECTION = [
 
 export function approvalStatements(table: string) {
   return {
-    /** $1 id … $12 expires_at; the conflict arm makes a duplicate id return zero rows. */
-    create: `insert into ${table} (id, capability_id, surface, actor, input, input_hash, reasons, types, risk, side_effect, status, requested_at, expires_at)
-values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10, 'pending', $11::timestamptz, $12::timestamptz)
+    /** $1 id … $12 expires_at, $13 submitted_input; the conflict arm makes a duplicate id return zero rows. */
+    create: `insert into ${table} (id, capability_id, surface, actor, input, input_hash, reasons, types, risk, side_effect, status, requested_at, expires_at, submitted_input)
+values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10, 'pending', $11::timestamptz, $12::timestamptz, $13::jsonb)
 on conflict (id) do nothing
 returning ${PROJECTION}`,
 

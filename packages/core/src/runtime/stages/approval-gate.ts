@@ -23,7 +23,7 @@ const approvalFailure = (cause: unknown) => new CapabilityError({ code: "INTERNA
  */
 export async function runApprovalGate(
   exec: Execution,
-  init: { actor: Actor; input: unknown; demands: readonly ApprovalDemand[] },
+  init: { actor: Actor; input: unknown; submittedInput: unknown; demands: readonly ApprovalDemand[] },
 ): Promise<GateOutcome> {
   const { rt } = exec;
   const plan = exec.plan!;
@@ -36,6 +36,7 @@ export async function runApprovalGate(
     actor: init.actor,
     input: init.input,
     inputHash,
+    submittedInput: init.submittedInput,
     demands: init.demands,
     requestedAt: rt.now(),
     defaultExpiresInMs: rt.defaults.approvalExpiresInMs,
