@@ -80,3 +80,24 @@ describe("execution-phase approval types (SI-5)", () => {
     expect(ran).toEqual([{ amount: 50, approver: "sam" }]);
   });
 });
+
+describe("a static gate whose type changed since the request (SI-5)", () => {
+  it("SI-5: an approval of the old gate type does not cover the new one on resume; nothing runs", async () => {
+    const coordinator = createInMemoryApprovalCoordinator();
+    const ran: unknown[] = [];
+    const gated = (type: string) =>
+      base
+        .meta({ agent: meta({ approval: { required: true, type } }) })
+        .input(z.object({ cents: z.number() }))
+        .handler(({ input }) => (ran.push(input), "refunded"));
+    const before = build({ defs: { refund: gated("manager") }, approvals: { coordinator } });
+    const approval = approvalOf(await before.runtime.invoke("refund", { cents: 5 }, { actor: dana, context: {} }));
+    expect(approval.types).toEqual(["manager"]);
+    await coordinator.decide(approval.id, { status: "approved", approver: supportManager });
+    const after = build({ defs: { refund: gated("security") }, approvals: { coordinator } });
+    const result = await after.runtime.resume(approval.id, { context: {} });
+    expect(errorOf(result).code).toBe("POLICY_DENIED");
+    expect(ran).toEqual([]);
+    expect((await coordinator.get(approval.id))!.status).toBe("approved");
+  });
+});

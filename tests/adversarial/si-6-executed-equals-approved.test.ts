@@ -1,5 +1,5 @@
 // SI-6 / SI-5: what the handler receives is exactly what policies, approvers and the hash saw (issue 22, findings 1-2).
-import { allow, createInMemoryApprovalCoordinator, definePolicy, deny } from "@orpc-agent/core";
+import { allow, createInMemoryApprovalCoordinator, definePolicy, deny, type ApprovalRequest } from "@orpc-agent/core";
 import { hashCanonicalInputAsync as hashCanonicalInput } from "../../packages/core/src/approvals/hash.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -282,5 +282,53 @@ describe("proxies (SI-6)", () => {
     } else {
       expect(seen).toEqual([]);
     }
+  });
+});
+
+describe("found by attacking the fix (SI-5, SI-6)", () => {
+  it("SI-6: a toJSON returned by a toJSON is not applied: approver, hash and handler see one amount", async () => {
+    const seen: unknown[] = [];
+    const procedure = base
+      .meta({ agent: meta({ approval: { required: true } }) })
+      .input(z.looseObject({ amount: z.number() }))
+      .handler(({ input }) => {
+        seen.push(input.amount);
+        return "done";
+      });
+    let approved: ApprovalRequest | undefined;
+    const { runtime } = build({
+      defs: { pay: procedure },
+      approvals: { handler: async (request) => ((approved = request), { status: "approved", approver: mo }) },
+    });
+    const raw = { amount: 1e6, toJSON: () => ({ amount: 1e6, toJSON: () => ({ amount: 1 }) }) };
+    const result = await runtime.invoke("pay", raw, { actor: dana, context: {} });
+    expect(result.status).toBe("completed");
+    expect(JSON.parse(JSON.stringify(approved!.input))).toEqual({ amount: seen[0] });
+    expect(approved!.inputHash).toBe(await hashCanonicalInput({ amount: seen[0] }));
+  });
+
+  it("SI-5: a record whose inputHash getter changes between reads is read once: the rewritten value never runs", async () => {
+    const cap = recorder(z.object({ a: z.number() }));
+    const inner = createInMemoryApprovalCoordinator();
+    const { runtime: first } = build({ defs: { pay: cap.procedure }, approvals: { coordinator: inner } });
+    const approval = approvalOf(await first.invoke("pay", { a: 1 }, { actor: dana, context: {} }));
+    await inner.decide(approval.id, { status: "approved", approver: mo });
+    const forgedHash = await hashCanonicalInput({ a: 1000 });
+    const coordinator = {
+      ...inner,
+      get: async (id: string) => {
+        const record = (await inner.get(id))!;
+        let reads = 0;
+        const { inputHash: _h, ...rest } = record;
+        return Object.defineProperties({ ...rest, input: { a: 1000 }, submittedInput: { a: 1000 } }, {
+          inputHash: { enumerable: true, get: () => (++reads <= 1 ? approval.inputHash : forgedHash) },
+        }) as typeof record;
+      },
+    };
+    const { runtime } = build({ defs: { pay: cap.procedure }, approvals: { coordinator } });
+    const result = await runtime.resume(approval.id, { context: {} });
+    expect(errorOf(result).code).toBe("APPROVAL_INPUT_MISMATCH");
+    expect(cap.seen).toEqual([]);
+    expect((await inner.get(approval.id))!.status).toBe("approved");
   });
 });

@@ -44,12 +44,14 @@ function snapshotWithoutToJSON(value: unknown, key: string): unknown {
   if (typeof value !== "object" || value === null || isProxy?.(value) || Array.isArray(value) || value instanceof Date) return snapshot(value, key);
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return value;
-  return snapshotObject(value as Record<string, unknown>, proto === null);
+  return snapshotObject(value as Record<string, unknown>, proto === null, true);
 }
 
-function snapshotObject(value: Record<string, unknown>, nullProto: boolean): Record<string, unknown> {
+function snapshotObject(value: Record<string, unknown>, nullProto: boolean, fromToJSON = false): Record<string, unknown> {
   const out: Record<string, unknown> = nullProto ? Object.create(null) : {};
   for (const key of Object.keys(value)) {
+    // JSON never calls a toJSON found on a toJSON result; keeping it would let the hash apply it a second time.
+    if (fromToJSON && key === "toJSON" && typeof value[key] === "function") continue;
     const item = snapshot(value[key], key);
     // An own "__proto__" key stays an own key: assigning it would swap the copy's prototype (SI-6).
     if (key === "__proto__") Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });

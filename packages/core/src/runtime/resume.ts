@@ -30,7 +30,9 @@ export async function resume<O>(rt: RuntimeState, approvalId: string, options: R
   const executionId = newExecutionId();
   let record: ApprovalRecord | null;
   try {
-    record = await rt.coordinator.get(approvalId);
+    const fetched = await rt.coordinator.get(approvalId);
+    // Read once: every check below sees the same fields, whatever getters a coordinator's record has (SI-5).
+    record = fetched === null ? null : { ...fetched };
   } catch (cause) {
     const exec = callerExecution(rt, executionId, approvalId, options);
     return finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause })) as ExecutionResult<O>;
@@ -116,6 +118,9 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
   // R10, stage 9 and the handler all see this one frozen value, never a re-parse of it (SI-6).
   const input = approvedValue;
   let demands: readonly ApprovalDemand[] = [];
+  // The static gate's type may have changed since the request: an approval of the old type does not cover it.
+  const gateType = plan.approvalRequired ? plan.meta.approval?.type : undefined;
+  if (gateType !== undefined && !record.types.includes(gateType)) return finishDenied(exec, differentApprovalNeeded(), "policy-denied");
   if (invocationPolicies.length > 0) {
     let batch = runPolicyBatch(exec, "invocation", invocationPolicies, { actor, context: options.context, input, approval: record });
     if (isPromiseLike(batch)) batch = await batch;
@@ -124,15 +129,7 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
     demands = batch.approvals;
     const uncovered = batch.approvals.find((d) => d.approvalType !== undefined && !record.types.includes(d.approvalType));
     if (uncovered) {
-      return finishDenied(
-        exec,
-        new CapabilityError({
-          code: "POLICY_DENIED",
-          publicMessage: "This operation now needs a different approval; request the operation again.",
-          details: { policy: uncovered.policy },
-        }),
-        "policy-denied",
-      );
+      return finishDenied(exec, differentApprovalNeeded(uncovered.policy), "policy-denied");
     }
   }
 
@@ -158,6 +155,14 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
     idempotencyKey: options.idempotencyKey,
     invocationId: options.invocationId,
     allowLateApproval: false,
+  });
+}
+
+function differentApprovalNeeded(policy?: string): CapabilityError {
+  return new CapabilityError({
+    code: "POLICY_DENIED",
+    publicMessage: "This operation now needs a different approval; request the operation again.",
+    ...(policy === undefined ? {} : { details: { policy } }),
   });
 }
 
