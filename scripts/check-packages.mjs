@@ -13,8 +13,11 @@ const BIN = join(ROOT, "node_modules/.bin");
 const PNPM = ["-y", "pnpm@10.34.9"];
 
 function run(command, args, cwd) {
-  const result = spawnSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
+  // Plain text whatever the terminal or CI says: reports are read and matched, not shown in colour.
+  const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" };
+  const result = spawnSync(command, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  // eslint-disable-next-line no-control-regex
+  return { ok: result.status === 0, output: `${result.stdout}${result.stderr}`.replace(/\u001b\[[0-9;]*m/g, "") };
 }
 
 /** Packs every workspace package under packages/ into `out`, as pnpm publishes them (publishConfig applied). */

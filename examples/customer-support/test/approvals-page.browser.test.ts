@@ -66,6 +66,8 @@ describe("approvals page in headless Chromium", () => {
     // The agent works for Dana: whoever presses the button, the request is hers, so the manager can approve it.
     await page.click("#ask");
     const card = page.locator("[data-approval]");
+    // count() does not wait: the card appears once the agent's request has been filed.
+    await card.first().waitFor();
     await expect(card.count()).resolves.toBe(1);
     const approvalId = await card.getAttribute("data-approval");
     await expect(card.locator("h3").textContent()).resolves.toContain("requested by Dana (support)");
@@ -74,6 +76,7 @@ describe("approvals page in headless Chromium", () => {
     await expect(card.locator("pre").textContent()).resolves.not.toContain("Keyboard arrived broken");
 
     await card.locator("button[value=approved]").click();
+    await page.locator(`[data-outcome="${approvalId}"]`).waitFor();
     await expect(page.locator("#notice").textContent()).resolves.toBe("Approved and resumed.");
     const outcome = await page.locator(`[data-outcome="${approvalId}"]`).textContent();
     expect(outcome).toContain("resumed: completed");
@@ -89,10 +92,11 @@ describe("approvals page in headless Chromium", () => {
     await page.goto(`${base}/?as=u_dana`);
     await page.click("#ask");
     const card = page.locator("[data-approval]", { hasText: "(you)" });
+    await card.first().waitFor();
     await expect(card.count()).resolves.toBe(1);
     const approvalId = await card.getAttribute("data-approval");
     await card.locator("button[value=approved]").click();
-    await expect(page.locator("#notice").textContent()).resolves.toContain("The approver must differ from the requesting actor");
+    await page.locator("#notice", { hasText: "The approver must differ from the requesting actor" }).waitFor();
     await expect(page.locator(`[data-approval="${approvalId}"]`).count()).resolves.toBe(1);
   }, 60_000);
 });
