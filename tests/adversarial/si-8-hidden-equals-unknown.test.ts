@@ -80,6 +80,22 @@ describe("SI-8: hidden equals unknown at the runtime", () => {
   });
 });
 
+describe("SI-8: input that cannot be snapshotted (found by attacking the fix)", () => {
+  it("SI-8: input nested past the stack on a hidden capability answers as an unknown id, not INTERNAL_ERROR", async () => {
+    const blob = base
+      .meta({ agent: meta({ expose: { direct: true, mcp: true } }) })
+      .input(z.object({ data: z.unknown() }))
+      .handler(() => "stored");
+    const { runtime } = build({ defs: { admin: { blob } }, policies: [hideFromDana] });
+    const deep = JSON.parse(`{"data":${"[".repeat(100_000)}${"]".repeat(100_000)}}`);
+    const unknown = answer(await runtime.invoke("admin.nope", deep, { actor: dana, context: {} }));
+    expect(unknown.code).toBe("CAPABILITY_NOT_FOUND");
+    expect(answer(await runtime.invoke("admin.blob", deep, { actor: dana, context: {} }))).toEqual(unknown);
+    // Someone who may see it gets a closed failure, never an execution of an unbound value.
+    expect(answer(await runtime.invoke("admin.blob", deep, { actor: mo, context: {} })).code).toBe("INTERNAL_ERROR");
+  });
+});
+
 describe("SI-8: hidden equals unknown over MCP (real loopback HTTP, the SDK's client)", () => {
   closeEverythingAfterEachTest();
 

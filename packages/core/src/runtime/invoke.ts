@@ -62,7 +62,14 @@ async function runStages(exec: Execution, rawInput: unknown, capturedActor: unkn
   const executionPolicies = plan.policies.execution[exec.surface];
   if (rt.audit.enabled || plan.approvalRequired || invocationPolicies.length > 0 || executionPolicies.length > 0) {
     // Someone will look at the input: from here on every observer and the handler share one frozen snapshot (SI-6).
-    input = inputSnapshot(input);
+    try {
+      input = inputSnapshot(input);
+    } catch (cause) {
+      // A value that cannot be bound (a Proxy, nesting past the stack) must not tell hidden from unknown (SI-8).
+      let concealed = isConcealedFrom(exec, capturedActor, options.context);
+      if (isPromiseLike(concealed)) concealed = await concealed;
+      return concealed ? finishDenied(exec, capabilityNotFound(), "hidden") : finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", cause }));
+    }
   }
   if (rt.audit.enabled) {
     const hashing = ensureInputHash(exec, input);
