@@ -3,13 +3,15 @@ import type { ApprovalRecord } from "../approvals/types.js";
 import type { ApprovalDemand } from "../policy/evaluate-batch.js";
 import { isAcceptableApprover } from "../approvals/approver.js";
 import { isExpired } from "../approvals/expiry.js";
+import { quorumOf } from "../approvals/quorum.js";
 import { refusesSelfApproval } from "../approvals/self-approval.js";
 import { isWellFormedActor, type Actor } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { capabilityNotFound } from "../errors/concealed.js";
 import { newExecutionId } from "../internal/ids.js";
 import { isPromiseLike } from "../internal/promise.js";
-import { toAuditActorRef } from "../audit/actor-ref.js";
+import { actingAgentId, toAuditActorRef } from "../audit/actor-ref.js";
+import { captureActor } from "./capture-actor.js";
 import { createExecution, type Execution } from "./execution.js";
 import { runExecutionTail } from "./execute-tail.js";
 import { finishDenied, finishFailed } from "./finish.js";
@@ -44,7 +46,9 @@ export async function resume<O>(rt: RuntimeState, approvalId: string, options: R
   }
   // R2: binding guards, before any status check; the record is untouched.
   const guardActor = options.expectedActor;
-  const actorMatches = guardActor === undefined || (isWellFormedActor(guardActor) && guardActor.id === record.actor.id && guardActor.kind === record.actor.kind);
+  const actorMatches =
+    guardActor === undefined ||
+    (isWellFormedActor(guardActor) && guardActor.id === record.actor.id && guardActor.kind === record.actor.kind && viaMatches(guardActor, record.actor));
   const surfaceMatches = options.expectedSurface === undefined || options.expectedSurface === record.surface;
   if (!actorMatches || !surfaceMatches) {
     const exec = callerExecution(rt, executionId, approvalId, options, record.capabilityId);
@@ -68,6 +72,11 @@ export async function resume<O>(rt: RuntimeState, approvalId: string, options: R
   }
 }
 
+/** A guard naming an acting agent must name the record's; a guard without one does not check it. */
+function viaMatches(guard: Actor, requester: Actor): boolean {
+  return guard.via === undefined || actingAgentId(guard) === actingAgentId(requester);
+}
+
 /** R1/R2 failures are recorded under the caller's stated identity and surface, never the record's. */
 function callerExecution(rt: RuntimeState, executionId: string, approvalId: string, options: ResumeOptions<unknown>, capabilityId?: string): Execution {
   const exec = createExecution(rt, {
@@ -89,8 +98,14 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
   if (statusError) return finishFailed(exec, statusError);
 
   // R4: defence in depth for records decided directly through a coordinator (SI-4).
-  if (record.decision!.approver.id === record.actor.id && refusesSelfApproval(rt, record.types)) {
+  const quorum = quorumOf(record);
+  const approverIds = approverIdsOf(record);
+  if (approverIds.includes(record.actor.id) && refusesSelfApproval(rt, record.types, quorum)) {
     return finishFailed(exec, new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" }));
+  }
+  // R4, quorum: an approved record must show that many distinct approvers, whatever its coordinator claims.
+  if (quorum > 1 && new Set(approverIds).size < quorum) {
+    return finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause: new Error(`Approval "${record.id}" is approved without its quorum of ${quorum} distinct approvers`) }));
   }
   // R5: the stored input must still be exactly what was approved (SI-5).
   const storedHash = await hashCanonicalInputAnywhere(record.input);
@@ -110,7 +125,12 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
   if (approvedValue instanceof CapabilityError) return finishFailed(exec, approvedValue);
 
   // R9: the requester executes; a matched guard supplies fresh display name and attributes.
-  const actor: Actor = options.expectedActor !== undefined ? { ...options.expectedActor, id: record.actor.id, kind: record.actor.kind } : record.actor;
+  // Pinned like stage 2 pins a fresh call's actor (SI-3): the guard's attributes cannot change while a policy awaits.
+  // The acting agent is the record's, always: it cannot change between request and resume (SI-3).
+  const actor =
+    options.expectedActor !== undefined
+      ? captureActor({ ...options.expectedActor, id: record.actor.id, kind: record.actor.kind, via: record.actor.via })
+      : record.actor;
   if (!isWellFormedActor(actor)) return finishFailed(exec, new CapabilityError({ code: "UNAUTHENTICATED" }));
 
   // R10: current invocation policies, with the record in view. An old approval never covers an escalated requirement.
@@ -121,13 +141,18 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
   // The static gate's type may have changed since the request: an approval of the old type does not cover it.
   const gateType = plan.approvalRequired ? plan.meta.approval?.type : undefined;
   if (gateType !== undefined && !record.types.includes(gateType)) return finishDenied(exec, differentApprovalNeeded(), "policy-denied");
-  if (invocationPolicies.length > 0) {
-    let batch = runPolicyBatch(exec, "invocation", invocationPolicies, { actor, context: options.context, input, approval: record });
+  // Nor does an approval by fewer people than the capability now demands.
+  if ((plan.meta.approval?.quorum ?? 1) > quorum) return finishDenied(exec, differentApprovalNeeded(), "policy-denied");
+  const invocationShadows = plan.shadowPolicies.invocation[record.surface];
+  if (invocationPolicies.length > 0 || invocationShadows.length > 0) {
+    let batch = runPolicyBatch(exec, "invocation", invocationPolicies, { actor, context: options.context, input, approval: record }, invocationShadows);
     if (isPromiseLike(batch)) batch = await batch;
     const refusal = policyRefusal(batch);
     if (refusal) return finishDenied(exec, refusal.error, refusal.reason);
     demands = batch.approvals;
-    const uncovered = batch.approvals.find((d) => d.approvalType !== undefined && !record.types.includes(d.approvalType));
+    const uncovered = batch.approvals.find(
+      (d) => (d.approvalType !== undefined && !record.types.includes(d.approvalType)) || (d.quorum ?? 1) > quorum,
+    );
     if (uncovered) {
       return finishDenied(exec, differentApprovalNeeded(uncovered.policy), "policy-denied");
     }
@@ -149,6 +174,7 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
     submittedInput: record.submittedInput,
     approval: { id: record.id, approver: record.decision!.approver },
     approvalTypes: record.types,
+    approvalQuorum: quorum,
     priorDemands: demands,
     approvalRecord: record,
     signal: options.signal,
@@ -183,4 +209,12 @@ function statusRefusal(record: ApprovalRecord, now: Date): CapabilityError | und
     return new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval" });
   }
   return undefined;
+}
+
+/** Every approver the record names: the quorum votes, and the final decision's approver. */
+function approverIdsOf(record: ApprovalRecord): string[] {
+  const ids = Array.isArray(record.approvals) ? record.approvals.map((vote) => vote?.approver?.id).filter((id): id is string => typeof id === "string") : [];
+  const decided = record.decision?.approver?.id;
+  if (typeof decided === "string" && !ids.includes(decided)) ids.push(decided);
+  return ids;
 }
