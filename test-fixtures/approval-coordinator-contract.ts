@@ -26,13 +26,18 @@ export type ContractApprovalRequest = {
   sideEffect: "none" | "read" | "write" | "destructive" | "external";
   requestedAt: Date;
   expiresAt: Date;
+  /** Distinct approvers needed (absent: one). Cases 21-26. */
+  quorum?: number;
 };
+
+export type ContractApprovalVote = { approver: ContractActor; at: Date; comment?: string };
 
 export type ContractApprovalDecision = { status: "approved" | "rejected"; approver: ContractActor; comment?: string };
 
 export type ContractApprovalRecord = ContractApprovalRequest & {
   status: ContractApprovalStatus;
   decision?: ContractApprovalDecision & { decidedAt: Date };
+  approvals?: ContractApprovalVote[];
   consumedByExecutionId?: string;
 };
 
@@ -513,6 +518,154 @@ export function describeApprovalCoordinatorContract(
       await coordinator.markConsumed(b.id, "exe_b");
       const consumed = await list({ status: "consumed" });
       expect(consumed.map((r) => [r.id, r.consumedByExecutionId]).sort()).toEqual([[a.id, "exe_a"], [b.id, "exe_b"]].sort());
+    });
+
+    // Quorum approvals (docs/guides/quorum-approvals.md): N distinct approvers by id, one rejection rejects, expiry
+    // applies to the whole request, and compare-and-set per decision never counts an approver twice.
+    it("21. a quorum record starts pending with an empty approvals list; a quorum of 1 is stored as the default; an invalid quorum is refused", async () => {
+      const { clock, coordinator } = await setup();
+      const four = makeApprovalRequest(clock.now, { quorum: 2 });
+      for (const record of [await coordinator.create(four), (await coordinator.get(four.id))!]) {
+        expect(record.status).toBe("pending");
+        expect(record.quorum).toBe(2);
+        expect(record.approvals).toEqual([]);
+        expect(record.decision).toBeUndefined();
+      }
+      const single = makeApprovalRequest(clock.now, { quorum: 1 });
+      for (const record of [await coordinator.create(single), (await coordinator.get(single.id))!]) {
+        expect(record.quorum).toBeUndefined();
+        expect(record.approvals).toBeUndefined();
+      }
+      const plain = await coordinator.create(makeApprovalRequest(clock.now));
+      expect(plain.quorum).toBeUndefined();
+      expect(plain.approvals).toBeUndefined();
+      for (const quorum of [0, -1, 1.5, Number.NaN, "2"]) {
+        const bad = makeApprovalRequest(clock.now, { quorum: quorum as number });
+        await expect(coordinator.create(bad)).rejects.toThrow(/Invalid quorum/);
+        expect(await coordinator.get(bad.id)).toBeNull();
+      }
+    });
+
+    it("22. approvals short of the quorum stay pending and are listed in order; the one that completes it approves", async () => {
+      const { clock, coordinator } = await setup();
+      const list = requireList(coordinator);
+      const request = makeApprovalRequest(clock.now, { quorum: 3 });
+      await coordinator.create(request);
+      const first = await coordinator.decide(request.id, { status: "approved", approver: { id: "user_a", kind: "user" }, comment: "fine" });
+      const firstAt = clock.now().getTime();
+      expect(first.status).toBe("pending");
+      expect(first.decision).toBeUndefined();
+      expect(first.approvals!.map((v) => [v.approver.id, v.at.getTime(), v.comment])).toEqual([["user_a", firstAt, "fine"]]);
+      expect(ids(await list({ status: "pending" }))).toEqual([request.id]);
+      await expect(coordinator.markConsumed(request.id, "exe_early")).rejects.toThrow(/cannot be consumed/);
+
+      clock.advance(1_000);
+      const second = await coordinator.decide(request.id, { status: "approved", approver: { id: "user_b", kind: "service" } });
+      expect(second.status).toBe("pending");
+      expect(second.approvals!.map((v) => v.approver.id)).toEqual(["user_a", "user_b"]);
+      expect(second.approvals![1]!.comment).toBeUndefined();
+
+      clock.advance(1_000);
+      const third = await coordinator.decide(request.id, { status: "approved", approver: { id: "user_c", kind: "user" }, comment: "last" });
+      const stored = (await coordinator.get(request.id))!;
+      for (const record of [third, stored]) {
+        expect(record.status).toBe("approved");
+        expect(record.quorum).toBe(3);
+        expect(record.approvals!.map((v) => v.approver.id)).toEqual(["user_a", "user_b", "user_c"]);
+        expect(record.approvals![0]!.at.getTime()).toBe(firstAt);
+        expect(record.decision!.status).toBe("approved");
+        expect(record.decision!.approver.id).toBe("user_c");
+        expect(record.decision!.comment).toBe("last");
+        expect(record.decision!.decidedAt.getTime()).toBe(clock.now().getTime());
+      }
+      // Detached: mutating a returned vote never reaches the store.
+      stored.approvals![0]!.approver.id = "mutated";
+      stored.approvals!.pop();
+      expect((await coordinator.get(request.id))!.approvals!.map((v) => v.approver.id)).toEqual(["user_a", "user_b", "user_c"]);
+      await expect(coordinator.decide(request.id, { status: "approved", approver: { id: "user_d", kind: "user" } })).rejects.toThrow(/not pending/);
+      expect((await coordinator.markConsumed(request.id, "exe_1")).consumedByExecutionId).toBe("exe_1");
+    });
+
+    it("23. the same approver id approving twice is refused and counted once, whatever its kind or comment", async () => {
+      const { clock, coordinator } = await setup();
+      const request = makeApprovalRequest(clock.now, { quorum: 2 });
+      await coordinator.create(request);
+      await coordinator.decide(request.id, { status: "approved", approver: { id: "user_a", kind: "user" } });
+      await expect(coordinator.decide(request.id, { status: "approved", approver: { id: "user_a", kind: "user" } })).rejects.toThrow(/already approved by/);
+      await expect(
+        coordinator.decide(request.id, { status: "approved", approver: { id: "user_a", kind: "service" }, comment: "again" }),
+      ).rejects.toThrow(/already approved by/);
+      const record = (await coordinator.get(request.id))!;
+      expect(record.status).toBe("pending");
+      expect(record.approvals!.map((v) => v.approver.id)).toEqual(["user_a"]);
+      expect((await coordinator.decide(request.id, { status: "approved", approver: { id: "user_b", kind: "user" } })).status).toBe("approved");
+    });
+
+    it("24. one rejection rejects a quorum request, even after approvals; the approvals stay on record", async () => {
+      const { clock, coordinator } = await setup();
+      const request = makeApprovalRequest(clock.now, { quorum: 3 });
+      await coordinator.create(request);
+      await coordinator.decide(request.id, { status: "approved", approver: { id: "user_a", kind: "user" } });
+      await coordinator.decide(request.id, { status: "approved", approver: { id: "user_b", kind: "user" } });
+      const rejected = await coordinator.decide(request.id, { status: "rejected", approver: { id: "user_c", kind: "user" }, comment: "no" });
+      for (const record of [rejected, (await coordinator.get(request.id))!]) {
+        expect(record.status).toBe("rejected");
+        expect(record.decision).toMatchObject({ status: "rejected", approver: { id: "user_c" }, comment: "no" });
+        expect(record.approvals!.map((v) => v.approver.id)).toEqual(["user_a", "user_b"]);
+      }
+      await expect(coordinator.decide(request.id, { status: "approved", approver: { id: "user_d", kind: "user" } })).rejects.toThrow(/not pending/);
+      await expect(coordinator.markConsumed(request.id, "exe_1")).rejects.toThrow(/cannot be consumed/);
+
+      // An approver who changes their mind may still veto: the rejection rejects.
+      const vetoed = makeApprovalRequest(clock.now, { quorum: 2 });
+      await coordinator.create(vetoed);
+      await coordinator.decide(vetoed.id, { status: "approved", approver: { id: "user_a", kind: "user" } });
+      expect((await coordinator.decide(vetoed.id, { status: "rejected", approver: { id: "user_a", kind: "user" } })).status).toBe("rejected");
+    });
+
+    it("25. expiry applies to the whole request: a partly approved record expires, cannot be decided or consumed", async () => {
+      const { clock, coordinator } = await setup();
+      const list = requireList(coordinator);
+      const request = makeApprovalRequest(clock.now, { quorum: 2 });
+      await coordinator.create(request);
+      await coordinator.decide(request.id, { status: "approved", approver: { id: "user_a", kind: "user" } });
+      clock.set(request.expiresAt.toISOString());
+      expect((await coordinator.get(request.id))!.status).toBe("pending");
+      clock.advance(1);
+      const record = (await coordinator.get(request.id))!;
+      expect(record.status).toBe("expired");
+      expect(record.approvals!.map((v) => v.approver.id)).toEqual(["user_a"]);
+      expect(ids(await list({ status: "expired" }))).toEqual([request.id]);
+      await expect(coordinator.decide(request.id, { status: "approved", approver: { id: "user_b", kind: "user" } })).rejects.toThrow(/not pending|expired/);
+      await expect(coordinator.markConsumed(request.id, "exe_1")).rejects.toThrow(/cannot be consumed/);
+      expect((await coordinator.get(request.id))!.approvals).toHaveLength(1);
+    });
+
+    it("26. of 50 concurrent decides by 10 approvers for a quorum of 3, exactly 3 count, each approver at most once; one consumption", async () => {
+      const { clock, coordinator } = await setup();
+      const request = makeApprovalRequest(clock.now, { quorum: 3 });
+      await coordinator.create(request);
+      const decisions = Array.from({ length: 50 }, (_, i): ContractApprovalDecision => ({
+        status: "approved",
+        approver: { id: `user_approver_${i % 10}`, kind: "user" },
+      }));
+      const results = await Promise.allSettled(decisions.map((d) => coordinator.decide(request.id, d)));
+      const fulfilled = results.filter((r): r is PromiseFulfilledResult<ContractApprovalRecord> => r.status === "fulfilled").map((r) => r.value);
+      expect(fulfilled).toHaveLength(3);
+      expect(fulfilled.filter((r) => r.status === "approved")).toHaveLength(1);
+      for (const result of results) {
+        if (result.status === "rejected") expect(String(result.reason)).toMatch(/not pending|already approved by/);
+      }
+      const stored = (await coordinator.get(request.id))!;
+      expect(stored.status).toBe("approved");
+      const counted = stored.approvals!.map((v) => v.approver.id);
+      expect(counted).toHaveLength(3);
+      expect(new Set(counted).size).toBe(3);
+      expect(counted.sort()).toEqual(fulfilled.map((r) => r.approvals!.at(-1)!.approver.id).sort());
+      expect(stored.decision!.approver.id).toBe(fulfilled.find((r) => r.status === "approved")!.decision!.approver.id);
+
+      const consumptions = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => coordinator.markConsumed(request.id, `exe_${i}`)));
+      expect(exactlyOneFulfilled(consumptions).consumedByExecutionId).toBe((await coordinator.get(request.id))!.consumedByExecutionId);
     });
   });
 }

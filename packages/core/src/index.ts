@@ -63,6 +63,8 @@ export type { ModelError } from "./errors/model-error.js";
 
 // Approvals
 export { createInMemoryApprovalCoordinator } from "./approvals/in-memory-coordinator.js";
+export { approvalProgress } from "./approvals/quorum.js";
+export type { ApprovalProgress } from "./approvals/quorum.js";
 export type {
   ApprovalCoordinator,
   ApprovalDecision,
@@ -71,6 +73,7 @@ export type {
   ApprovalRequest,
   ApprovalsConfig,
   ApprovalStatus,
+  ApprovalVote,
   RuntimeApprovals,
 } from "./approvals/types.js";
 

@@ -8,7 +8,12 @@ export const DEFAULT_APPROVALS_TABLE = "orpc_agent_approvals";
 export const DEFAULT_AUDIT_TABLE = "orpc_agent_audit_events";
 export const DEFAULT_INVOCATIONS_TABLE = "orpc_agent_invocations";
 
-/** The approvals DDL for a (validated) table name; the exported constant uses the default. */
+/**
+ * The approvals DDL for a (validated) table name; the exported constant uses the default. Columns added after the
+ * first release come as `alter table … add column if not exists` (postgres.md §4.3), so re-applying the current
+ * DDL brings a table created by any earlier release up to date: `submitted_input` (approval binding), `quorum`
+ * and `approvals` (quorum approvals; SQL NULL means a single approver and no votes).
+ */
 export function approvalsDdl(table: string): string {
   const index = indexPrefix(table);
   return `create table if not exists ${table} (
@@ -40,6 +45,9 @@ create index if not exists ${index}_capability_idx
   on ${table} (capability_id, requested_at);
 create index if not exists ${index}_actor_idx
   on ${table} ((actor ->> 'id'), requested_at);
+alter table ${table} add column if not exists submitted_input jsonb;
+alter table ${table} add column if not exists quorum integer;
+alter table ${table} add column if not exists approvals jsonb;
 `;
 }
 

@@ -6,7 +6,8 @@ import type { ApprovalRequest } from "./types.js";
 
 /**
  * Merges the static gate and every require-approval stance into one request (core.md §10 "Request building"):
- * reasons in order, types deduplicated, the shortest expiry wins.
+ * reasons in order, types deduplicated, the shortest expiry wins, the largest quorum wins (the capability's own
+ * `approval.quorum` whenever declared, like its `expiresInMs`).
  */
 export function buildApprovalRequest(init: {
   plan: CapabilityPlan;
@@ -24,6 +25,7 @@ export function buildApprovalRequest(init: {
   const reasons: string[] = [];
   const types: string[] = [];
   const expiries: number[] = [];
+  let quorum = gate?.quorum ?? 1;
   if (plan.approvalRequired) {
     reasons.push(`Approval is required for ${plan.id}.`);
     if (gate?.type !== undefined) types.push(gate.type);
@@ -33,6 +35,7 @@ export function buildApprovalRequest(init: {
     reasons.push(demand.reason);
     if (demand.approvalType !== undefined && !types.includes(demand.approvalType)) types.push(demand.approvalType);
     if (demand.expiresInMs !== undefined) expiries.push(demand.expiresInMs);
+    if (demand.quorum !== undefined && demand.quorum > quorum) quorum = demand.quorum;
   }
   const expiresInMs = expiries.length > 0 ? Math.min(...expiries) : init.defaultExpiresInMs;
   const submittedInput = jsonCopyOrUndefined(init.submittedInput);
@@ -50,6 +53,7 @@ export function buildApprovalRequest(init: {
     requestedAt: init.requestedAt,
     expiresAt: new Date(init.requestedAt.getTime() + expiresInMs),
     ...(submittedInput === undefined ? {} : { submittedInput }),
+    ...(quorum > 1 ? { quorum } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Actor } from "../capability/types.js";
 import { isAcceptableApprover } from "./approver.js";
 import { isExpired } from "./expiry.js";
+import { isValidQuorum, quorumOf } from "./quorum.js";
 import type {
   ApprovalCoordinator,
   ApprovalDecision,
@@ -8,6 +9,7 @@ import type {
   ApprovalRecord,
   ApprovalRequest,
   ApprovalStatus,
+  ApprovalVote,
 } from "./types.js";
 
 export type InMemoryApprovalCoordinatorOptions = {
@@ -39,7 +41,11 @@ export function createInMemoryApprovalCoordinator(
   return {
     async create(request) {
       if (records.has(request.id)) throw new Error(`Approval "${request.id}" already exists`);
+      if (request.quorum !== undefined && !isValidQuorum(request.quorum)) {
+        throw new Error(`Invalid quorum ${String(request.quorum)} for approval "${request.id}": an integer >= 1`);
+      }
       const stored: ApprovalRecord = { ...storedRequest(request), status: "pending" };
+      if (stored.quorum !== undefined) stored.approvals = [];
       records.set(stored.id, stored);
       return detach(stored, stored.status);
     },
@@ -56,6 +62,16 @@ export function createInMemoryApprovalCoordinator(
       const decidedAt = now();
       const status = reportedStatus(stored, decidedAt);
       if (status !== "pending") throw new Error(`Approval "${id}" is not pending (status: ${status})`);
+      if (accepted.status === "approved" && stored.approvals !== undefined) {
+        // One vote per approver id: a repeat is refused, never counted again (docs/guides/quorum-approvals.md).
+        if (stored.approvals.some((vote) => vote.approver.id === accepted.approver.id)) {
+          throw new Error(`Approval "${id}" was already approved by "${accepted.approver.id}"`);
+        }
+        const vote: ApprovalVote = { approver: accepted.approver, at: new Date(decidedAt.getTime()) };
+        if (accepted.comment !== undefined) vote.comment = accepted.comment;
+        stored.approvals.push(vote);
+        if (stored.approvals.length < quorumOf(stored)) return detach(stored, stored.status);
+      }
       stored.status = accepted.status;
       stored.decision = { ...accepted, decidedAt: new Date(decidedAt.getTime()) };
       return detach(stored, stored.status);
@@ -130,6 +146,8 @@ function storedRequest(request: ApprovalRequest): ApprovalRequest {
     requestedAt: new Date(request.requestedAt.getTime()),
     expiresAt: new Date(request.expiresAt.getTime()),
     ...(request.submittedInput === undefined ? {} : { submittedInput: jsonCopy(request.submittedInput) }),
+    // A quorum of 1 is the single-approver default, stored as such.
+    ...(request.quorum === undefined || request.quorum === 1 ? {} : { quorum: request.quorum }),
   };
 }
 
@@ -139,7 +157,14 @@ function detach(record: ApprovalRecord, status: ApprovalStatus): ApprovalRecord 
     const { decidedAt, ...decision } = record.decision;
     copy.decision = { ...decision, approver: jsonCopy(decision.approver) as Actor, decidedAt: new Date(decidedAt.getTime()) };
   }
+  if (record.approvals !== undefined) copy.approvals = record.approvals.map(copyVote);
   if (record.consumedByExecutionId !== undefined) copy.consumedByExecutionId = record.consumedByExecutionId;
+  return copy;
+}
+
+function copyVote(vote: ApprovalVote): ApprovalVote {
+  const copy: ApprovalVote = { approver: jsonCopy(vote.approver) as Actor, at: new Date(vote.at.getTime()) };
+  if (vote.comment !== undefined) copy.comment = vote.comment;
   return copy;
 }
 

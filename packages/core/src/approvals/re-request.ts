@@ -47,6 +47,8 @@ export async function reRequestApproval(
     sideEffect: record.sideEffect,
     requestedAt,
     expiresAt: new Date(requestedAt.getTime() + ttlMs),
+    // The same quorum again; the votes of the consumed record never carry over.
+    ...(record.quorum === undefined ? {} : { quorum: record.quorum }),
   };
   const created = await coordinator.create(request);
   if (deps.audit.enabled) {
@@ -71,6 +73,7 @@ function reRequestEvent(created: ApprovalRecord, consumed: ApprovalRecord, optio
       reasons: created.reasons,
       types: created.types,
       expiresAt: created.expiresAt,
+      ...(created.quorum === undefined ? {} : { quorum: created.quorum }),
       reRequest: Object.freeze({
         of: consumed.id,
         consumedByExecutionId: consumed.consumedByExecutionId!,

@@ -4,6 +4,8 @@ import type { AuditEmitter } from "../audit/emitter.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { refusesSelfApproval, type SelfApprovalRule } from "./self-approval.js";
 import { reRequestApproval } from "./re-request.js";
+import { decidesAsActingAgent } from "./acting-agent.js";
+import { approvalProgress, quorumOf } from "./quorum.js";
 import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, RuntimeApprovals } from "./types.js";
 
 /**
@@ -20,13 +22,14 @@ export function wrapCoordinator(
     markConsumed: (id, executionId) => coordinator.markConsumed(id, executionId),
     reRequest: (id, reRequestOptions) => reRequestApproval(coordinator, id, reRequestOptions, options),
     async decide(id: string, decision: ApprovalDecision): Promise<ApprovalRecord> {
-      if (options.selfApproval.rejectSelfApproval) {
-        const record = await coordinator.get(id);
-        const approverId = (decision as { approver?: { id?: unknown } } | null)?.approver?.id;
-        if (record !== null && approverId === record.actor.id && refusesSelfApproval(options.selfApproval, record.types)) {
-          throw new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" });
-        }
+      // Read first even without rejectSelfApproval: a quorum record refuses its requester under every rule.
+      const record = await coordinator.get(id);
+      const approverId = (decision as { approver?: { id?: unknown } } | null)?.approver?.id;
+      if (record !== null && approverId === record.actor.id && refusesSelfApproval(options.selfApproval, record.types, quorumOf(record))) {
+        throw new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" });
       }
+      // Separation of duties: the agent that carried the request never approves it (SI-4).
+      if (await decidesAsActingAgent(coordinator, options.selfApproval, id, decision)) throw new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" });
       const decided = await coordinator.decide(id, decision);
       if (options.audit.enabled) options.audit.emit(decisionEvent(decided, decision, options.now()));
       return decided;
@@ -41,11 +44,22 @@ export function wrapCoordinator(
 
 function decisionEvent(record: ApprovalRecord, decision: ApprovalDecision, timestamp: Date): AgentAuditEvent {
   const approver = toAuditActorRef(decision.approver);
-  const data: { approvalId: string; approver: typeof approver; comment?: string } = { approvalId: record.id, approver };
+  const data: { approvalId: string; approver: typeof approver; comment?: string; approvalCount?: number; quorum?: number } = {
+    approvalId: record.id,
+    approver,
+  };
   if (typeof decision.comment === "string") data.comment = decision.comment;
+  const quorum = quorumOf(record);
+  if (quorum > 1) {
+    data.approvalCount = approvalProgress(record).approvals;
+    data.quorum = quorum;
+  }
+  // An approval short of the quorum leaves the record pending: it is recorded, not an approval of the request.
+  const type =
+    decision.status === "rejected" ? "capability.rejected" : record.status === "pending" ? "capability.approval_recorded" : "capability.approved";
   // The approver is the event's actor; no executionId, since deciding executes nothing (ADR-012 §8).
   return Object.freeze({
-    type: decision.status === "approved" ? "capability.approved" : "capability.rejected",
+    type,
     timestamp,
     surface: record.surface,
     actor: approver,

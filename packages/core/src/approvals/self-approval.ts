@@ -8,9 +8,11 @@ export type SelfApprovalRule = {
 /**
  * Whether a decision by the requester on a request demanding `types` is refused. A requester may confirm their own
  * request only when every demanded type is requester-confirmable, so a browser answer can never cover a
- * manager-type demand merged into the same request.
+ * manager-type demand merged into the same request. A quorum request (more than one approver) always refuses the
+ * requester, whatever the rule: four eyes means two people other than the one asking.
  */
-export function refusesSelfApproval(rule: SelfApprovalRule, types: readonly unknown[] | undefined): boolean {
+export function refusesSelfApproval(rule: SelfApprovalRule, types: readonly unknown[] | undefined, quorum = 1): boolean {
+  if (quorum > 1) return true;
   if (!rule.rejectSelfApproval) return false;
   if (!Array.isArray(types) || types.length === 0) return true;
   return !types.every((type) => typeof type === "string" && rule.requesterConfirmable.has(type));

@@ -25,19 +25,40 @@ export type ApprovalRequest = {
   sideEffect: SideEffect;
   requestedAt: Date;
   expiresAt: Date;
+  /**
+   * Distinct approvers needed, none of them the requester (four eyes: 2). Present only when above 1; absent means
+   * one approver, as for records stored before quorums existed. docs/guides/quorum-approvals.md
+   */
+  quorum?: number;
 };
+
+/** One approval counted toward a request's quorum. */
+export type ApprovalVote = { approver: Actor; at: Date; comment?: string };
 
 export type ApprovalDecision = { status: "approved" | "rejected"; approver: Actor; comment?: string };
 
 export type ApprovalRecord = ApprovalRequest & {
   status: ApprovalStatus;
+  /**
+   * The final decision: the rejection, or the approval that completed the quorum. An approval short of the quorum
+   * leaves the record `pending` with no `decision`.
+   */
   decision?: ApprovalDecision & { decidedAt: Date };
+  /** Quorum records only (`quorum` present): every approval counted so far, one per distinct approver id, in order. */
+  approvals?: ApprovalVote[];
   consumedByExecutionId?: string;
 };
 
 export type ApprovalListFilter = { status?: ApprovalStatus; capabilityId?: string; actorId?: string };
 
-/** Storage and state machine for approvals. Every implementation passes the coordinator contract suite. core.md §10 */
+/**
+ * Storage and state machine for approvals. Every implementation passes the coordinator contract suite. core.md §10
+ *
+ * `decide` is compare-and-set per decision. On a quorum record an approval by an approver id not yet counted is
+ * appended to `approvals`; the record turns `approved` (with `decision`) when the count reaches `quorum`, and
+ * stays `pending` before. The same approver id approving again throws (`already approved by`), so concurrent
+ * decides never count one approver twice. A rejection rejects the whole request. docs/guides/quorum-approvals.md
+ */
 export interface ApprovalCoordinator {
   create(request: ApprovalRequest): Promise<ApprovalRecord>;
   get(id: string): Promise<ApprovalRecord | null>;

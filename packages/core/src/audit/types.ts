@@ -17,10 +17,14 @@ type AuditEventData = {
     reasons: string[];
     types: string[];
     expiresAt: Date;
+    /** Distinct approvers needed; present only above 1. */
+    quorum?: number;
     reRequest?: { of: string; consumedByExecutionId: string; operator: AuditActorRef; reason: string };
   };
-  "capability.approved": { approvalId: string; approver: AuditActorRef; comment?: string };
-  "capability.rejected": { approvalId: string; approver: AuditActorRef; comment?: string };
+  "capability.approved": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount?: number; quorum?: number };
+  "capability.rejected": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount?: number; quorum?: number };
+  /** A quorum request: one approval counted, the quorum not reached yet; the request stays pending. */
+  "capability.approval_recorded": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount: number; quorum: number };
   "capability.started": { attempt: 1; approvalId?: string };
   "capability.retried": { attempt: number; previousErrorCode: ErrorCode };
   "capability.completed": { durationMs: number; attempts: number };

@@ -34,7 +34,13 @@ export type AgentMeta = {
   timeoutMs?: number;
   retry?: { maxAttempts: number; backoffMs?: number; retryOn?: (error: CapabilityError) => boolean };
   idempotent?: boolean;
-  approval?: { required?: boolean; type?: string; expiresInMs?: number };
+  approval?: {
+    required?: boolean;
+    type?: string;
+    expiresInMs?: number;
+    /** Distinct approvers (never the requester) a request for this capability needs; integer >= 1, default 1. */
+    quorum?: number;
+  };
   redact?: { output?: (output: unknown) => unknown; approvalInput?: (input: unknown) => unknown };
   policies?: AgentPolicy[];
   discovery?: "discoverable" | "contextual";

@@ -1,4 +1,5 @@
 import { isReservedToolName } from "../registry/tool-name.js";
+import { isValidQuorum } from "../approvals/quorum.js";
 import {
   EXPOSURE_SURFACES,
   RISK_LEVELS,
@@ -116,6 +117,9 @@ export function validateAgentMeta(id: string, agent: unknown, problems: string[]
       }
       if (approval.expiresInMs !== undefined && !isPositiveFinite(approval.expiresInMs)) {
         bad(problems, id, `approval.expiresInMs must be a finite number > 0, got ${describeValue(approval.expiresInMs)}`);
+      }
+      if (approval.quorum !== undefined && !isValidQuorum(approval.quorum)) {
+        bad(problems, id, `approval.quorum must be an integer >= 1, got ${describeValue(approval.quorum)}`);
       }
     }
   }

@@ -1,3 +1,4 @@
+import { isValidQuorum } from "../approvals/quorum.js";
 import type { PolicyDecision } from "./types.js";
 
 type AllowDecision = Extract<PolicyDecision, { type: "allow" }>;
@@ -45,16 +46,20 @@ export function hide(): HideDecision {
  *
  * @example
  * requireApproval({ reason: "Refund above 100 EUR", approvalType: "manager", expiresInMs: 3_600_000 });
+ * // Four eyes: two distinct approvers, neither of them the requester.
+ * requireApproval({ reason: "Refund above 1,000 EUR", approvalType: "finance", quorum: 2 });
  */
 export function requireApproval(options: {
   reason: string;
   approvalType?: string;
   expiresInMs?: number;
+  /** Distinct approvers needed (integer >= 1, default 1); a request takes the largest quorum demanded of it. */
+  quorum?: number;
 }): RequireApprovalDecision {
   if (typeof options !== "object" || options === null) {
-    throw new TypeError("requireApproval({ reason, approvalType?, expiresInMs? }): options must be an object.");
+    throw new TypeError("requireApproval({ reason, approvalType?, expiresInMs?, quorum? }): options must be an object.");
   }
-  const { reason, approvalType, expiresInMs } = options;
+  const { reason, approvalType, expiresInMs, quorum } = options;
   if (typeof reason !== "string" || reason.length === 0) {
     throw new TypeError("requireApproval: `reason` must be a non-empty string.");
   }
@@ -70,6 +75,10 @@ export function requireApproval(options: {
       throw new TypeError("requireApproval: `expiresInMs` must be a finite number greater than 0 when given.");
     }
     decision.expiresInMs = expiresInMs;
+  }
+  if (quorum !== undefined) {
+    if (!isValidQuorum(quorum)) throw new TypeError("requireApproval: `quorum` must be an integer >= 1 when given.");
+    decision.quorum = quorum;
   }
   return decision;
 }

@@ -2,7 +2,7 @@ import { isPromiseLike, monotonicNow, timerDelay } from "../internal/promise.js"
 import { isPolicyDecision } from "./is-decision.js";
 import type { AgentPolicy, PolicyDecision, PolicyDecisionRecord, PolicyRequest } from "./types.js";
 
-export type ApprovalDemand = { policy: string; reason: string; approvalType?: string; expiresInMs?: number };
+export type ApprovalDemand = { policy: string; reason: string; approvalType?: string; expiresInMs?: number; quorum?: number };
 
 /** The combined outcome of one batch: the applicable policies of one phase for one capability. core.md §3.1 */
 export type PolicyBatchResult = {
@@ -170,7 +170,7 @@ function readDecision(value: unknown): PolicyDecision | undefined {
 const NO_FIELDS: readonly string[] = [];
 const ALLOW_FIELDS: readonly string[] = ["metadata"];
 const DENY_FIELDS: readonly string[] = ["code", "message"];
-const APPROVAL_FIELDS: readonly string[] = ["reason", "approvalType", "expiresInMs"];
+const APPROVAL_FIELDS: readonly string[] = ["reason", "approvalType", "expiresInMs", "quorum"];
 
 /** The deadline is spent: the next policy records "error" and the batch stops. */
 function finish(
@@ -205,6 +205,7 @@ function combine(records: PolicyDecisionRecord[], decisions: (PolicyDecision | u
       const demand: ApprovalDemand = { policy: policies[i]!.name, reason: d.reason };
       if (d.approvalType !== undefined) demand.approvalType = d.approvalType;
       if (d.expiresInMs !== undefined) demand.expiresInMs = d.expiresInMs;
+      if (d.quorum !== undefined) demand.quorum = d.quorum;
       approvals.push(demand);
     }
   }

@@ -1,3 +1,4 @@
+import { isValidQuorum } from "../approvals/quorum.js";
 import type { PolicyDecision } from "./types.js";
 
 /**
@@ -20,7 +21,8 @@ export function isPolicyDecision(value: unknown): value is PolicyDecision {
         decision.reason.length > 0 &&
         (decision.approvalType === undefined || (typeof decision.approvalType === "string" && decision.approvalType.length > 0)) &&
         (decision.expiresInMs === undefined ||
-          (typeof decision.expiresInMs === "number" && Number.isFinite(decision.expiresInMs) && decision.expiresInMs > 0))
+          (typeof decision.expiresInMs === "number" && Number.isFinite(decision.expiresInMs) && decision.expiresInMs > 0)) &&
+        (decision.quorum === undefined || isValidQuorum(decision.quorum))
       );
     default:
       return false;

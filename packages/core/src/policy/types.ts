@@ -7,7 +7,7 @@ export type PolicyDecision =
   | { type: "allow"; metadata?: Record<string, unknown> }
   | { type: "deny"; code?: string; message?: string }
   | { type: "hide" }
-  | { type: "require-approval"; reason: string; approvalType?: string; expiresInMs?: number };
+  | { type: "require-approval"; reason: string; approvalType?: string; expiresInMs?: number; quorum?: number };
 
 export type PolicyRequest = {
   phase: PolicyPhase;

@@ -26,6 +26,8 @@ export type ExecutionTail = {
   approval: { id: string; approver: Actor } | undefined;
   /** The types the approval in hand was granted for (its request's, or the record's on resume). */
   approvalTypes: readonly string[];
+  /** The quorum that approval met; absent means one approver. */
+  approvalQuorum?: number;
   /** The demands behind that approval, repeated in any new request so the approver sees every reason. */
   priorDemands: readonly ApprovalDemand[];
   /** On resume, the record every policy of the execution sees as `req.approval` (core.md §3 PolicyRequest). */
@@ -59,10 +61,11 @@ export async function runExecutionTail(exec: Execution, tail: ExecutionTail): Pr
       // No approval yet engages stage 8 now. One in hand satisfies only the demands whose type it was granted for
       // (the R10 rule, amended §6 stage 9); otherwise a new request lists every demand, old and new (SI-5).
       const held = tail.approvalTypes;
+      const heldQuorum = tail.approvalQuorum ?? 1;
       const needsGate =
         approval === undefined
           ? tail.allowLateApproval
-          : batch.approvals.some((d) => d.approvalType !== undefined && !held.includes(d.approvalType));
+          : batch.approvals.some((d) => (d.approvalType !== undefined && !held.includes(d.approvalType)) || (d.quorum ?? 1) > heldQuorum);
       if (needsGate) {
         const demands = approval === undefined ? batch.approvals : [...tail.priorDemands, ...batch.approvals];
         const gate = await runApprovalGate(exec, { actor: tail.actor, input: tail.validatedInput, submittedInput: tail.submittedInput, demands });

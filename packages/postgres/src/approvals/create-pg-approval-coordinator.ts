@@ -1,4 +1,4 @@
-import type { ApprovalCoordinator, ApprovalListFilter, ApprovalRecord } from "@orpc-agent/core";
+import type { ApprovalCoordinator, ApprovalDecision, ApprovalListFilter, ApprovalRecord } from "@orpc-agent/core";
 import { DEFAULT_APPROVALS_TABLE } from "../ddl.js";
 import { instantParam, jsonParam } from "../encoding.js";
 import { assertQuery, type PgQuery } from "../query.js";
@@ -42,6 +42,10 @@ export function createPgApprovalCoordinator(
 
   return {
     async create(request) {
+      const quorum = request.quorum;
+      if (quorum !== undefined && !(typeof quorum === "number" && Number.isSafeInteger(quorum) && quorum >= 1)) {
+        throw new Error(`Invalid quorum ${String(quorum)} for approval "${request.id}": an integer >= 1`);
+      }
       const { rows } = await query(sql.create, [
         request.id,
         request.capabilityId,
@@ -56,6 +60,8 @@ export function createPgApprovalCoordinator(
         instantParam(request.requestedAt),
         instantParam(request.expiresAt),
         jsonParam(request.submittedInput),
+        // A quorum of 1 is the single-approver default, stored as NULL like records written before quorums.
+        quorum === undefined || quorum === 1 ? null : String(quorum),
       ]);
       if (rows.length === 0) throw new Error(`Approval "${request.id}" already exists`);
       // A new record is reported as stored: `pending` (postgres.md §5.3).
@@ -72,15 +78,23 @@ export function createPgApprovalCoordinator(
       assertDecision(decision);
       // Read once: the same instant is decidedAt, the expiry guard and the mapping reference (§5.1).
       const at = now();
-      const { rows } = await query(sql.decide, [
-        id,
-        decision.status,
-        jsonParam(decision.approver),
-        instantParam(at),
-        decision.comment ?? null,
-      ]);
+      const { rows } =
+        decision.status === "rejected"
+          ? await query(sql.decide, [id, decision.status, jsonParam(decision.approver), instantParam(at), decision.comment ?? null])
+          : await query(sql.approve, [
+              id,
+              jsonParam(decision.approver),
+              instantParam(at),
+              decision.comment ?? null,
+              jsonParam(vote(decision, at)),
+              decision.approver.id,
+            ]);
       if (rows.length > 0) return recordFromRow(rows[0]!, at);
-      return diagnose(id, at, (record) => `Approval "${id}" is not pending (status: ${record.status})`);
+      return diagnose(id, at, (record) =>
+        record.status === "pending" && record.approvals?.some((v) => v.approver.id === decision.approver.id)
+          ? `Approval "${id}" was already approved by "${decision.approver.id}"`
+          : `Approval "${id}" is not pending (status: ${record.status})`,
+      );
     },
 
     async markConsumed(id, executionId) {
@@ -104,4 +118,11 @@ export function createPgApprovalCoordinator(
       return rows.map((row) => recordFromRow(row, at));
     },
   };
+}
+
+/** One approval as the `approvals` column keeps it: the instant as ISO text, the comment only when given. */
+function vote(decision: ApprovalDecision, at: Date): { approver: unknown; at: string; comment?: string } {
+  const entry: { approver: unknown; at: string; comment?: string } = { approver: decision.approver, at: instantParam(at) };
+  if (decision.comment !== undefined) entry.comment = decision.comment;
+  return entry;
 }

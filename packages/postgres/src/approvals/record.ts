@@ -1,4 +1,4 @@
-import type { Actor, ApprovalRecord, ApprovalStatus, ApprovalRequest } from "@orpc-agent/core";
+import type { Actor, ApprovalRecord, ApprovalStatus, ApprovalRequest, ApprovalVote } from "@orpc-agent/core";
 import { instantColumn, jsonColumn } from "../encoding.js";
 
 type Row = Record<string, unknown>;
@@ -39,6 +39,16 @@ export function recordFromRow(row: Row, now: Date | null): ApprovalRecord {
   }
   if (row.submitted_input !== null && row.submitted_input !== undefined) {
     record.submittedInput = jsonColumn(row.submitted_input, "submitted_input");
+  }
+  const quorum = row.quorum === null || row.quorum === undefined ? 1 : Number(row.quorum);
+  if (quorum > 1) {
+    record.quorum = quorum;
+    const votes = (jsonColumn(row.approvals, "approvals") ?? []) as { approver: Actor; at: string; comment?: string }[];
+    record.approvals = votes.map((vote): ApprovalVote => {
+      const copy: ApprovalVote = { approver: vote.approver, at: new Date(vote.at) };
+      if (typeof vote.comment === "string") copy.comment = vote.comment;
+      return copy;
+    });
   }
   if (row.consumed_by_execution_id !== null && row.consumed_by_execution_id !== undefined) {
     record.consumedByExecutionId = String(row.consumed_by_execution_id);

@@ -24,13 +24,18 @@ export const PROJECTION = [
   epochMs("decided_at"),
   "decision_comment",
   "consumed_by_execution_id",
+  "quorum",
+  "approvals::text as approvals",
 ].join(", ");
+
+// Whether the approval being recorded completes the quorum; NULL quorum and NULL approvals are the single-approver case.
+const COMPLETES = "coalesce(jsonb_array_length(approvals), 0) + 1 >= coalesce(quorum, 1)";
 
 export function approvalStatements(table: string) {
   return {
-    /** $1 id … $12 expires_at, $13 submitted_input; the conflict arm makes a duplicate id return zero rows. */
-    create: `insert into ${table} (id, capability_id, surface, actor, input, input_hash, reasons, types, risk, side_effect, status, requested_at, expires_at, submitted_input)
-values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10, 'pending', $11::timestamptz, $12::timestamptz, $13::jsonb)
+    /** $1 id … $12 expires_at, $13 submitted_input, $14 quorum; the conflict arm makes a duplicate id return zero rows. */
+    create: `insert into ${table} (id, capability_id, surface, actor, input, input_hash, reasons, types, risk, side_effect, status, requested_at, expires_at, submitted_input, quorum, approvals)
+values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10, 'pending', $11::timestamptz, $12::timestamptz, $13::jsonb, $14::integer, case when $14::integer is null then null else '[]'::jsonb end)
 on conflict (id) do nothing
 returning ${PROJECTION}`,
 
@@ -40,6 +45,23 @@ returning ${PROJECTION}`,
     decide: `update ${table}
 set status = $2, decided_by = $3::jsonb, decided_at = $4::timestamptz, decision_comment = $5
 where id = $1 and status = 'pending' and expires_at >= $4::timestamptz
+returning ${PROJECTION}`,
+
+    /**
+     * Compare-and-set for one approval. $1 id, $2 approver, $3 the clock reading, $4 comment, $5 the vote, $6 the
+     * approver id. A quorum record appends the vote and turns approved only when it completes the quorum; a
+     * record that already holds a vote by this approver id matches nothing, so concurrent decides never count
+     * one approver twice (under READ COMMITTED the waiting update re-checks its WHERE and recomputes its SET on
+     * the committed row). A single-approver record is approved exactly as by \`decide\`.
+     */
+    approve: `update ${table}
+set approvals = case when coalesce(quorum, 1) > 1 then coalesce(approvals, '[]'::jsonb) || jsonb_build_array($5::jsonb) else approvals end,
+  status = case when ${COMPLETES} then 'approved' else 'pending' end,
+  decided_by = case when ${COMPLETES} then $2::jsonb else null end,
+  decided_at = case when ${COMPLETES} then $3::timestamptz else null end,
+  decision_comment = case when ${COMPLETES} then $4::text else null end
+where id = $1 and status = 'pending' and expires_at >= $3::timestamptz
+  and not coalesce(approvals, '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('approver', jsonb_build_object('id', $6::text)))
 returning ${PROJECTION}`,
 
     /** Compare-and-set: of concurrent callers at most one gets the row back (postgres.md §5.5, T8). */

@@ -1,10 +1,12 @@
 import { buildApprovalRequest } from "../../approvals/build-request.js";
 import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from "../../approvals/types.js";
 import { refusesSelfApproval } from "../../approvals/self-approval.js";
+import { refusesActingAgent } from "../../approvals/acting-agent.js";
 import { toAuditActorRef } from "../../audit/actor-ref.js";
 import type { Actor } from "../../capability/types.js";
 import { isAcceptableApprover } from "../../approvals/approver.js";
 import { isExpired } from "../../approvals/expiry.js";
+import { quorumOf } from "../../approvals/quorum.js";
 import { CapabilityError } from "../../errors/capability-error.js";
 import type { ApprovalDemand } from "../../policy/evaluate-batch.js";
 import { auditEvent, type Execution } from "../execution.js";
@@ -49,6 +51,7 @@ export async function runApprovalGate(
         reasons: [...request.reasons],
         types: [...request.types],
         expiresAt: request.expiresAt,
+        ...(request.quorum === undefined ? {} : { quorum: request.quorum }),
       }),
     );
   }
@@ -64,7 +67,8 @@ export async function runApprovalGate(
 
 async function decideOrStore(exec: Execution, request: ApprovalRequest): Promise<GateOutcome> {
   const { rt } = exec;
-  if (rt.approvalHandler) {
+  // An inline handler answers for one person; a quorum is collected from several over time, so it is stored.
+  if (rt.approvalHandler && quorumOf(request) === 1) {
     let decision: ApprovalDecision | undefined;
     try {
       decision = await rt.approvalHandler(request);
@@ -101,6 +105,10 @@ function applyInlineDecision(exec: Execution, request: ApprovalRequest, decision
   if (decision.status === "rejected") return { kind: "error", error: new CapabilityError({ code: "APPROVAL_REJECTED" }) };
   if (isExpired(request.expiresAt, rt.now())) return { kind: "error", error: new CapabilityError({ code: "APPROVAL_EXPIRED" }) };
   if (decision.approver.id === request.actor.id && refusesSelfApproval(rt, request.types)) {
+    return { kind: "error", error: new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" }) };
+  }
+  // Separation of duties: the acting agent may not approve inline either (SI-4).
+  if (refusesActingAgent(rt, request.actor, [decision.approver.id])) {
     return { kind: "error", error: new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" }) };
   }
   return { kind: "approved", approval: { id: request.id, approver: decision.approver }, types: request.types };
