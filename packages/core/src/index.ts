@@ -5,6 +5,7 @@ export { agentProcedure } from "./capability/agent-procedure.js";
 export type { AgentProcedureContext, AgentProcedureMeta } from "./capability/agent-procedure.js";
 export type {
   Actor,
+  ActingAgent,
   AgentInvocationInfo,
   AgentMeta,
   ExposureSurface,
@@ -35,6 +36,7 @@ export type {
   PolicyPhase,
   PolicyRequest,
   PolicyScope,
+  PolicyMode,
 } from "./policy/types.js";
 export { defineGovernance } from "./governance/define-governance.js";
 export type { AgentGovernance, PolicyManifestEntry } from "./governance/types.js";
@@ -82,6 +84,7 @@ export type {
   AgentAuditEvent,
   AgentAuditEventType,
   AuditActorRef,
+  PolicyBatchVerdict,
   AuditConfig,
   AuditSink,
   DeniedReason,

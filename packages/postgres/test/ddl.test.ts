@@ -14,8 +14,8 @@ const statementsOf = (ddl: string) =>
     .filter(Boolean);
 
 const APPROVAL_COLUMNS = [
-  "actor", "capability_id", "consumed_by_execution_id", "decided_at", "decided_by", "decision_comment", "expires_at", "id",
-  "input", "input_hash", "reasons", "requested_at", "risk", "side_effect", "status", "submitted_input", "surface", "types",
+  "actor", "approvals", "capability_id", "consumed_by_execution_id", "decided_at", "decided_by", "decision_comment", "expires_at", "id",
+  "input", "input_hash", "quorum", "reasons", "requested_at", "risk", "side_effect", "status", "submitted_input", "surface", "types",
 ];
 const AUDIT_COLUMNS = [
   "actor_id", "actor_kind", "at", "capability_id", "correlation_id", "data", "execution_id", "id", "input_hash", "surface", "type",
@@ -34,9 +34,16 @@ describe("APPROVALS_DDL and AUDIT_DDL: text", () => {
       expect(ddl.endsWith(";\n")).toBe(true);
       expect(ddl.split(";").length - 1).toBe(statementsOf(ddl).length);
       for (const statement of statementsOf(ddl)) expect(ddl).toContain(`${statement};\n`);
-      expect(statementsOf(ddl)).toHaveLength(4);
       expect(ddl).not.toMatch(/now\(\)|current_timestamp/i);
     }
+    expect(statementsOf(AUDIT_DDL)).toHaveLength(4);
+    // The table, three indexes, then the additive migrations of later releases (postgres.md §4.3).
+    expect(statementsOf(APPROVALS_DDL)).toHaveLength(7);
+    expect(statementsOf(APPROVALS_DDL).slice(4)).toEqual([
+      "alter table orpc_agent_approvals add column if not exists submitted_input jsonb",
+      "alter table orpc_agent_approvals add column if not exists quorum integer",
+      "alter table orpc_agent_approvals add column if not exists approvals jsonb",
+    ]);
   });
 
   it("INVOCATIONS_DDL targets orpc_agent_invocations in three ';'-terminated statements, its approval index unique and partial", () => {

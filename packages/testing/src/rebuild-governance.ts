@@ -25,7 +25,7 @@ export function rebuildGovernance(
     }
     branch[capability.path[capability.path.length - 1]!] = replace(capability);
   }
-  return defineGovernance({ registry: createCapabilityRegistry(defs), policies: governance.policies });
+  return defineGovernance({ registry: createCapabilityRegistry(defs), policies: governance.policies, shadowPolicies: governance.shadowPolicies ?? [] });
 }
 
 /** An oRPC procedure identical to `procedure` except for the given definition fields (meta, middleware, schemas kept). */

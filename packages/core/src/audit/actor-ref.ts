@@ -1,13 +1,30 @@
 import type { AuditActorRef } from "./types.js";
 import { ACTOR_KINDS } from "../capability/types.js";
 
-/** Evidence keeps `{ id, kind }` only; a malformed actor becomes `{ id: <string id or "unknown">, kind: "anonymous" }`. core.md §11 */
+/**
+ * Evidence keeps `{ id, kind }` and the acting agent's id only; a malformed actor becomes
+ * `{ id: <string id or "unknown">, kind: "anonymous" }`. core.md §11
+ */
 export function toAuditActorRef(actor: unknown): AuditActorRef {
   if (typeof actor === "object" && actor !== null) {
     const { id, kind } = actor as { id?: unknown; kind?: unknown };
     const safeId = typeof id === "string" && id.length > 0 ? id : "unknown";
-    if ((ACTOR_KINDS as readonly unknown[]).includes(kind) && safeId === id) return { id: safeId, kind: kind as AuditActorRef["kind"] };
+    if ((ACTOR_KINDS as readonly unknown[]).includes(kind) && safeId === id) {
+      const ref: AuditActorRef = { id: safeId, kind: kind as AuditActorRef["kind"] };
+      const viaId = actingAgentId(actor);
+      if (viaId !== undefined) ref.via = { id: viaId };
+      return ref;
+    }
     return { id: safeId, kind: "anonymous" };
   }
   return { id: "unknown", kind: "anonymous" };
+}
+
+/** The acting agent's id when the actor carries a well-formed `via`; never its display name (SI-10). */
+export function actingAgentId(actor: unknown): string | undefined {
+  if (typeof actor !== "object" || actor === null) return undefined;
+  const via = (actor as { via?: unknown }).via;
+  if (typeof via !== "object" || via === null) return undefined;
+  const id = (via as { id?: unknown }).id;
+  return typeof id === "string" && id.length > 0 ? id : undefined;
 }

@@ -1,10 +1,13 @@
 import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../capability/types.js";
-import type { PolicyDecisionRecord } from "../policy/types.js";
+import type { PolicyDecisionRecord, PolicyPhase } from "../policy/types.js";
+
+/** The combined outcome of a batch's enforced policies. */
+export type PolicyBatchVerdict = "allow" | "deny" | "hide" | "require-approval" | "error";
 import type { ErrorCode } from "../errors/codes.js";
 import type { FailureStage } from "../errors/capability-error.js";
 
 /** An actor reduced to what evidence may hold: never attributes or display name (SI-10). */
-export type AuditActorRef = { id: string; kind: Actor["kind"] };
+export type AuditActorRef = { id: string; kind: Actor["kind"]; via?: { id: string } };
 
 export type DeniedReason = "unknown" | "not-exposed" | "hidden" | "policy-denied" | "policy-failed";
 
@@ -25,6 +28,8 @@ type AuditEventData = {
   "capability.rejected": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount?: number; quorum?: number };
   /** A quorum request: one approval counted, the quorum not reached yet; the request stays pending. */
   "capability.approval_recorded": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount: number; quorum: number };
+  /** A shadow policy's stance differed from the enforced outcome of its batch; the outcome did not change. */
+  "capability.shadow_diverged": { policy: string; phase: PolicyPhase; decision: PolicyDecisionRecord["type"]; enforced: PolicyBatchVerdict };
   "capability.started": { attempt: 1; approvalId?: string };
   "capability.retried": { attempt: number; previousErrorCode: ErrorCode };
   "capability.completed": { durationMs: number; attempts: number };

@@ -13,7 +13,15 @@ export type Actor = {
   displayName?: string;
   /** Application-defined; the runtime never interprets it. */
   attributes?: Record<string, unknown>;
+  /**
+   * The agent or client acting for this actor (an OAuth client id, a bot's service identity). Set by adapters from
+   * transport authentication or by the host's options, never from model input (SI-3).
+   */
+  via?: ActingAgent;
 };
+
+/** The acting agent recorded beside the actor: who carried the request, not who asked. */
+export type ActingAgent = { id: string; displayName?: string };
 
 /** Structural mirror of MCP ToolAnnotations (core imports no protocol SDK). */
 export type McpToolAnnotations = {
@@ -81,5 +89,13 @@ export function isExposureSurface(value: unknown): value is ExposureSurface {
 export function isWellFormedActor(value: unknown): value is Actor {
   if (typeof value !== "object" || value === null) return false;
   const a = value as { id?: unknown; kind?: unknown };
-  return typeof a.id === "string" && a.id.length > 0 && (ACTOR_KINDS as readonly unknown[]).includes(a.kind);
+  return typeof a.id === "string" && a.id.length > 0 && (ACTOR_KINDS as readonly unknown[]).includes(a.kind) && isAbsentOrActingAgent((value as { via?: unknown }).via);
+}
+
+/** `via` is optional; when present it must name an agent, or nobody can tell who acted (fail closed). */
+function isAbsentOrActingAgent(via: unknown): boolean {
+  if (via === undefined) return true;
+  if (typeof via !== "object" || via === null) return false;
+  const v = via as { id?: unknown; displayName?: unknown };
+  return typeof v.id === "string" && v.id.length > 0 && (v.displayName === undefined || typeof v.displayName === "string");
 }

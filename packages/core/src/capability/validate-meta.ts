@@ -234,8 +234,13 @@ function bad(problems: string[], id: string, message: string): void {
 
 function isWellFormedPolicy(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;
-  const policy = value as { name?: unknown; phases?: unknown; evaluate?: unknown };
-  return typeof policy.name === "string" && Array.isArray(policy.phases) && typeof policy.evaluate === "function";
+  const policy = value as { name?: unknown; phases?: unknown; evaluate?: unknown; mode?: unknown };
+  return (
+    typeof policy.name === "string" &&
+    Array.isArray(policy.phases) &&
+    typeof policy.evaluate === "function" &&
+    (policy.mode === undefined || policy.mode === "enforce" || policy.mode === "shadow")
+  );
 }
 
 /** Object literal or `Object.create(null)`: what meta fields and capability branches must be. */

@@ -1,5 +1,5 @@
 import { flattenPolicies } from "../policy/compose.js";
-import { isAgentPolicy } from "../policy/is-policy.js";
+import { isAgentPolicy, isShadowPolicy } from "../policy/is-policy.js";
 import { normalizePolicyScope } from "../policy/scope.js";
 import type { AgentPolicy } from "../policy/types.js";
 import type { AgentCapability, CapabilityRegistry } from "../registry/types.js";
@@ -10,9 +10,15 @@ export type GovernanceConfig = {
   registry: CapabilityRegistry;
   /** Runtime-level policies, evaluated before each capability's own `meta.policies`. */
   policies?: readonly AgentPolicy[];
+  /**
+   * A set of runtime-level policies in shadow mode, whatever their own `mode`: evaluated beside the enforced ones
+   * under the same scope, deadline and batch, never changing an outcome. Policies in `policies` declared with
+   * `mode: "shadow"` join them.
+   */
+  shadowPolicies?: readonly AgentPolicy[];
 };
 
-const USAGE = "defineGovernance({ registry, policies? })";
+const USAGE = "defineGovernance({ registry, policies?, shadowPolicies? })";
 
 /**
  * Binds a registry to its runtime-level policies and states, in `manifest`, which capabilities each
@@ -30,23 +36,37 @@ export function defineGovernance(config: GovernanceConfig): AgentGovernance {
   if (typeof registry !== "object" || registry === null || typeof registry.get !== "function" || typeof registry.capabilities !== "function") {
     throw new TypeError(`${USAGE}: \`registry\` must be a CapabilityRegistry from createCapabilityRegistry().`);
   }
-  const declared = config.policies ?? [];
-  if (!Array.isArray(declared)) throw new TypeError(`${USAGE}: \`policies\` must be an array.`);
-  declared.forEach((policy, index) => {
-    if (!isAgentPolicy(policy)) {
-      throw new TypeError(`${USAGE}: policies[${index}] is not a policy { name, phases, evaluate }; use definePolicy.`);
-    }
-  });
+  const declared = policyList(config.policies, "policies");
+  const declaredShadow = policyList(config.shadowPolicies, "shadowPolicies");
 
   // The runtime evaluates members one by one, so governance checks and lists them one by one (core.md §3).
-  const policies = flattenPolicies(declared);
+  const flat = flattenPolicies(declared);
+  const policies = flat.filter((policy) => !isShadowPolicy(policy));
+  const shadowPolicies = [...flat.filter(isShadowPolicy), ...flattenPolicies(declaredShadow).map(asShadow)];
   const capabilities = registry.capabilities();
-  const manifest = policies.map((policy) => manifestEntry(policy, registry, capabilities));
+  const manifest = [...policies, ...shadowPolicies].map((policy) => manifestEntry(policy, registry, capabilities));
   return Object.freeze({
     registry,
     policies: Object.freeze(policies),
+    shadowPolicies: Object.freeze(shadowPolicies),
     manifest: Object.freeze(manifest),
   });
+}
+
+function policyList(value: unknown, key: string): readonly AgentPolicy[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new TypeError(`${USAGE}: \`${key}\` must be an array.`);
+  value.forEach((policy, index) => {
+    if (!isAgentPolicy(policy)) {
+      throw new TypeError(`${USAGE}: ${key}[${index}] is not a policy { name, phases, evaluate }; use definePolicy.`);
+    }
+  });
+  return value as readonly AgentPolicy[];
+}
+
+/** The same policy, marked shadow: a frozen copy, so the caller's object keeps its own mode elsewhere. */
+function asShadow(policy: AgentPolicy): AgentPolicy {
+  return isShadowPolicy(policy) ? policy : Object.freeze({ ...policy, mode: "shadow" as const });
 }
 
 function manifestEntry(
@@ -68,5 +88,6 @@ function manifestEntry(
     capabilities: Object.freeze(resolvePolicyCandidates(scope, capabilities)),
   };
   if (scope !== undefined) entry.scope = scope;
+  if (isShadowPolicy(policy)) entry.mode = "shadow";
   return Object.freeze(entry);
 }

@@ -1,7 +1,7 @@
 import { allow } from "./decisions.js";
 import { isPolicyDecision } from "./is-decision.js";
 import { isAgentPolicy } from "./is-policy.js";
-import { policyScopeMatches } from "./scope.js";
+import { policyScopeAdmitsActor, policyScopeMatches } from "./scope.js";
 import type { AgentPolicy, PolicyDecision, PolicyRequest } from "./types.js";
 
 // Module-private, so only composePolicies can mark a composite; non-enumerable, so it stays out of sight.
@@ -52,7 +52,8 @@ async function evaluateMembers(members: readonly AgentPolicy[], req: PolicyReque
   const decisions: PolicyDecision[] = [];
   let failure: { error: unknown } | undefined;
   for (const member of members) {
-    if (!applies(member, req)) continue;
+    // A shadow member never changes an outcome, here as in the runtime.
+    if (member.mode === "shadow" || !applies(member, req)) continue;
     try {
       const decision: unknown = await member.evaluate(req);
       if (!isPolicyDecision(decision)) throw new TypeError(`Policy "${member.name}" returned an invalid decision.`);
@@ -71,5 +72,5 @@ async function evaluateMembers(members: readonly AgentPolicy[], req: PolicyReque
 }
 
 function applies(member: AgentPolicy, req: PolicyRequest): boolean {
-  return member.phases.includes(req.phase) && policyScopeMatches(member.scope, req.capability, req.surface);
+  return member.phases.includes(req.phase) && policyScopeMatches(member.scope, req.capability, req.surface) && policyScopeAdmitsActor(member.scope, req.actor);
 }

@@ -1,15 +1,20 @@
 import { describeValue } from "../capability/validate-meta.js";
 import { normalizePolicyScope } from "./scope.js";
-import { POLICY_PHASES, type AgentPolicy, type PolicyPhase, type PolicyScope } from "./types.js";
+import { POLICY_PHASES, type AgentPolicy, type PolicyMode, type PolicyPhase, type PolicyScope } from "./types.js";
 
 export type DefinePolicyOptions = {
   /** Phases the policy takes part in; default `["invocation"]`. */
   phases?: readonly PolicyPhase[];
   /** Which capabilities and surfaces the policy applies to; authoritative (core.md §3, ADR-018). */
   scope?: PolicyScope;
+  /**
+   * `"shadow"` evaluates the policy beside the enforced ones without ever changing an outcome; whenever its stance
+   * differs from the enforced outcome, a `capability.shadow_diverged` event records it. Default `"enforce"`.
+   */
+  mode?: PolicyMode;
 };
 
-const OPTION_KEYS = ["phases", "scope"];
+const OPTION_KEYS = ["phases", "scope", "mode"];
 const DEFAULT_PHASES: readonly PolicyPhase[] = Object.freeze(["invocation"]);
 
 /**
@@ -34,18 +39,24 @@ export function definePolicy(
     throw new TypeError(`definePolicy("${name}", evaluate): evaluate must be a function.`);
   }
   if (options !== undefined && (typeof options !== "object" || options === null || Array.isArray(options))) {
-    throw new TypeError(`definePolicy("${name}"): options must be an object { phases?, scope? }.`);
+    throw new TypeError(`definePolicy("${name}"): options must be an object { phases?, scope?, mode? }.`);
   }
   for (const key of Object.keys(options ?? {})) {
     // A misspelt key (say `scopes`) would otherwise widen the policy silently.
     if (!OPTION_KEYS.includes(key)) {
-      throw new TypeError(`definePolicy("${name}"): unknown option "${key}"; allowed: phases, scope.`);
+      throw new TypeError(`definePolicy("${name}"): unknown option "${key}"; allowed: phases, scope, mode.`);
     }
   }
 
   const phases = options?.phases === undefined ? DEFAULT_PHASES : normalizePhases(name, options.phases);
   const policy: AgentPolicy = { name, phases, evaluate };
   if (options?.scope !== undefined) policy.scope = normalizePolicyScope(options.scope, name);
+  const mode: unknown = options?.mode;
+  if (mode !== undefined && mode !== "enforce" && mode !== "shadow") {
+    throw new TypeError(`definePolicy("${name}"): mode must be "enforce" or "shadow", got ${describeValue(mode)}.`);
+  }
+  // Only shadow is recorded: an enforced policy keeps the shape it always had.
+  if (mode === "shadow") policy.mode = "shadow";
   return Object.freeze(policy);
 }
 

@@ -3,6 +3,16 @@ import type { AgentPolicy } from "./types.js";
 /** Structural check shared by meta validation and defineGovernance (core.md §2.2, §4). */
 export function isAgentPolicy(value: unknown): value is AgentPolicy {
   if (typeof value !== "object" || value === null) return false;
-  const policy = value as { name?: unknown; phases?: unknown; evaluate?: unknown };
-  return typeof policy.name === "string" && Array.isArray(policy.phases) && typeof policy.evaluate === "function";
+  const policy = value as { name?: unknown; phases?: unknown; evaluate?: unknown; mode?: unknown };
+  return typeof policy.name === "string" && Array.isArray(policy.phases) && typeof policy.evaluate === "function" && isPolicyModeValue(policy.mode);
+}
+
+/** An unknown mode (say `"dryrun"`) must never fall back to enforcing or to shadowing silently. */
+export function isPolicyModeValue(mode: unknown): boolean {
+  return mode === undefined || mode === "enforce" || mode === "shadow";
+}
+
+/** Shadow policies are evaluated and audited, never obeyed. */
+export function isShadowPolicy(policy: AgentPolicy): boolean {
+  return policy.mode === "shadow";
 }

@@ -8,7 +8,7 @@ import {
 import { describeValue } from "../capability/validate-meta.js";
 import type { PolicyScope } from "./types.js";
 
-const SCOPE_KEYS = ["capabilities", "surfaces"];
+const SCOPE_KEYS = ["capabilities", "surfaces", "via"];
 const SELECTOR_KEYS = ["ids", "tags", "sideEffects", "risks"];
 
 type CapabilitySelectors = NonNullable<PolicyScope["capabilities"]>;
@@ -21,12 +21,24 @@ type CapabilitySelectors = NonNullable<PolicyScope["capabilities"]>;
 export function normalizePolicyScope(scope: unknown, owner?: string): PolicyScope {
   const where = owner === undefined ? "Policy scope" : `Policy "${owner}": scope`;
   const record = plainRecord(scope, where, SCOPE_KEYS);
-  const out: { capabilities?: CapabilitySelectors; surfaces?: readonly ExposureSurface[] } = {};
+  const out: { capabilities?: CapabilitySelectors; surfaces?: readonly ExposureSurface[]; via?: readonly string[] } = {};
   if (record.capabilities !== undefined) out.capabilities = normalizeSelectors(record.capabilities, `${where}.capabilities`);
   if (record.surfaces !== undefined) {
     out.surfaces = canonicalEnumList(record.surfaces, `${where}.surfaces`, EXPOSURE_SURFACES);
   }
+  if (record.via !== undefined) out.via = sortedStringList(record.via, `${where}.via`);
   return Object.freeze(out);
+}
+
+/**
+ * Whether a scope's `via` selector admits the request's acting agent. Checked per call, after the static
+ * `(capability, surface)` match: a request without an acting agent matches no present `via` list.
+ */
+export function policyScopeAdmitsActor(scope: PolicyScope | undefined, actor: { via?: { id: string } }): boolean {
+  const via = scope?.via;
+  if (via === undefined) return true;
+  const id = actor.via?.id;
+  return id !== undefined && via.includes(id);
 }
 
 /**

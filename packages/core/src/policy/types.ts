@@ -30,12 +30,19 @@ export type PolicyScope = {
     risks?: readonly RiskLevel[];
   };
   surfaces?: readonly ExposureSurface[];
+  /** Acting-agent ids (`actor.via.id`); a request without an acting agent matches no `via` selector. */
+  via?: readonly string[];
 };
+
+/** `"shadow"`: evaluated beside the enforced policies, never changing an outcome; divergences are audited. */
+export type PolicyMode = "enforce" | "shadow";
 
 export type AgentPolicy = {
   name: string;
   phases: readonly PolicyPhase[];
   scope?: PolicyScope;
+  /** Default `"enforce"`. */
+  mode?: PolicyMode;
   evaluate(req: PolicyRequest): PolicyDecision | Promise<PolicyDecision>;
 };
 

@@ -11,6 +11,8 @@ export function captureActor(actor: unknown): unknown {
   const copy: Record<string, unknown> = { id: source.id, kind: source.kind };
   const displayName = source.displayName;
   if (displayName !== undefined) copy.displayName = displayName;
+  const via = (source as { via?: unknown }).via;
+  if (via !== undefined) copy.via = captureVia(via);
   const attributes = source.attributes;
   if (attributes !== undefined) {
     try {
@@ -20,5 +22,15 @@ export function captureActor(actor: unknown): unknown {
       return undefined;
     }
   }
+  return Object.freeze(copy);
+}
+
+/** The acting agent, read once into a frozen copy; anything malformed is kept as is so stage 6 refuses it. */
+function captureVia(via: unknown): unknown {
+  if (typeof via !== "object" || via === null) return via;
+  const source = via as { id?: unknown; displayName?: unknown };
+  const copy: Record<string, unknown> = { id: source.id };
+  const displayName = source.displayName;
+  if (displayName !== undefined) copy.displayName = displayName;
   return Object.freeze(copy);
 }

@@ -47,7 +47,7 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
   const plans = new Map<string, CapabilityPlan>();
   const exposedBySurface = Object.fromEntries(EXPOSURE_SURFACES.map((s) => [s, [] as CapabilityPlan[]])) as Record<ExposureSurface, CapabilityPlan[]>;
   for (const capability of governance.registry.capabilities()) {
-    const plan = buildCapabilityPlan(capability, governance.policies, defaults.timeoutMs);
+    const plan = buildCapabilityPlan(capability, governance.policies, defaults.timeoutMs, governance.shadowPolicies ?? []);
     verifySchemaConvertible(plan);
     plans.set(plan.id, plan);
     for (const surface of EXPOSURE_SURFACES) if (plan.exposed[surface]) exposedBySurface[surface].push(plan);

@@ -6,6 +6,8 @@ import { CapabilityError } from "../errors/capability-error.js";
 import { copyJsonTree } from "../internal/json-tree.js";
 import { isPromiseLike, monotonicNow } from "../internal/promise.js";
 import { evaluatePolicyBatch, type PolicyBatchResult } from "../policy/evaluate-batch.js";
+import { evaluateWithShadows, type ShadowedBatch } from "../policy/evaluate-shadows.js";
+import { forActingAgent } from "./stages/policies.js";
 import type { PolicyRequest } from "../policy/types.js";
 import { sharedJsonSchema } from "../schema/shared-json-schema.js";
 import { toJsonSchema } from "../schema/to-json-schema.js";
@@ -98,9 +100,14 @@ async function evaluateDiscovery(
 
   for (let i = 0; i < candidates.length; i++) {
     const plan = candidates[i]!;
-    const policies = plan.policies.discovery[surface];
+    let policies = plan.policies.discovery[surface];
+    let shadows = plan.shadowPolicies.discovery[surface];
     if (plan.approvalRequired) verdicts[i] = "require-approval";
-    if (policies.length === 0) continue;
+    if (plan.agentScoped) {
+      policies = forActingAgent(policies, options.actor);
+      shadows = forActingAgent(shadows, options.actor);
+    }
+    if (policies.length === 0 && shadows.length === 0) continue;
     checkBudget(now);
     const request: PolicyRequest = {
       phase: "discovery",
@@ -110,11 +117,16 @@ async function evaluateDiscovery(
       context: options.context,
       input: undefined,
     };
-    const batch = evaluatePolicyBatch(policies, request, Math.max(1, Math.min(rt.defaults.policyTimeoutMs, deadline - now)), now);
+    const timeoutMs = Math.max(1, Math.min(rt.defaults.policyTimeoutMs, deadline - now));
+    const batch =
+      shadows.length === 0
+        ? evaluatePolicyBatch(policies, request, timeoutMs, now)
+        : shadowedDiscovery(rt, evaluateWithShadows(policies, shadows, request, timeoutMs, now), plan, surface, options);
     if (!isPromiseLike(batch)) {
       applyVerdict(verdicts, i, batch);
       // The batch's own last reading (core.md §16: one read per synchronous policy, none extra).
-      checkBudget((now = batch.endedAt ?? monotonicNow()));
+      // Shadows ran after the enforced part, so their time is not in its reading.
+      checkBudget((now = shadows.length === 0 ? (batch.endedAt ?? monotonicNow()) : monotonicNow()));
       continue;
     }
     // Lanes never reject: a failing batch already resolves to an "error" verdict.
@@ -131,6 +143,34 @@ async function evaluateDiscovery(
   await Promise.all(lanes);
   checkBudget(monotonicNow());
   return verdicts;
+}
+
+/** Discovery shadows leave their divergences as events naming the capability, with no execution (describe runs none). */
+function shadowedDiscovery(
+  rt: RuntimeState,
+  result: ShadowedBatch | Promise<ShadowedBatch>,
+  plan: CapabilityPlan,
+  surface: ExposureSurface,
+  options: DescribeOptions<unknown>,
+): PolicyBatchResult | Promise<PolicyBatchResult> {
+  const settle = ({ batch, divergences }: ShadowedBatch): PolicyBatchResult => {
+    if (rt.audit.enabled) {
+      for (const divergence of divergences) {
+        rt.audit.emit(
+          Object.freeze({
+            type: "capability.shadow_diverged",
+            timestamp: rt.now(),
+            surface,
+            actor: toAuditActorRef(options.actor),
+            capabilityId: plan.id,
+            data: Object.freeze({ policy: divergence.policy, phase: "discovery", decision: divergence.decision, enforced: batch.verdict }),
+          }) as AgentAuditEvent,
+        );
+      }
+    }
+    return batch;
+  };
+  return isPromiseLike(result) ? result.then(settle) : settle(result);
 }
 
 function applyVerdict(verdicts: Verdict[], index: number, batch: PolicyBatchResult): void {

@@ -47,13 +47,15 @@ export async function runExecutionTail(exec: Execution, tail: ExecutionTail): Pr
 
   // Stage 9: execution policies (opted in by phase).
   const executionPolicies = plan.policies.execution[exec.surface];
-  if (executionPolicies.length > 0) {
-    let batch = runPolicyBatch(exec, "execution", executionPolicies, {
-      actor: tail.actor,
-      context: tail.context,
-      input: tail.validatedInput,
-      approval: tail.approvalRecord,
-    });
+  const executionShadows = plan.shadowPolicies.execution[exec.surface];
+  if (executionPolicies.length > 0 || executionShadows.length > 0) {
+    let batch = runPolicyBatch(
+      exec,
+      "execution",
+      executionPolicies,
+      { actor: tail.actor, context: tail.context, input: tail.validatedInput, approval: tail.approvalRecord },
+      executionShadows,
+    );
     if (isPromiseLike(batch)) batch = await batch;
     const refusal = policyRefusal(batch);
     if (refusal) return finishDenied(exec, refusal.error, refusal.reason);

@@ -71,6 +71,7 @@ export function createExecution(
       "orpc_agent.actor_id": auditActor.id,
       "orpc_agent.execution_id": init.executionId,
     };
+    if (auditActor.via !== undefined) attributes["orpc_agent.actor_via_id"] = auditActor.via.id;
     if (init.approvalId !== undefined) attributes["orpc_agent.approval_id"] = init.approvalId;
     span = rt.tracing.startSpan("agent.capability_call", attributes);
   }

@@ -60,7 +60,10 @@ async function runStages(exec: Execution, rawInput: unknown, capturedActor: unkn
   let input = validated.value;
   const invocationPolicies = plan.policies.invocation[exec.surface];
   const executionPolicies = plan.policies.execution[exec.surface];
-  if (rt.audit.enabled || plan.approvalRequired || invocationPolicies.length > 0 || executionPolicies.length > 0) {
+  const invocationShadows = plan.shadowPolicies.invocation[exec.surface];
+  const observed =
+    invocationPolicies.length > 0 || executionPolicies.length > 0 || invocationShadows.length > 0 || plan.shadowPolicies.execution[exec.surface].length > 0;
+  if (rt.audit.enabled || plan.approvalRequired || observed) {
     // Someone will look at the input: from here on every observer and the handler share one frozen snapshot (SI-6).
     try {
       input = inputSnapshot(input);
@@ -86,8 +89,8 @@ async function runStages(exec: Execution, rawInput: unknown, capturedActor: unkn
 
   // Stage 7: invocation policies.
   let demands: ApprovalDemand[] = [];
-  if (invocationPolicies.length > 0) {
-    let batch = runPolicyBatch(exec, "invocation", invocationPolicies, { actor, context: options.context, input });
+  if (invocationPolicies.length > 0 || invocationShadows.length > 0) {
+    let batch = runPolicyBatch(exec, "invocation", invocationPolicies, { actor, context: options.context, input }, invocationShadows);
     if (isPromiseLike(batch)) batch = await batch;
     const refusal = policyRefusal(batch);
     if (refusal) return finishDenied(exec, refusal.error, refusal.reason);

@@ -3,6 +3,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { EXPOSURE_SURFACES, type AgentMeta, type ExposureSurface } from "../capability/types.js";
 import type { CapabilityError } from "../errors/capability-error.js";
 import { flattenPolicies } from "../policy/compose.js";
+import { isShadowPolicy } from "../policy/is-policy.js";
 import { policyScopeMatches } from "../policy/scope.js";
 import type { AgentPolicy, PolicyPhase } from "../policy/types.js";
 import type { AgentCapability } from "../registry/types.js";
@@ -23,8 +24,12 @@ export type CapabilityPlan = {
   readonly path: readonly string[];
   readonly inputSchema: StandardSchemaV1 | undefined;
   readonly exposed: Readonly<Record<ExposureSurface, boolean>>;
-  /** Applicable policies per phase × surface, in evaluation order, scope already applied. */
+  /** Applicable enforced policies per phase × surface, in evaluation order, scope already applied. */
   readonly policies: Readonly<Record<PolicyPhase, PoliciesBySurface>>;
+  /** Applicable shadow policies per phase × surface: evaluated after the enforced ones of a batch, never obeyed. */
+  readonly shadowPolicies: Readonly<Record<PolicyPhase, PoliciesBySurface>>;
+  /** Some applicable policy scopes by acting agent (`scope.via`), so batches filter per call. */
+  readonly agentScoped: boolean;
   readonly timeoutMs: number;
   readonly maxAttempts: number;
   readonly backoffMs: number;
@@ -41,20 +46,25 @@ export function buildCapabilityPlan(
   capability: AgentCapability,
   runtimePolicies: readonly AgentPolicy[],
   defaultTimeoutMs: number,
+  runtimeShadowPolicies: readonly AgentPolicy[] = EMPTY,
 ): CapabilityPlan {
   const meta = capability.meta;
-  const ordered = [...runtimePolicies, ...flattenPolicies(meta.policies ?? [])];
+  const own = flattenPolicies(meta.policies ?? []);
+  const ordered = [...runtimePolicies.filter((p) => !isShadowPolicy(p)), ...own.filter((p) => !isShadowPolicy(p))];
+  const shadows = [...runtimeShadowPolicies, ...runtimePolicies.filter(isShadowPolicy), ...own.filter(isShadowPolicy)];
   const exposed = {} as Record<ExposureSurface, boolean>;
   for (const surface of EXPOSURE_SURFACES) exposed[surface] = meta.expose[surface] === true;
 
-  const byPhase = (phase: PolicyPhase): PoliciesBySurface => {
+  const byPhase = (source: readonly AgentPolicy[], phase: PolicyPhase): PoliciesBySurface => {
     const out = {} as Record<ExposureSurface, readonly AgentPolicy[]>;
     for (const surface of EXPOSURE_SURFACES) {
-      const list = ordered.filter((p) => p.phases.includes(phase) && policyScopeMatches(p.scope, capability, surface));
+      const list = source.filter((p) => p.phases.includes(phase) && policyScopeMatches(p.scope, capability, surface));
       out[surface] = list.length === 0 ? EMPTY : Object.freeze(list);
     }
     return Object.freeze(out);
   };
+  const phases = (source: readonly AgentPolicy[]) =>
+    Object.freeze({ discovery: byPhase(source, "discovery"), invocation: byPhase(source, "invocation"), execution: byPhase(source, "execution") });
 
   const retry = meta.retry;
   const sideEffect = meta.sideEffect;
@@ -67,7 +77,9 @@ export function buildCapabilityPlan(
     path: Object.freeze([...capability.path]),
     inputSchema: capability.inputSchema,
     exposed: Object.freeze(exposed),
-    policies: Object.freeze({ discovery: byPhase("discovery"), invocation: byPhase("invocation"), execution: byPhase("execution") }),
+    policies: phases(ordered),
+    shadowPolicies: phases(shadows),
+    agentScoped: [...ordered, ...shadows].some((p) => p.scope?.via !== undefined),
     timeoutMs: meta.timeoutMs ?? defaultTimeoutMs,
     maxAttempts: retry?.maxAttempts ?? 0,
     backoffMs: retry?.backoffMs ?? 250,

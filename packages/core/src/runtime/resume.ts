@@ -5,6 +5,7 @@ import { isAcceptableApprover } from "../approvals/approver.js";
 import { isExpired } from "../approvals/expiry.js";
 import { quorumOf } from "../approvals/quorum.js";
 import { refusesSelfApproval } from "../approvals/self-approval.js";
+import { recordApproverIds, refusesActingAgent } from "../approvals/acting-agent.js";
 import { isWellFormedActor, type Actor } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { capabilityNotFound } from "../errors/concealed.js";
@@ -77,6 +78,11 @@ function viaMatches(guard: Actor, requester: Actor): boolean {
   return guard.via === undefined || actingAgentId(guard) === actingAgentId(requester);
 }
 
+/** A guard naming an acting agent must name the record's; a guard without one does not check it. */
+function viaMatches(guard: Actor, requester: Actor): boolean {
+  return guard.via === undefined || actingAgentId(guard) === actingAgentId(requester);
+}
+
 /** R1/R2 failures are recorded under the caller's stated identity and surface, never the record's. */
 function callerExecution(rt: RuntimeState, executionId: string, approvalId: string, options: ResumeOptions<unknown>, capabilityId?: string): Execution {
   const exec = createExecution(rt, {
@@ -106,6 +112,10 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
   // R4, quorum: an approved record must show that many distinct approvers, whatever its coordinator claims.
   if (quorum > 1 && new Set(approverIds).size < quorum) {
     return finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause: new Error(`Approval "${record.id}" is approved without its quorum of ${quorum} distinct approvers`) }));
+  }
+  // R4, separation of duties: no approver may be the agent that carried the request.
+  if (refusesActingAgent(rt, record.actor, recordApproverIds(record))) {
+    return finishFailed(exec, new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" }));
   }
   // R5: the stored input must still be exactly what was approved (SI-5).
   const storedHash = await hashCanonicalInputAnywhere(record.input);

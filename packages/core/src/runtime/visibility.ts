@@ -1,5 +1,6 @@
 import { isWellFormedActor, type ExposureSurface } from "../capability/types.js";
 import { evaluatePolicyBatch } from "../policy/evaluate-batch.js";
+import { forActingAgent } from "./stages/policies.js";
 import type { RuntimeState } from "./state.js";
 import type { AgentRuntime } from "./types.js";
 
@@ -28,9 +29,9 @@ export async function isVisibleTo<C>(runtime: AgentRuntime<C>, surface: Exposure
   }
   const plan = state.plans.get(id);
   if (plan === undefined || !plan.exposed[surface]) return false;
-  const policies = plan.policies.discovery[surface];
-  if (policies.length === 0) return true;
+  if (plan.policies.discovery[surface].length === 0) return true;
   if (!isWellFormedActor(actor)) return false;
+  const policies = plan.agentScoped ? forActingAgent(plan.policies.discovery[surface], actor) : plan.policies.discovery[surface];
   const request = { phase: "discovery" as const, capability: { id: plan.id, meta: plan.meta }, surface, actor, context, input: undefined };
   const batch = await evaluatePolicyBatch(policies, request, state.defaults.policyTimeoutMs);
   return batch.verdict !== "hide" && batch.verdict !== "deny" && batch.verdict !== "error";

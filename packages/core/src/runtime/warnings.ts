@@ -41,11 +41,13 @@ export function emitStartupWarnings(
   if (noApprovals && !w1) {
     const candidateIds = new Set<string>();
     for (const entry of governance.manifest) {
+      // A shadow policy never suspends a call, so it creates no approvals to lose.
+      if (entry.mode === "shadow") continue;
       if (entry.phases.includes("invocation") || entry.phases.includes("execution")) for (const id of entry.capabilities) candidateIds.add(id);
     }
     const gatedByPolicy = plans
       .filter((p) => isWriteLike(p.meta.sideEffect) && onModelSurface(p))
-      .filter((p) => candidateIds.has(p.id) || (p.meta.policies ?? []).some((policy) => policy.phases.includes("invocation") || policy.phases.includes("execution")))
+      .filter((p) => candidateIds.has(p.id) || (p.meta.policies ?? []).some((policy) => policy.mode !== "shadow" && policy.phases.includes("invocation") || policy.phases.includes("execution")))
       .map((p) => p.id);
     if (gatedByPolicy.length > 0) {
       warnOnce(

@@ -2,25 +2,34 @@ import type { Actor } from "../../capability/types.js";
 import { CapabilityError } from "../../errors/capability-error.js";
 import { capabilityNotFound } from "../../errors/concealed.js";
 import type { DeniedReason } from "../../audit/types.js";
-import { evaluatePolicyBatch, type PolicyBatchResult } from "../../policy/evaluate-batch.js";
+import type { PolicyBatchResult } from "../../policy/evaluate-batch.js";
+import { evaluateWithShadows, type ShadowedBatch } from "../../policy/evaluate-shadows.js";
+import { policyScopeAdmitsActor } from "../../policy/scope.js";
+import { isPromiseLike } from "../../internal/promise.js";
 import type { ApprovalRecord } from "../../approvals/types.js";
 import type { AgentPolicy, PolicyPhase, PolicyRequest } from "../../policy/types.js";
 import type { Execution } from "../execution.js";
-import { recordPolicyDecisions } from "../execution.js";
+import { emit, recordPolicyDecisions } from "../execution.js";
 
 export type PolicyRefusal = { error: CapabilityError; reason: DeniedReason };
 
 /**
- * Stages 7, 9 and resume R10: one batch with its own span. Returns the batch, already recorded on the execution.
- * Callers skip this entirely when no policy applies (core.md §16).
+ * Stages 7, 9 and resume R10: one batch with its own span. Returns the enforced batch, already recorded on the
+ * execution; shadow policies of the same batch are evaluated after it and only leave `capability.shadow_diverged`
+ * events. Callers skip this entirely when no policy applies (core.md §16).
  */
 export function runPolicyBatch(
   exec: Execution,
   phase: PolicyPhase,
   policies: readonly AgentPolicy[],
   init: { actor: Actor; context: unknown; input: unknown; approval?: ApprovalRecord },
+  shadowPolicies: readonly AgentPolicy[] = NO_POLICIES,
 ): PolicyBatchResult | Promise<PolicyBatchResult> {
   const plan = exec.plan!;
+  const enforced = plan.agentScoped ? forActingAgent(policies, init.actor) : policies;
+  const shadows = plan.agentScoped ? forActingAgent(shadowPolicies, init.actor) : shadowPolicies;
+  // A policy scoped to other agents is scoped out: not called, no deadline, no record, no span (core.md §3).
+  if (enforced.length === 0 && shadows.length === 0) return { verdict: "allow", records: [], approvals: [] };
   const request: PolicyRequest = {
     phase,
     capability: { id: plan.id, meta: plan.meta },
@@ -35,13 +44,24 @@ export function runPolicyBatch(
     { "orpc_agent.capability_id": plan.id, "orpc_agent.surface": exec.surface },
     exec.span,
   );
-  const result = evaluatePolicyBatch(policies, request, exec.rt.defaults.policyTimeoutMs);
-  const settle = (batch: PolicyBatchResult) => {
+  const result = evaluateWithShadows(enforced, shadows, request, exec.rt.defaults.policyTimeoutMs);
+  const settle = ({ batch, divergences }: ShadowedBatch) => {
     recordPolicyDecisions(exec, batch.records);
+    for (const divergence of divergences) {
+      emit(exec, "capability.shadow_diverged", () => ({ policy: divergence.policy, phase, decision: divergence.decision, enforced: batch.verdict }));
+    }
+    if (shadows.length > 0) span?.setAttributes({ "orpc_agent.shadow_divergences": divergences.length });
     span?.end(batch.verdict === "error" ? "error" : "ok");
     return batch;
   };
-  return result instanceof Promise ? result.then(settle) : settle(result);
+  return isPromiseLike(result) ? result.then(settle) : settle(result);
+}
+
+const NO_POLICIES: readonly AgentPolicy[] = Object.freeze([]);
+
+/** The policies whose `scope.via` admits this request's acting agent (checked per call; the rest of the scope is static). */
+export function forActingAgent(policies: readonly AgentPolicy[], actor: Actor): readonly AgentPolicy[] {
+  return policies.some((p) => p.scope?.via !== undefined) ? policies.filter((p) => policyScopeAdmitsActor(p.scope, actor)) : policies;
 }
 
 /** Maps a refusing verdict to the public error and the true audit reason; `undefined` lets the call proceed. */
