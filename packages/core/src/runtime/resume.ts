@@ -78,11 +78,6 @@ function viaMatches(guard: Actor, requester: Actor): boolean {
   return guard.via === undefined || actingAgentId(guard) === actingAgentId(requester);
 }
 
-/** A guard naming an acting agent must name the record's; a guard without one does not check it. */
-function viaMatches(guard: Actor, requester: Actor): boolean {
-  return guard.via === undefined || actingAgentId(guard) === actingAgentId(requester);
-}
-
 /** R1/R2 failures are recorded under the caller's stated identity and surface, never the record's. */
 function callerExecution(rt: RuntimeState, executionId: string, approvalId: string, options: ResumeOptions<unknown>, capabilityId?: string): Execution {
   const exec = createExecution(rt, {
@@ -215,7 +210,12 @@ function statusRefusal(record: ApprovalRecord, now: Date): CapabilityError | und
   }
   if (isExpired(record.expiresAt, now)) return new CapabilityError({ code: "APPROVAL_EXPIRED" });
   // A custom coordinator's record without an accountable approver is not an approval (SI-4).
-  if (record.status !== "approved" || !record.decision || !isAcceptableApprover(record.decision.approver)) {
+  if (
+    record.status !== "approved" ||
+    !record.decision ||
+    !isAcceptableApprover(record.decision.approver) ||
+    (record.approvals !== undefined && !(Array.isArray(record.approvals) && record.approvals.every((vote) => isAcceptableApprover(vote?.approver))))
+  ) {
     return new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval" });
   }
   return undefined;
