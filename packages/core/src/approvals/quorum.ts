@@ -10,6 +10,18 @@ export function quorumOf(record: { quorum?: number }): number {
   return isValidQuorum(record.quorum) ? record.quorum : 1;
 }
 
+/**
+ * Whether a quorum record shows its quorum: a list of votes, each by a distinct approver id, at least `quorum` of
+ * them. Resume checks this whatever the coordinator claims, so a store that double-counts fails closed.
+ */
+export function showsQuorum(record: { approvals?: unknown }, quorum: number): boolean {
+  if (!Array.isArray(record.approvals)) return false;
+  const ids = record.approvals.map((vote: { approver?: { id?: unknown } } | null) => vote?.approver?.id);
+  if (!ids.every((id) => typeof id === "string" && id.length > 0)) return false;
+  const distinct = new Set(ids);
+  return distinct.size === ids.length && distinct.size >= quorum;
+}
+
 /** What an approval UI shows: how many distinct approvals count so far, of how many needed. */
 export type ApprovalProgress = {
   /** Approvals counted toward the quorum. */

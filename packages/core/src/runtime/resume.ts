@@ -3,7 +3,7 @@ import type { ApprovalRecord } from "../approvals/types.js";
 import type { ApprovalDemand } from "../policy/evaluate-batch.js";
 import { isAcceptableApprover } from "../approvals/approver.js";
 import { isExpired } from "../approvals/expiry.js";
-import { quorumOf } from "../approvals/quorum.js";
+import { quorumOf, showsQuorum } from "../approvals/quorum.js";
 import { refusesSelfApproval } from "../approvals/self-approval.js";
 import { recordApproverIds, refusesActingAgent } from "../approvals/acting-agent.js";
 import { isWellFormedActor, type Actor } from "../capability/types.js";
@@ -105,7 +105,7 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
     return finishFailed(exec, new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" }));
   }
   // R4, quorum: an approved record must show that many distinct approvers, whatever its coordinator claims.
-  if (quorum > 1 && new Set(approverIds).size < quorum) {
+  if (quorum > 1 && !showsQuorum(record, quorum)) {
     return finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause: new Error(`Approval "${record.id}" is approved without its quorum of ${quorum} distinct approvers`) }));
   }
   // R4, separation of duties: no approver may be the agent that carried the request.
