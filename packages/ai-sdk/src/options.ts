@@ -21,6 +21,10 @@ export function assertToolsOptions(options: AISDKToolsOptions<unknown>): void {
       "toAISDKTools: options.actor must be a well-formed actor ({ id: non-empty string, kind: user | service | automation | anonymous }) from the authenticated session.",
     );
   }
+  const via = options.via as { id?: unknown; displayName?: unknown } | null | undefined;
+  if (via !== undefined && (typeof via !== "object" || via === null || typeof via.id !== "string" || via.id.length === 0 || (via.displayName !== undefined && typeof via.displayName !== "string"))) {
+    throw new TypeError("toAISDKTools: options.via must be { id: non-empty string; displayName?: string }: the acting agent's identity from the host.");
+  }
   if (options.filter !== undefined && typeof options.filter !== "function") throw new TypeError("toAISDKTools: options.filter must be a function when given.");
   if (options.toolNaming !== undefined && typeof options.toolNaming !== "function") {
     throw new TypeError("toAISDKTools: options.toolNaming must be a function (capabilityId) => string when given.");

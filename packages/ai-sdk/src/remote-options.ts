@@ -7,7 +7,7 @@ import type { RemoteAISDKToolsOptions } from "./types.js";
 const CORRELATION_ID = /^[^\p{Cc}]{1,200}$/u;
 
 /** Options of the local overload that name what the server fixes (adapters.md §2.6). */
-const SERVER_FIXED = ["actor", "context", "surface", "toolNaming"] as const;
+const SERVER_FIXED = ["actor", "via", "context", "surface", "toolNaming"] as const;
 
 /** Structural, like the contract itself (distributed.md §1): any object with the four methods is a client. */
 export function assertCapabilityClient(target: unknown): asserts target is CapabilityClient {
@@ -33,7 +33,7 @@ export function assertRemoteToolsOptions(options: RemoteAISDKToolsOptions): void
   }
   for (const key of SERVER_FIXED) {
     if ((options as Record<string, unknown>)[key] !== undefined) {
-      throw new TypeError(`toAISDKTools: options.${key} does not apply to a CapabilityClient: the server fixes actor, context, surface and tool names.`);
+      throw new TypeError(`toAISDKTools: options.${key} does not apply to a CapabilityClient: the server fixes actor, acting agent, context, surface and tool names.`);
     }
   }
   if (options.filter !== undefined && typeof options.filter !== "function") throw new TypeError("toAISDKTools: options.filter must be a function when given.");

@@ -46,7 +46,9 @@ export async function toLocalAISDKTools<TContext>(
 ): Promise<AISDKToolSet> {
   // §2.2 (1)
   assertToolsOptions(options);
-  const { actor, context, scope, filter, toolNaming } = options;
+  const { context, scope, filter, toolNaming } = options;
+  // The host names the acting agent; the bound actor carries it to every describe and invoke (SI-3).
+  const actor = options.via === undefined ? options.actor : { ...options.actor, via: { ...options.via } };
   // §2.2 (2): the whole registry's aiSdk names, before any discovery, so the outcome never depends on the actor.
   const names = toolNameMapFor(runtime.registry, toolNaming);
   // §2.2 (3): rejections (e.g. a discovery-budget TIMEOUT) propagate; there is never a partial set.

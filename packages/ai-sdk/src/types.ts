@@ -1,5 +1,5 @@
 import type { Tool } from "ai";
-import type { Actor, CapabilityDescriptor, DescribeScope } from "@orpc-agent/core";
+import type { ActingAgent, Actor, CapabilityDescriptor, DescribeScope } from "@orpc-agent/core";
 
 /**
  * Options of the local overload (adapters.md §2.2). Build one tool set per authenticated request:
@@ -8,6 +8,12 @@ import type { Actor, CapabilityDescriptor, DescribeScope } from "@orpc-agent/cor
 export type AISDKToolsOptions<TContext = unknown> = {
   /** Required; bound into every call. From the app's authenticated session, never from model output (SI-3). */
   actor: Actor;
+  /**
+   * The agent acting for the actor (this bot's service identity, the OAuth client of the session), recorded as
+   * `actor.via` on every call: visible to policies (`scope.via`), audit, spans and approvers. From the host, never
+   * from tool arguments (SI-3); replaces any `actor.via`.
+   */
+  via?: ActingAgent;
   /** Required; this request's oRPC context. */
   context: TContext;
   /** Forwarded verbatim to `runtime.describe`: decides what is discovered. Not authorization (SI-2). */

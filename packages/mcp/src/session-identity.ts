@@ -88,10 +88,21 @@ async function judgeSession<TContext>(
 ): Promise<MCPIdentity<TContext> | undefined> {
   try {
     const identity = await createContext(session);
-    return isIdentity(identity) ? identity : undefined;
+    return isIdentity(identity) ? withActingClient(identity, session.authInfo) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The acting agent is the OAuth client the verified token was issued to: `via.id` = `authInfo.clientId`, replacing
+ * whatever `createContext` put there. Without verified auth info (stdio) the app's own answer stands. Never from
+ * tool arguments (SI-3).
+ */
+function withActingClient<TContext>(identity: MCPIdentity<TContext>, authInfo: AuthInfo | undefined): MCPIdentity<TContext> {
+  const clientId: unknown = authInfo?.clientId;
+  if (typeof clientId !== "string" || clientId.length === 0) return identity;
+  return { ...identity, actor: { ...identity.actor, via: { id: clientId } } };
 }
 
 function isIdentity<TContext>(value: unknown): value is MCPIdentity<TContext> {
