@@ -115,12 +115,16 @@ function perActor(connect: (actor: Actor) => Promise<Client>): (actor: Actor) =>
   };
 }
 
+// The shared suite models a user acting directly (its audit actor is exactly { id, kind }), so these tokens name no
+// OAuth client: a token with a clientId records it as `actor.via`, tested in tests/adversarial/si-3-acting-agent.test.ts.
+const conformanceToken = (token: string) => tokenFor(token, { clientId: "" });
+
 describeAdapterConformance("mcp over InMemoryTransport", async (fixture) => {
   const tracked = fixtureRuntime(fixture);
   const options: MCPServerOptions = { ...identityOptions(), approvals: { resumeTool: true } };
   const clientFor = perActor(async (actor) => {
     const mcp = createMCPServer(tracked.runtime, options);
-    return (await connectInMemory(mcp, tokenFor(actor.id))).client;
+    return (await connectInMemory(mcp, conformanceToken(actor.id))).client;
   });
   return mcpHarness(fixture, tracked, clientFor, async () => createMCPServer(tracked.runtime, { ...options, toolNaming: collidingToolNaming }));
 });
@@ -130,7 +134,7 @@ describeAdapterConformance("mcp over Streamable HTTP (loopback)", async (fixture
   const options = {
     ...identityOptions(),
     approvals: { resumeTool: true },
-    verifyToken: (token: string) => tokenFor(token),
+    verifyToken: (token: string) => conformanceToken(token),
   };
   const { url } = await listen(createMCPHttpHandler(tracked.runtime, options));
   const clientFor = perActor(async (actor) => (await connectHttp(url, actor.id)).client);

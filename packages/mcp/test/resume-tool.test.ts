@@ -106,7 +106,8 @@ describe("the resume tool", () => {
     });
     const started = (await app.auditEvents()).filter((e) => e.type === "capability.started" && e.capabilityId === "orders.refund");
     expect(started).toHaveLength(1);
-    expect(started[0]!.actor).toEqual({ id: "u_dana", kind: "user" });
+    // The token's OAuth client is the acting agent beside the user.
+    expect(started[0]!.actor).toEqual({ id: "u_dana", kind: "user", via: { id: "test-client" } });
   });
 
   it("a rejected approval fails APPROVAL_REJECTED for its owner", async () => {
