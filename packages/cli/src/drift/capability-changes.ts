@@ -36,7 +36,7 @@ export function capabilityChanges(before: CapabilityEntry, after: CapabilityEntr
   }
 
   retryChanges(before, after, add);
-  policyChanges(before.policies, after.policies, add);
+  policyChanges(before.policies, after.policies, add, before.shadowPolicies ?? [], after.shadowPolicies ?? []);
 
   for (const hook of ["output", "approvalInput"] as const) {
     const had = before.redact?.[hook] === true;
@@ -85,6 +85,13 @@ function approvalChanges(before: CapabilityEntry, after: CapabilityEntry, add: A
   if (bothRequired && before.approval?.type !== after.approval?.type) {
     add("neutral", "approval.type", `approval type ${before.approval?.type ?? "(none)"} → ${after.approval?.type ?? "(none)"}`);
   }
+  // Fewer approvers is a weaker control, more a stronger one; counted only while approval gates on both sides.
+  const quorumWas = before.approval?.quorum ?? 1;
+  const quorumNow = after.approval?.quorum ?? 1;
+  if (quorumWas !== quorumNow) {
+    const message = `approval quorum ${quorumWas} → ${quorumNow}`;
+    add(bothRequired ? (quorumNow < quorumWas ? "widening" : "narrowing") : "neutral", "approval.quorum", message);
+  }
   const was = before.approval?.expiresInMs;
   const now = after.approval?.expiresInMs;
   if (was === now) return;
@@ -109,13 +116,26 @@ function retryChanges(before: CapabilityEntry, after: CapabilityEntry, add: Add)
   if (otherChange) add("neutral", "retry", `retry ${retryLabel(before.retry)} → ${retryLabel(after.retry)}`);
 }
 
-function policyChanges(before: readonly string[], after: readonly string[], add: Add): void {
+function policyChanges(before: readonly string[], after: readonly string[], add: Add, shadowBefore: readonly string[], shadowAfter: readonly string[]): void {
   const { removed, added, reordered } = pairByOccurrence(before, after);
-  if (removed.length > 0) add("widening", "policies", `policy removed: ${removed.join(", ")}`);
-  if (added.length > 0) add("narrowing", "policies", `policy added: ${added.join(", ")}`);
+  const shadows = pairByOccurrence(shadowBefore, shadowAfter);
+  // Enforced → shadow removes a control (widening); shadow → enforced adds one (narrowing).
+  const toShadow = removed.filter((name) => shadows.added.includes(name));
+  const toEnforced = added.filter((name) => shadows.removed.includes(name));
+  const plainRemoved = removed.filter((name) => !toShadow.includes(name));
+  const plainAdded = added.filter((name) => !toEnforced.includes(name));
+  if (toShadow.length > 0) add("widening", "policies", `policy now in shadow mode, no longer enforced: ${toShadow.join(", ")}`);
+  if (toEnforced.length > 0) add("narrowing", "policies", `shadow policy now enforced: ${toEnforced.join(", ")}`);
+  if (plainRemoved.length > 0) add("widening", "policies", `policy removed: ${plainRemoved.join(", ")}`);
+  if (plainAdded.length > 0) add("narrowing", "policies", `policy added: ${plainAdded.join(", ")}`);
   if (reordered) {
     add("neutral", "policies", `policies reordered: ${before.join(", ")} → ${after.join(", ")}`);
   }
+  // A shadow policy decides nothing: adding or removing one changes no reach.
+  const shadowRemoved = shadows.removed.filter((name) => !toEnforced.includes(name));
+  const shadowAdded = shadows.added.filter((name) => !toShadow.includes(name));
+  if (shadowRemoved.length > 0) add("neutral", "shadowPolicies", `shadow policy removed: ${shadowRemoved.join(", ")}`);
+  if (shadowAdded.length > 0) add("neutral", "shadowPolicies", `shadow policy added: ${shadowAdded.join(", ")}`);
 }
 
 function hashLabel(hash: string | null): string {

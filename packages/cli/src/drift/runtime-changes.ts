@@ -21,16 +21,39 @@ export function runtimeChanges(before: CapabilitySnapshot, after: CapabilitySnap
 
 function policyListChanges(before: RuntimePolicyEntry[], after: RuntimePolicyEntry[], existing: ReadonlySet<string>): Change[] {
   const changes: Change[] = [];
+  // Enforced and shadow entries pair apart, so a policy moving between modes is a removal on one side and an
+  // addition on the other, classified below as the mode change it is.
+  const enforcedChanges = entryChanges(before.filter((p) => !isShadow(p)), after.filter((p) => !isShadow(p)), existing, false);
+  const shadowChanges = entryChanges(before.filter(isShadow), after.filter(isShadow), existing, true);
+  const toShadow = enforcedChanges.removed.filter((name) => shadowChanges.added.includes(name));
+  const toEnforced = enforcedChanges.added.filter((name) => shadowChanges.removed.includes(name));
+  const push = (kind: Change["kind"], names: readonly string[], message: string) => {
+    if (names.length > 0) changes.push({ kind, id: RUNTIME_ID, field: "runtime.policies", message: `${message}: ${names.join(", ")}` });
+  };
+  push("widening", toShadow, "runtime policy now in shadow mode, no longer enforced");
+  push("narrowing", toEnforced, "runtime shadow policy now enforced");
+  push("widening", enforcedChanges.removed.filter((name) => !toShadow.includes(name)), "runtime policy removed");
+  push("narrowing", enforcedChanges.added.filter((name) => !toEnforced.includes(name)), "runtime policy added");
+  // A shadow policy decides nothing: adding, removing or rescoping one changes no reach.
+  push("neutral", shadowChanges.removed.filter((name) => !toEnforced.includes(name)), "runtime shadow policy removed");
+  push("neutral", shadowChanges.added.filter((name) => !toShadow.includes(name)), "runtime shadow policy added");
+  changes.push(...enforcedChanges.changes, ...shadowChanges.changes);
+  return changes;
+}
+
+const isShadow = (policy: RuntimePolicyEntry) => policy.mode === "shadow";
+
+function entryChanges(
+  before: RuntimePolicyEntry[],
+  after: RuntimePolicyEntry[],
+  existing: ReadonlySet<string>,
+  shadow: boolean,
+): { removed: string[]; added: string[]; changes: Change[] } {
+  const changes: Change[] = [];
   const { removed, added, reordered, pairs } = pairByOccurrence(
     before.map((policy) => policy.name),
     after.map((policy) => policy.name),
   );
-  if (removed.length > 0) {
-    changes.push({ kind: "widening", id: RUNTIME_ID, field: "runtime.policies", message: `runtime policy removed: ${removed.join(", ")}` });
-  }
-  if (added.length > 0) {
-    changes.push({ kind: "narrowing", id: RUNTIME_ID, field: "runtime.policies", message: `runtime policy added: ${added.join(", ")}` });
-  }
   if (reordered) {
     // Order decides the recorded denier and how the shared deadline is spent.
     const names = (list: RuntimePolicyEntry[]) => list.map((policy) => policy.name).join(", ");
@@ -53,7 +76,14 @@ function policyListChanges(before: RuntimePolicyEntry[], after: RuntimePolicyEnt
     }
     changes.push(...scopeChanges(was, now, existing));
   }
-  return changes;
+  const label = shadow ? "runtime shadow policy" : "runtime policy";
+  return {
+    removed,
+    added,
+    changes: shadow
+      ? changes.map((change) => ({ ...change, kind: "neutral" as const, message: change.message.replace("runtime policy", label) }))
+      : changes,
+  };
 }
 
 function existingIds(before: CapabilitySnapshot, after: CapabilitySnapshot): Set<string> {

@@ -51,6 +51,8 @@ export function scopeChanges(
     }
   }
 
+  changes.push(...viaChanges(name, before.scope?.via, after.scope?.via));
+
   if (changes.length === 0 && canonicalJson(comparable(before.scope)) !== canonicalJson(comparable(after.scope))) {
     changes.push({
       kind: "neutral",
@@ -65,9 +67,22 @@ export function scopeChanges(
 // Absent scope ≡ {} ≡ everything (cli.md §6.2); an empty `capabilities` selects everything too.
 function comparable(scope: RuntimePolicyEntry["scope"]): object {
   if (scope === undefined) return {};
-  const { capabilities, surfaces } = scope;
+  const { capabilities, surfaces, via } = scope;
   return {
     ...(capabilities !== undefined && Object.keys(capabilities).length > 0 ? { capabilities } : {}),
     ...(surfaces !== undefined ? { surfaces } : {}),
+    ...(via !== undefined ? { via } : {}),
   };
+}
+
+/** `scope.via` (acting agents): fewer agents under a policy removes a control from the rest; absent = every request. */
+function viaChanges(name: string, before: readonly string[] | undefined, after: readonly string[] | undefined): Change[] {
+  if (before === undefined && after === undefined) return [];
+  const change = (kind: Change["kind"], message: string): Change => ({ kind, id: RUNTIME_ID, field: "runtime.via", message });
+  if (before === undefined) return [change("widening", `runtime policy ${name} now applies only via ${after!.join("|") || "(none)"}`)];
+  if (after === undefined) return [change("narrowing", `runtime policy ${name} now applies whatever the acting agent`)];
+  const changes: Change[] = [];
+  for (const id of before) if (!after.includes(id)) changes.push(change("widening", `runtime policy ${name} no longer applies via ${id}`));
+  for (const id of after) if (!before.includes(id)) changes.push(change("narrowing", `runtime policy ${name} now applies via ${id}`));
+  return changes;
 }

@@ -31,8 +31,11 @@ export function inventoryModel(snapshot: CapabilitySnapshot, entrySource?: Entry
     rows: snapshot.capabilities.map((capability) => {
       // Runtime policies first: they evaluate before the capability's own (core.md §3.1).
       const policies = [
-        ...runtimePolicies.filter((policy) => policy.candidates?.includes(capability.id) === true).map((policy) => `runtime:${policy.name}`),
+        ...runtimePolicies
+          .filter((policy) => policy.candidates?.includes(capability.id) === true)
+          .map((policy) => `runtime:${policy.name}${policy.mode === "shadow" ? " (shadow)" : ""}`),
         ...capability.policies,
+        ...(capability.shadowPolicies ?? []).map((name) => `${name} (shadow)`),
       ];
       return {
         cells: [
@@ -63,6 +66,7 @@ function detailLines(capability: CapabilityEntry): string[] {
     facts.push(`tools ${names.join(" ")}`);
   }
   if (capability.approval?.type !== undefined) facts.push(`approval type ${capability.approval.type}`);
+  if (capability.approval?.quorum !== undefined) facts.push(`${capability.approval.quorum} approvers`);
   if (capability.idempotent) facts.push("idempotent");
   if (capability.retry !== undefined) facts.push(`retry ×${capability.retry.maxAttempts}`);
   if (capability.timeoutMs !== undefined) facts.push(`timeout ${capability.timeoutMs}ms`);
@@ -90,13 +94,15 @@ function runtimeSection(snapshot: CapabilitySnapshot, entrySource: EntrySource |
     rows: runtime.policies.map((policy) => {
       const count = policy.candidates?.length;
       return [
-        { text: policy.name },
+        policy.mode === "shadow" ? { text: `${policy.name} (shadow)`, style: "dim" } : { text: policy.name },
         { text: policy.phases.join(",") },
         { text: formatSelector(policy) },
         count === undefined ? { text: "" } : { text: `${count} candidate${count === 1 ? "" : "s"}` },
       ];
     }),
-    caveat: "Candidates are where a policy may run, not what it decides: actor, input, context and surface still decide.",
+    caveat:
+      "Candidates are where a policy may run, not what it decides: actor, input, context and surface still decide." +
+      (runtime.policies.some((policy) => policy.mode === "shadow") ? " Shadow policies are evaluated and audited, never enforced." : ""),
   };
 }
 

@@ -19,6 +19,7 @@ export function formatScope(scope: RuntimePolicyEntry["scope"]): string {
     if (values !== undefined) parts.push(fieldText(field, values));
   }
   if (scope?.surfaces !== undefined) parts.push(fieldText("surfaces", scope.surfaces));
+  if (scope?.via !== undefined) parts.push(fieldText("via", scope.via));
   return parts.length === 0 ? "all" : parts.join(" & ");
 }
 

@@ -42,7 +42,8 @@ export function capabilityEntry(
     ...(meta.timeoutMs !== undefined ? { timeoutMs: meta.timeoutMs } : {}),
     tags: sortedByCodeUnit(meta.tags ?? []),
     // A capability-scoped composite keeps its composite name (cli.md §6.2, ADR-016).
-    policies: (meta.policies ?? []).map((policy) => policy.name),
+    policies: (meta.policies ?? []).filter((policy) => policy.mode !== "shadow").map((policy) => policy.name),
+    ...shadowNames(meta.policies ?? []),
     ...(meta.redact !== undefined
       ? { redact: { output: typeof meta.redact.output === "function", approvalInput: typeof meta.redact.approvalInput === "function" } }
       : {}),
@@ -55,6 +56,8 @@ function approvalEntry(approval: NonNullable<AgentCapability["meta"]["approval"]
     required: approval.required === true,
     ...(approval.type !== undefined ? { type: approval.type } : {}),
     ...(approval.expiresInMs !== undefined ? { expiresInMs: approval.expiresInMs } : {}),
+    // A quorum of 1 is the default and is left out, so snapshots of single-approver capabilities do not change.
+    ...(approval.quorum !== undefined && approval.quorum > 1 ? { quorum: approval.quorum } : {}),
   };
 }
 
@@ -64,4 +67,10 @@ function retryEntry(retry: NonNullable<AgentCapability["meta"]["retry"]>): NonNu
     ...(retry.backoffMs !== undefined ? { backoffMs: retry.backoffMs } : {}),
     retryOn: typeof retry.retryOn === "function",
   };
+}
+
+/** Shadow policies are listed apart, so moving one between modes is drift of its own (cli.md §7). */
+function shadowNames(policies: readonly { name: string; mode?: string }[]): { shadowPolicies?: string[] } {
+  const names = policies.filter((policy) => policy.mode === "shadow").map((policy) => policy.name);
+  return names.length === 0 ? {} : { shadowPolicies: names };
 }

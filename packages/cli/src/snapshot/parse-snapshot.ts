@@ -68,6 +68,7 @@ function readCapability(value: unknown, where: string, problem: Problem): Capabi
   if (isRecord(value.approval)) {
     need(value.approval.type === undefined || typeof value.approval.type === "string", "approval.type");
     need(value.approval.expiresInMs === undefined || isNumber(value.approval.expiresInMs), "approval.expiresInMs");
+    need(value.approval.quorum === undefined || (Number.isSafeInteger(value.approval.quorum) && (value.approval.quorum as number) >= 1), "approval.quorum");
   }
   need(typeof value.idempotent === "boolean", "idempotent");
   need(
@@ -79,6 +80,7 @@ function readCapability(value: unknown, where: string, problem: Problem): Capabi
   need(value.timeoutMs === undefined || isNumber(value.timeoutMs), "timeoutMs");
   need(isStringList(value.tags), "tags");
   need(isStringList(value.policies), "policies");
+  need(value.shadowPolicies === undefined || isStringList(value.shadowPolicies), "shadowPolicies");
   need(
     value.redact === undefined ||
       (isRecord(value.redact) && typeof value.redact.output === "boolean" && typeof value.redact.approvalInput === "boolean"),
@@ -105,6 +107,10 @@ function readRuntimePolicy(value: unknown, version: number, where: string, probl
   if (value.candidates !== undefined) {
     if (!isStringList(value.candidates)) throw problem(`${where}.candidates is not a string array`);
     entry.candidates = value.candidates;
+  }
+  if (value.mode !== undefined) {
+    if (value.mode !== "shadow") throw problem(`${where}.mode is not "shadow"`);
+    entry.mode = "shadow";
   }
   return entry;
 }

@@ -13,6 +13,7 @@ export function runtimePolicyEntry(entry: PolicyManifestEntry): RuntimePolicyEnt
     ...(entry.scope !== undefined ? { scope: plainCopy(entry.scope) } : {}),
     // A manifest without candidates (an older core) leaves the scope unknown rather than empty.
     ...(Array.isArray(entry.capabilities) ? { candidates: [...entry.capabilities] } : {}),
+    ...(entry.mode === "shadow" ? { mode: "shadow" as const } : {}),
   };
 }
 

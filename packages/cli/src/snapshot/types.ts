@@ -17,13 +17,16 @@ export type CapabilityEntry = {
   expose: ExposureSurface[];
   toolNames?: { aiSdk?: string; mcp?: string };
   discovery: "discoverable" | "contextual";
-  approval?: { required: boolean; type?: string; expiresInMs?: number };
+  /** `quorum`: distinct approvers needed, present only above 1 (docs/guides/quorum-approvals.md). */
+  approval?: { required: boolean; type?: string; expiresInMs?: number; quorum?: number };
   idempotent: boolean;
   retry?: { maxAttempts: number; backoffMs?: number; retryOn: boolean };
   timeoutMs?: number;
   tags: string[];
-  /** Capability-level policy names, in declaration order. */
+  /** Capability-level enforced policy names, in declaration order. */
   policies: string[];
+  /** Capability-level shadow policy names, in declaration order; absent when there are none. */
+  shadowPolicies?: string[];
   redact?: { output: boolean; approvalInput: boolean };
   /** `sha256:<hex>`, `null` without an input schema, `"unconvertible"` when conversion throws. */
   inputSchemaHash: string | null;
@@ -37,6 +40,8 @@ export type RuntimePolicyEntry = {
   scope?: PolicyScope;
   /** v3, the manifest's candidate ids; absent = scope unknown. */
   candidates?: string[];
+  /** Present only for a shadow policy: evaluated and audited, never enforced. */
+  mode?: "shadow";
 };
 
 export type CapabilitySnapshot = {
