@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Typechecks the TypeScript code blocks (```ts / ```typescript) of README.md, packages/*/README.md and
+// Typechecks the TypeScript code blocks (```ts / ```typescript / ```tsx) of README.md, packages/*/README.md and
 // examples/*/README.md, so that documentation cannot drift from the APIs it shows.
 //
 //   node scripts/check-readme-snippets.mjs [root]     root defaults to this repository
@@ -24,6 +24,12 @@
 //   <!-- snippet: prelude                hidden declarations prepended to the snippet, for a fragment that
 //   declare const runtime: AgentRuntime;   uses variables declared elsewhere; rendered Markdown hides them
 //   -->
+//   <!-- snippet: ai 6 7 -->             compile once per listed `ai` major (5, 6, 7): in the snippet and in every
+//                                        workspace source it reaches, `ai`, `@ai-sdk/provider` and `@ai-sdk/react`
+//                                        resolve to the lockfile-pinned aliases of that major (`ai-v6`,
+//                                        `@ai-sdk/react-v6`, ...), as the ai-sdk legs alias them. Without it a
+//                                        snippet sees whatever `ai` its folder resolves (the workspace's v5).
+// A ```tsx block compiles as a .tsx module (`jsx: react-jsx`), so it needs React's types where it resolves.
 // Prefer complete snippets; use a prelude only for a short fragment whose context the prose gives.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -45,6 +51,17 @@ const COMPILER_OPTIONS = {
   resolveJsonModule: true,
   skipLibCheck: true,
   noEmit: true,
+  jsx: "react-jsx",
+};
+
+/**
+ * What each `ai` major's packages are installed as (packages/ai-sdk/vitest.legs.config.ts has the same map).
+ * v5 is the workspace default: its names resolve as written.
+ */
+const AI_MAJORS = {
+  5: {},
+  6: { ai: "ai-v6", "@ai-sdk/provider": "@ai-sdk/provider-v3", "@ai-sdk/react": "@ai-sdk/react-v6" },
+  7: { ai: "ai-v7", "@ai-sdk/provider": "@ai-sdk/provider-v4", "@ai-sdk/react": "@ai-sdk/react-v7" },
 };
 
 // State of the run in progress; `checkMarkdownSnippets` is synchronous, so one run at a time.
@@ -83,7 +100,13 @@ export function checkMarkdownSnippets({ root: checkRoot, files, fallbackDirs: fa
   const snippets = [];
   for (const file of files) snippets.push(...readSnippets(file));
   const checked = snippets.filter((s) => !s.skip);
-  if (checked.length > 0) typecheck(checked);
+  // One program per `ai` major: a source reached under two majors must see each major's types.
+  const byMajor = new Map();
+  for (const snippet of checked) for (const major of snippet.aiMajors ?? [undefined]) {
+    if (!byMajor.has(major)) byMajor.set(major, []);
+    byMajor.get(major).push(major === undefined ? snippet : { ...snippet, virtualPath: snippet.virtualPath.replace(/__(\.tsx?)$/, `_ai${major}__$1`), label: ` (ai ${major})` });
+  }
+  for (const [major, list] of byMajor) typecheck(list, major);
   return { problems, checked: checked.length };
 }
 
@@ -126,10 +149,10 @@ function readSnippets(readme) {
         break;
       }
       const language = info.toLowerCase();
-      if (language === "ts" || language === "typescript") {
+      if (language === "ts" || language === "typescript" || language === "tsx") {
         index++;
         const code = lines.slice(i + 1, end).map((l) => stripIndent(l, indent.length));
-        found.push(makeSnippet(readme, file, index, i + 2, code, pending));
+        found.push(makeSnippet(readme, file, index, i + 2, code, pending, language === "tsx"));
       } else if (pending) {
         problems.push(`${file}:${pending.line} snippet directive applies to a \`${info || "plain"}\` block; only ts blocks are checked`);
       }
@@ -143,7 +166,7 @@ function readSnippets(readme) {
         problems.push(`${file}:${i + 1} snippet directive is never closed with -->`);
         break;
       }
-      pending = parseDirective(file, lines, i, close, pending ?? { line: i + 1, skip: false, dir: undefined, prelude: [] });
+      pending = parseDirective(file, lines, i, close, pending ?? { line: i + 1, skip: false, dir: undefined, prelude: [], aiMajors: undefined });
       i = close;
       continue;
     }
@@ -172,6 +195,12 @@ function parseDirective(file, lines, start, end, pending) {
   const [keyword, ...rest] = firstLine.split(/\s+/);
   if (keyword === "skip" && rest.length === 0) return { ...pending, skip: true };
   if (keyword === "in" && rest.length === 1 && pending.dir === undefined) return { ...pending, dir: rest[0] };
+  if (keyword === "ai" && rest.length > 0 && pending.aiMajors === undefined) {
+    const majors = [...new Set(rest)];
+    if (majors.every((m) => Object.hasOwn(AI_MAJORS, m))) return { ...pending, aiMajors: majors };
+    problems.push(`${file}:${start + 1} snippet directive "${firstLine}" names an \`ai\` major other than ${Object.keys(AI_MAJORS).join(", ")}`);
+    return pending;
+  }
   if (keyword === "prelude" && rest.length === 0 && pending.prelude.length === 0) {
     // The code starts on the comment's second line; each line keeps its README line for diagnostics.
     const prelude = [];
@@ -181,11 +210,11 @@ function parseDirective(file, lines, start, end, pending) {
     }
     return { ...pending, prelude };
   }
-  problems.push(`${file}:${start + 1} unknown or repeated snippet directive "${firstLine}" (expected skip, in <dir> or prelude)`);
+  problems.push(`${file}:${start + 1} unknown or repeated snippet directive "${firstLine}" (expected skip, in <dir>, prelude or ai <majors>)`);
   return pending;
 }
 
-function makeSnippet(readme, file, index, firstLine, code, directives) {
+function makeSnippet(readme, file, index, firstLine, code, directives, tsx = false) {
   const where = directives?.dir ? path.resolve(path.dirname(readme), directives.dir) : path.dirname(readme);
   const snippet = { file, index, fenceLine: firstLine - 1, skip: directives?.skip === true };
   if (snippet.skip) return snippet;
@@ -198,12 +227,12 @@ function makeSnippet(readme, file, index, firstLine, code, directives) {
   const lineMap = [...prelude.map((p) => p.line), ...code.map((_, i) => firstLine + i)];
   const text = [...prelude.map((p) => p.text), ...code].join("\n") + "\n";
   // A name no real file uses; `__` keeps it apart from the folder's own modules.
-  const virtualPath = path.join(where, `__readme_snippet_${++virtualCount}__.ts`);
-  return { ...snippet, virtualPath, text, lineMap };
+  const virtualPath = path.join(where, `__readme_snippet_${++virtualCount}__.${tsx ? "tsx" : "ts"}`);
+  return { ...snippet, virtualPath, text, lineMap, tsx, aiMajors: directives?.aiMajors, label: "" };
 }
 
-/** One program for every snippet: the sources they import are parsed once. */
-function typecheck(list) {
+/** One program for every snippet of one `ai` major: the sources they import are parsed once. */
+function typecheck(list, aiMajor) {
   const { options, errors } = ts.convertCompilerOptionsFromJson(COMPILER_OPTIONS, root);
   if (errors.length > 0) throw new Error(ts.formatDiagnostics(errors, formatHost()));
   const byPath = new Map(list.map((s) => [s.virtualPath, s]));
@@ -214,18 +243,21 @@ function typecheck(list) {
   host.readFile = (name) => byPath.get(path.resolve(name))?.text ?? readFile.call(host, name);
   host.getSourceFile = (name, languageVersion, onError, shouldCreate) => {
     const snippet = byPath.get(path.resolve(name));
-    if (snippet) return ts.createSourceFile(name, snippet.text, languageVersion, true, ts.ScriptKind.TS);
+    if (snippet) return ts.createSourceFile(name, snippet.text, languageVersion, true, snippet.tsx ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
     return getSourceFile.call(host, name, languageVersion, onError, shouldCreate);
   };
-  if (fallbackDirs.length > 0) {
+  const aliases = AI_MAJORS[aiMajor] ?? {};
+  if (fallbackDirs.length > 0 || Object.keys(aliases).length > 0) {
     // A snippet's unresolved bare import is resolved as if written in each fallback folder, in order.
     host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, containingSource) =>
       literals.map((literal) => {
         const mode = ts.getModeForUsageLocation(containingSource, literal, compilerOptions);
-        const own = ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, undefined, redirected, mode);
-        if (own.resolvedModule || !byPath.has(path.resolve(containingFile)) || !isBare(literal.text)) return own;
+        // Installed packages keep their own dependencies; only the snippet and workspace sources switch major.
+        const specifier = containingFile.split(/[\\/]/).includes("node_modules") ? literal.text : aliasFor(literal.text, aliases);
+        const own = ts.resolveModuleName(specifier, containingFile, compilerOptions, host, undefined, redirected, mode);
+        if (own.resolvedModule || !byPath.has(path.resolve(containingFile)) || !isBare(specifier)) return own;
         for (const dir of fallbackDirs) {
-          const other = ts.resolveModuleName(literal.text, path.join(dir, "__snippet_fallback__.ts"), compilerOptions, host, undefined, redirected, mode);
+          const other = ts.resolveModuleName(specifier, path.join(dir, "__snippet_fallback__.ts"), compilerOptions, host, undefined, redirected, mode);
           if (other.resolvedModule) return other;
         }
         return own;
@@ -242,7 +274,7 @@ function typecheck(list) {
     for (const diagnostic of diagnostics) {
       const at = diagnostic.start === undefined ? "" : `line ${readmeLine(snippet, source, diagnostic.start)} `;
       const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ");
-      problems.push(`${snippet.file} snippet #${snippet.index} (line ${snippet.fenceLine}): ${at}TS${diagnostic.code} ${message}`);
+      problems.push(`${snippet.file} snippet #${snippet.index}${snippet.label} (line ${snippet.fenceLine}): ${at}TS${diagnostic.code} ${message}`);
     }
   }
 }
@@ -260,6 +292,15 @@ function stripIndent(line, width) {
   let i = 0;
   while (i < width && line[i] === " ") i++;
   return line.slice(i);
+}
+
+/** `ai/test` → `ai-v6/test` for major 6: the package name is swapped, the subpath kept. */
+function aliasFor(specifier, aliases) {
+  for (const [name, alias] of Object.entries(aliases)) {
+    if (specifier === name) return alias;
+    if (specifier.startsWith(`${name}/`)) return alias + specifier.slice(name.length);
+  }
+  return specifier;
 }
 
 function isBare(specifier) {

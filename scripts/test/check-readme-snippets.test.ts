@@ -129,6 +129,51 @@ describe("check-readme-snippets", { timeout: 60_000 }, () => {
     expect(result.stderr).toContain("README.md:3 code fence is never closed");
   });
 
+  // Fake `ai` majors installed as the workspace installs them (`ai`, `ai-v6`, `ai-v7`), and a fake React.
+  const MAJORS: Record<string, string> = {
+    ...Object.fromEntries(
+      (["ai", "ai-v6", "ai-v7"] as const).flatMap((name, i) => [
+        [`packages/widget/node_modules/${name}/package.json`, JSON.stringify({ name, types: "index.d.ts" })],
+        [`packages/widget/node_modules/${name}/index.d.ts`, `export declare const major: ${i + 5};\n`],
+      ]),
+    ),
+    "packages/widget/node_modules/react/package.json": JSON.stringify({ name: "react", exports: { ".": { types: "./index.d.ts" }, "./jsx-runtime": { types: "./jsx-runtime.d.ts" } } }),
+    "packages/widget/node_modules/react/index.d.ts": "export {};\n",
+    "packages/widget/node_modules/react/jsx-runtime.d.ts":
+      "export namespace JSX { interface Element {} interface IntrinsicElements { p: { children?: unknown } } }\nexport declare function jsx(...args: unknown[]): JSX.Element;\nexport declare function jsxs(...args: unknown[]): JSX.Element;\n",
+  };
+
+  it("`ai 6 7` compiles a snippet once per listed major, the workspace's `ai` renamed to that major's alias; a break names the major", async () => {
+    const ok = ["# widget", "<!-- snippet: ai 6 7 -->", fence('import { major } from "ai";\nexport const m: 6 | 7 = major;'), fence('import { major } from "ai";\nexport const m: 5 = major;')];
+    const passed = await check(tree({ ...MAJORS, "packages/widget/README.md": ok.join("\n") }));
+    expect(passed.stderr).toBe("");
+    expect(passed.stdout.trim()).toBe(`check:readme: ok (${CLEAN_CHECKED + 1} snippets)`);
+
+    const broken = ["# widget", "<!-- snippet: ai 6 7 -->", fence('import { major } from "ai";\nexport const m: 6 = major;')];
+    const failed = await check(tree({ ...MAJORS, "packages/widget/README.md": broken.join("\n") }));
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("1 problem(s)");
+    expect(failed.stderr).toMatch(/packages\/widget\/README\.md snippet #1 \(ai 7\) \(line 3\): line 5 TS2322 Type '7' is not assignable to type '6'/);
+  });
+
+  it("fails on an `ai` directive naming a major it does not know", async () => {
+    const readme = ["# widget", "<!-- snippet: ai 6 8 -->", fence("export const a = 1;")];
+    const result = await check(tree({ ...MAJORS, "packages/widget/README.md": readme.join("\n") }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('packages/widget/README.md:2 snippet directive "ai 6 8" names an `ai` major other than 5, 6, 7');
+  });
+
+  it("compiles a tsx block as JSX against the React types it resolves, and fails on a broken one", async () => {
+    const ok = ["# widget", fence("export const el = <p>{1}</p>;", "tsx")];
+    const passed = await check(tree({ ...MAJORS, "packages/widget/README.md": ok.join("\n") }));
+    expect(passed.stderr).toBe("");
+    expect(passed.code).toBe(0);
+    const broken = ["# widget", fence("export const el = <span />;", "tsx")];
+    const failed = await check(tree({ ...MAJORS, "packages/widget/README.md": broken.join("\n") }));
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/packages\/widget\/README\.md snippet #1 \(line 2\): line 3 TS2339 Property 'span' does not exist on type 'JSX.IntrinsicElements'/);
+  });
+
   it("exits 2 when the root has no README.md", async () => {
     const root = mkdtempSync(path.join(tmpdir(), "check-readme-empty-"));
     trees.push(root);

@@ -3,6 +3,7 @@ import type { Actor, AgentRuntime, ApprovalRecord } from "@orpc-agent/core";
 import { concealedResult, toToolResult } from "../result.js";
 import type { AISDKToolResult } from "../types.js";
 import { approvalChunk, outcomeData, type GovernedApprovalChunk } from "./approval-part.js";
+import { completeDenial } from "./denial.js";
 import { sameJson } from "./same-json.js";
 
 /** A browser's answer to a requester confirmation, when it does not arrive as an `approval-responded` part (`ai` 5). */
@@ -66,6 +67,8 @@ export async function answerConfirmations<M extends Message, TContext>(
       if (!isToolPart(part)) continue;
       const toolName = part.type === "dynamic-tool" ? String(part.toolName) : part.type.slice("tool-".length);
       if (!binding.toolNames.has(toolName)) continue;
+      // A denial streamed on ai 6 gets the SDK's complete `output-denied` shape; it was never an approval to answer.
+      if (completeDenial(part)) continue;
       const answer = answerOf(part, explicit);
       if (answer !== undefined) used.add(answer.approvalId);
       if (answer === undefined) {
@@ -130,8 +133,19 @@ function answerable<TContext>(binding: ConfirmationBinding<TContext>, record: Ap
   if (binding.toolNameOf(record.capabilityId) !== call.toolName) return false;
   // SI-4: a record demanding any other type (a manager's) is never decided from the chat.
   if (!Array.isArray(record.types) || record.types.length === 0 || !record.types.every((type) => binding.confirmable.has(type))) return false;
-  // SI-5: the answer is for the call shown, with exactly the input the runtime validated.
-  return sameJson(record.input, call.input);
+  // SI-5: the answer is for the call shown, with exactly the input the record binds.
+  return bindsInput(record, call.input);
+}
+
+/**
+ * Whether the record's `inputHash` binds the input the part shows. The part shows what the model submitted; the
+ * record keeps that as `submittedInput` (ADR-020), and resume validates it again and requires the approved hash,
+ * so equal submitted input means the hash-bound call. A record without it (a custom coordinator) binds the
+ * validated `input` only: the part must show exactly that, which refuses a call whose schema transformed it.
+ */
+function bindsInput(record: ApprovalRecord, shown: unknown): boolean {
+  if (Object.hasOwn(record, "submittedInput") && record.submittedInput !== undefined) return sameJson(record.submittedInput, shown);
+  return sameJson(record.input, shown);
 }
 
 function isToolPart(part: Part): boolean {

@@ -1,6 +1,7 @@
 import type { UIMessageChunk } from "ai";
 import type { AISDKToolResult } from "../types.js";
 import { approvalChunk } from "./approval-part.js";
+import { denialChunks, isDenial } from "./denial.js";
 import { HAS_NATIVE_APPROVALS } from "./native-approvals.js";
 
 /** What the stream rewrite needs to know about one build: its tool names, and which approvals the requester confirms. */
@@ -14,8 +15,10 @@ type Chunk = { type: string; toolCallId?: string; toolName?: string; output?: un
 
 /**
  * Rewrites the governed tools' outputs in a UI message stream so the part state says what happened:
- * `ok` stays `output-available`; an error envelope (policy denial, concealed failure, invalid input, timeout)
- * becomes `output-error` with the public message only (SI-9); `approval-required` stays `output-available`
+ * `ok` stays `output-available`; a denial (policy, authorization, concealed failure) becomes `output-denied` with
+ * the public message as its reason on `ai` 6 and 7 (`output-error` on `ai` 5); any other error envelope (invalid
+ * input, timeout, a declared error) becomes `output-error` with the public message only (SI-9);
+ * `approval-required` stays `output-available`
  * with a pending card (`data-agent-approval`, keyed by approval id), or, for a requester-confirmable approval
  * on `ai` 6 and 7, becomes the SDK's `tool-approval-request` carrying the runtime's approval id. The model's
  * view is untouched: it read the envelope in the loop.
@@ -43,6 +46,7 @@ function rewrite(chunk: Chunk, envelope: AISDKToolResult, toolName: string, gove
   const toolCallId = chunk.toolCallId!;
   switch (envelope.status) {
     case "error": {
+      if (HAS_NATIVE_APPROVALS && isDenial(envelope)) return denialChunks(toolCallId, envelope);
       const out: Record<string, unknown> = { type: "tool-output-error", toolCallId, errorText: envelope.error.message };
       for (const key of ["providerExecuted", "providerMetadata", "toolMetadata", "dynamic"]) if (chunk[key] !== undefined) out[key] = chunk[key];
       return [out];

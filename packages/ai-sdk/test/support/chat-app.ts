@@ -13,14 +13,16 @@ import {
   deny,
   requireApproval,
   type AgentAuditEvent,
+  type ApprovalCoordinator,
 } from "@orpc-agent/core";
 import type { AppContext } from "./app.js";
 
 export const INTERNAL_TEXT = "connect ECONNREFUSED 10.0.3.7:5432 (users_table)";
 
-export function buildChatApp(options: { requesterConfirmable?: string[]; rejectSelfApproval?: boolean } = { requesterConfirmable: ["confirmation"] }) {
+export function buildChatApp(options: { requesterConfirmable?: string[]; rejectSelfApproval?: boolean; coordinator?: ApprovalCoordinator } = { requesterConfirmable: ["confirmation"] }) {
   const ap = agentProcedure(os.$context<AppContext>() as unknown as Parameters<typeof agentProcedure>[0]);
   const handlerRuns: string[] = [];
+  const sentTexts: string[] = [];
   const registry = createCapabilityRegistry({
     orders: {
       get: ap
@@ -47,10 +49,12 @@ export function buildChatApp(options: { requesterConfirmable?: string[]; rejectS
     },
     notes: {
       send: ap
-        .input(z.object({ to: z.string(), text: z.string(), amount: z.number().optional() }))
+        // `trim` transforms: the validated input can differ from what the model submitted (ADR-020).
+        .input(z.object({ to: z.string(), text: z.string().trim(), amount: z.number().optional() }))
         .meta({ agent: { description: "Send a note to a customer.", expose: { aiSdk: true }, sideEffect: "external", risk: "medium", approval: { required: true, type: "confirmation" } } })
         .handler(({ input }) => {
           handlerRuns.push(`notes.send:${input.to}`);
+          sentTexts.push(input.text);
           return { sent: input.to };
         }),
     },
@@ -76,10 +80,10 @@ export function buildChatApp(options: { requesterConfirmable?: string[]; rejectS
   const events: AgentAuditEvent[] = [];
   const runtime = createAgentRuntime<AppContext>({
     governance: defineGovernance({ registry, policies }),
-    approvals: { coordinator: createInMemoryApprovalCoordinator(), ...(options.requesterConfirmable ? { requesterConfirmable: options.requesterConfirmable } : {}),
+    approvals: { coordinator: options.coordinator ?? createInMemoryApprovalCoordinator(), ...(options.requesterConfirmable ? { requesterConfirmable: options.requesterConfirmable } : {}),
       ...(options.rejectSelfApproval !== undefined ? { rejectSelfApproval: options.rejectSelfApproval } : {}),
     },
     audit: (event) => void events.push(event),
   });
-  return { runtime, events, handlerRuns };
+  return { runtime, events, handlerRuns, sentTexts };
 }

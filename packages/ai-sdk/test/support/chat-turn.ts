@@ -1,7 +1,18 @@
 // One chat request as an AI SDK UI server runs it, on whichever `ai` major the leg loaded: settle the browser's
 // answers through the runtime, run the real streamText loop, rewrite the UI message stream, and read it back
 // with the SDK's own readUIMessageStream, continuing the last assistant message as useChat does.
-import { convertToModelMessages, createUIMessageStream, readUIMessageStream, stepCountIs, streamText, type UIMessage, type UIMessageChunk } from "ai";
+import {
+  convertToModelMessages,
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  parseJsonEventStream,
+  readUIMessageStream,
+  stepCountIs,
+  streamText,
+  uiMessageChunkSchema,
+  type UIMessage,
+  type UIMessageChunk,
+} from "ai";
 import type { ConfirmationAnswer, GovernedChat } from "../../src/index.js";
 import { scriptedModel, type ScriptedTurn } from "./scripted-model.js";
 
@@ -23,10 +34,26 @@ export async function chatTurn(chat: GovernedChat, messages: UIMessage[], turns:
   const last = settled.messages.at(-1);
   const continued = last?.role === "assistant" ? last : undefined;
   let final: UIMessage | undefined;
-  const tapped = stream.pipeThrough(new TransformStream<UIMessageChunk, UIMessageChunk>({ transform: (chunk, c) => (seen.push(chunk), c.enqueue(chunk)) }));
+  const tapped = overTheWire(stream).pipeThrough(new TransformStream<UIMessageChunk, UIMessageChunk>({ transform: (chunk, c) => (seen.push(chunk), c.enqueue(chunk)) }));
   for await (const message of readUIMessageStream(continued ? { message: continued, stream: tapped } : { stream: tapped })) final = message;
   const before = continued ? settled.messages.slice(0, -1) : settled.messages;
   return { messages: [...before, final!], chunks: seen, outcomes: settled.outcomes };
+}
+
+/**
+ * The stream as the browser receives it: the SSE response body, parsed with the loaded major's own chunk schema
+ * (what its chat transport does), so a chunk that major's client would reject fails the test.
+ */
+function overTheWire(stream: ReadableStream<UIMessageChunk>): ReadableStream<UIMessageChunk> {
+  const body = createUIMessageStreamResponse({ stream }).body!;
+  return parseJsonEventStream({ stream: body, schema: uiMessageChunkSchema }).pipeThrough(
+    new TransformStream({
+      transform(result, controller) {
+        if (!result.success) throw new Error(`the client rejects a chunk: ${String(result.error)}`);
+        controller.enqueue(result.value as UIMessageChunk);
+      },
+    }),
+  );
 }
 
 export function userMessage(text: string): UIMessage {

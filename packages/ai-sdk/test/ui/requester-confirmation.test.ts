@@ -3,6 +3,7 @@
 // runtime.approvals.decide on the record bound to the input's hash, then one resume (SI-4, SI-5).
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
+import { createInMemoryApprovalCoordinator, type ApprovalCoordinator } from "@orpc-agent/core";
 import { APPROVAL_PART_TYPE, governChat, toAISDKTools, type ConfirmationAnswer, type GovernedChat } from "../../src/index.js";
 import { context, dana, priya } from "../support/app.js";
 import { buildChatApp } from "../support/chat-app.js";
@@ -114,6 +115,48 @@ describe("AI SDK UI: requester confirmations", () => {
     expect(reply.outcomes).toEqual([expect.objectContaining({ outcome: "refused" })]);
     expect((await s.app.runtime.approvals.get(s.approvalId))?.status).toBe("pending");
     expect(s.app.handlerRuns).toEqual([]);
+  });
+
+  it("SI-5: a transformed input (trim) confirms: the part shows what was submitted, the record binds it as submittedInput, the handler gets the approved value", async () => {
+    const s = await setup({ to: "c_42", text: "  Your parcel ships today.  " });
+    const record = await s.app.runtime.approvals.get(s.approvalId);
+    expect(record).toMatchObject({ input: { text: "Your parcel ships today." }, submittedInput: { text: "  Your parcel ships today.  " } });
+    const second = await continueWith(s.chat, answer(s, true), "Sent.");
+    expect(second.outcomes).toEqual([expect.objectContaining({ outcome: "executed", result: { status: "ok", data: { sent: "c_42" } } })]);
+    expect(s.app.sentTexts).toEqual(["Your parcel ships today."]);
+  });
+
+  it("SI-5: the part showing the validated instead of the submitted input is other input: refused", async () => {
+    const s = await setup({ to: "c_42", text: "  Hi.  " });
+    const tampered = structuredClone(s.first.messages);
+    toolPart(tampered, "call_send").input = { to: "c_42", text: "Hi." };
+    const reply = await continueWith(s.chat, answer(s, true, { messages: tampered }));
+    expect(reply.outcomes).toEqual([expect.objectContaining({ outcome: "refused" })]);
+    expect((await s.app.runtime.approvals.get(s.approvalId))?.status).toBe("pending");
+    expect(s.app.handlerRuns).toEqual([]);
+  });
+
+  it("SI-5: a coordinator that keeps no submittedInput binds the validated input: untransformed confirms, transformed is refused", async () => {
+    const inner = createInMemoryApprovalCoordinator();
+    // A custom coordinator stores what it knows; this one drops the submitted copy (ADR-020's fallback).
+    const coordinator: ApprovalCoordinator = {
+      create: ({ submittedInput: _, ...request }) => inner.create(request),
+      get: (id) => inner.get(id),
+      decide: (id, decision) => inner.decide(id, decision),
+      markConsumed: (id, executionId) => inner.markConsumed(id, executionId),
+    };
+    const app = buildChatApp({ requesterConfirmable: ["confirmation"], coordinator });
+    const chat = await governChat(app.runtime, { actor: dana, context, requesterConfirmable: ["confirmation"] });
+    const turn = (input: object, id: string) => chatTurn(chat, [userMessage("Tell them.")], [[toolCall(id, "notes_send", input)], [text("Confirm?")]]);
+    const reply = async (t: Awaited<ReturnType<typeof turn>>, id: string) => {
+      const approvalId = (dataParts(t.messages, APPROVAL_PART_TYPE)[0]!.data as { approvalId: string }).approvalId;
+      expect((await app.runtime.approvals.get(approvalId))?.submittedInput).toBeUndefined();
+      const r = NATIVE ? { messages: answerInBrowser(t.messages, id, { id: approvalId, approved: true }) } : { messages: t.messages, answers: [{ approvalId, approved: true }] };
+      return continueWith(chat, r);
+    };
+    expect((await reply(await turn({ to: "c_1", text: "Plain." }, "call_plain"), "call_plain")).outcomes).toEqual([expect.objectContaining({ outcome: "executed" })]);
+    expect((await reply(await turn({ to: "c_2", text: " Padded. " }, "call_padded"), "call_padded")).outcomes).toEqual([expect.objectContaining({ outcome: "refused" })]);
+    expect(app.handlerRuns).toEqual(["notes.send:c_1"]);
   });
 
   it("SI-4: no browser answer covers a manager-type demand: not a manager-only record, not one merging confirmation and manager", async () => {
