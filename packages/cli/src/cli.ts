@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { parseArgs } from "./args/parse-args.js";
+import { runAudit } from "./audit/run-audit.js";
 import { USAGE } from "./args/usage.js";
 import { runCheck } from "./commands/check.js";
 import { commandOptions } from "./commands/command-options.js";
@@ -17,6 +18,8 @@ import { isMainModule } from "./run-as-main.js";
  */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   try {
+    // `audit verify|export` reads evidence, not the application: its own flags and exit codes (ADR-025).
+    if (argv[0] === "audit") return await runAudit(argv.slice(1), io);
     const parsed = parseArgs(argv);
     if (!parsed.ok) {
       io.stderr.write(`orpc-agent: ${parsed.error}\n\n${USAGE}`);

@@ -78,6 +78,7 @@ export type {
   ApprovalVote,
   RuntimeApprovals,
 } from "./approvals/types.js";
+export type { ApprovalSealKey, ApprovalSealOptions } from "./approvals/seal/keys.js";
 
 // Audit and tracing
 export type {
@@ -89,4 +90,17 @@ export type {
   AuditSink,
   DeniedReason,
 } from "./audit/types.js";
+// The audit hash chain (ADR-025): records, checkpoints, offline verification.
+export { AUDIT_CHAIN_GENESIS, auditChainRecord, auditRecordHash, parseReceiptId } from "./audit/chain/record.js";
+export type { AuditChainLink, AuditChainRecord } from "./audit/chain/record.js";
+export { auditCheckpointPayload } from "./audit/chain/checkpoint.js";
+export type { AuditCheckpoint } from "./audit/chain/checkpoint.js";
+export { verifyAuditTrail } from "./audit/chain/verify.js";
+export type {
+  AuditTrailEntry,
+  AuditTrailFinding,
+  AuditTrailFindingKind,
+  AuditTrailReport,
+  VerifyAuditTrailOptions,
+} from "./audit/chain/verify.js";
 export type { SpanAttributes, SpanHandle, TracingAdapter } from "./tracing/types.js";

@@ -15,6 +15,10 @@ export { APPROVALS_DDL } from "./ddl.js";
 // Audit
 export { createPgAuditSink } from "./audit/create-pg-audit-sink.js";
 export type { PgAuditSink, PgAuditSinkOptions } from "./audit/create-pg-audit-sink.js";
+export type { PgAuditCheckpointOptions } from "./audit/checkpoints.js";
+export { AUDIT_CHAIN_DDL } from "./audit/chain-ddl.js";
+export { readPgAuditTrail } from "./audit/read-trail.js";
+export type { PgAuditTrail, ReadPgAuditTrailOptions } from "./audit/read-trail.js";
 export { AUDIT_DDL } from "./ddl.js";
 
 // Invocation journal

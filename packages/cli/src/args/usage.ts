@@ -8,6 +8,8 @@ Commands:
   snapshot    Write the capability snapshot (the committed baseline)
   check       Compare the app with the committed snapshot; exit 1 on failing drift
   init        Interactive setup: choose the entry, write config and a baseline
+  audit verify | audit export
+              Verify the hash-chained audit trail (see orpc-agent audit --help)
 
 Options:
   --entry <path>          Module exporting a governance, runtime or registry  [config orpcAgent.entry]

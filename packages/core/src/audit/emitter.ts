@@ -1,14 +1,20 @@
 import { CapabilityError } from "../errors/capability-error.js";
 import type { AgentAuditEvent, AuditConfig, AuditSink } from "./types.js";
 import { timerDelay } from "../internal/promise.js";
+import { createAuditChainer, type AuditChainer } from "./chain/link.js";
 
 export type AuditEmitter = {
   /** False when no sink is configured: callers build no event at all (core.md §16). */
   readonly enabled: boolean;
   readonly strict: boolean;
   readonly verbose: boolean;
-  /** Best-effort: every sink called synchronously, in order; failures go to onSinkError. */
-  emit(event: AgentAuditEvent): void;
+  /** The runtime's hash chain id when `audit.chain` is on. */
+  readonly chainId: string | undefined;
+  /**
+   * Best-effort: every sink called synchronously, in order; failures go to onSinkError.
+   * Returns the event's receipt id when chained and terminal.
+   */
+  emit(event: AgentAuditEvent): string | undefined;
   /** Strict `capability.started`: awaited on all sinks; the first failure rejects (no onSinkError). */
   emitAwaited(event: AgentAuditEvent): Promise<void>;
   drain(timeoutMs: number): Promise<void>;
@@ -21,21 +27,23 @@ const defaultOnSinkError = (err: unknown, event: AgentAuditEvent): void => {
 };
 
 export function normalizeAuditConfig(config: AuditConfig | undefined) {
-  if (config === undefined) return { sinks: [] as AuditSink[], strict: false, verbose: false, onSinkError: defaultOnSinkError };
-  if (typeof config === "function") return { sinks: [config], strict: false, verbose: false, onSinkError: defaultOnSinkError };
+  if (config === undefined) return { sinks: [] as AuditSink[], strict: false, verbose: false, chain: false, onSinkError: defaultOnSinkError };
+  if (typeof config === "function") return { sinks: [config], strict: false, verbose: false, chain: false, onSinkError: defaultOnSinkError };
   if (Array.isArray(config)) {
     assertSinks(config);
-    return { sinks: [...config], strict: false, verbose: false, onSinkError: defaultOnSinkError };
+    return { sinks: [...config], strict: false, verbose: false, chain: false, onSinkError: defaultOnSinkError };
   }
   if (typeof config !== "object" || config === null || !Array.isArray(config.sinks)) {
     throw new TypeError("audit must be a sink function, an array of sinks, or { sinks: AuditSink[], strict?, verbose?, onSinkError? }.");
   }
   assertSinks(config.sinks);
   if (config.onSinkError !== undefined && typeof config.onSinkError !== "function") throw new TypeError("audit.onSinkError must be a function.");
+  if (config.chain !== undefined && typeof config.chain !== "boolean") throw new TypeError("audit.chain must be a boolean.");
   return {
     sinks: [...config.sinks],
     strict: config.strict === true,
     verbose: config.verbose === true,
+    chain: config.chain === true,
     onSinkError: config.onSinkError ?? defaultOnSinkError,
   };
 }
@@ -45,7 +53,9 @@ function assertSinks(sinks: unknown[]): asserts sinks is AuditSink[] {
 }
 
 export function createAuditEmitter(config: AuditConfig | undefined): AuditEmitter {
-  const { sinks, strict, verbose, onSinkError } = normalizeAuditConfig(config);
+  const { sinks, strict, verbose, chain, onSinkError } = normalizeAuditConfig(config);
+  // Without sinks nothing is emitted, so no chain either.
+  const chainer: AuditChainer | undefined = chain && sinks.length > 0 ? createAuditChainer() : undefined;
   // A count and idle waiters rather than a set of promises: the hot path pays one shared callback per write.
   let inFlight = 0;
   let idleWaiters: (() => void)[] = [];
@@ -70,7 +80,19 @@ export function createAuditEmitter(config: AuditConfig | undefined): AuditEmitte
     }
   };
 
-  const emit = (event: AgentAuditEvent): void => {
+  /** Links the event into the chain; an event that cannot be hashed goes out unchained and is reported. */
+  const link = (event: AgentAuditEvent): AgentAuditEvent => {
+    if (chainer === undefined) return event;
+    try {
+      return chainer.link(event);
+    } catch (err) {
+      report(err, event);
+      return event;
+    }
+  };
+
+  const emit = (original: AgentAuditEvent): string | undefined => {
+    const event = link(original);
     for (const sink of sinks) {
       let result: void | Promise<void>;
       try {
@@ -87,9 +109,11 @@ export function createAuditEmitter(config: AuditConfig | undefined): AuditEmitte
         });
       }
     }
+    return event.receiptId;
   };
 
-  const emitAwaited = async (event: AgentAuditEvent): Promise<void> => {
+  const emitAwaited = async (original: AgentAuditEvent): Promise<void> => {
+    const event = link(original);
     // Start every write before awaiting any, so one slow sink does not serialize the others.
     const writes = sinks.map((sink) => {
       try {
@@ -136,5 +160,5 @@ export function createAuditEmitter(config: AuditConfig | undefined): AuditEmitte
     }
   };
 
-  return { enabled: sinks.length > 0, strict, verbose, emit, emitAwaited, drain };
+  return { enabled: sinks.length > 0, strict, verbose, chainId: chainer?.id, emit, emitAwaited, drain };
 }

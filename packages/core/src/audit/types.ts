@@ -5,6 +5,7 @@ import type { PolicyDecisionRecord, PolicyPhase } from "../policy/types.js";
 export type PolicyBatchVerdict = "allow" | "deny" | "hide" | "require-approval" | "error";
 import type { ErrorCode } from "../errors/codes.js";
 import type { FailureStage } from "../errors/capability-error.js";
+import type { AuditChainLink } from "./chain/record.js";
 
 /** An actor reduced to what evidence may hold: never attributes or display name (SI-10). */
 export type AuditActorRef = { id: string; kind: Actor["kind"]; via?: { id: string } };
@@ -56,6 +57,10 @@ type AuditEnvelope<T extends AgentAuditEventType> = {
   capabilityId?: string;
   correlationId?: string;
   inputHash?: string;
+  /** With `audit.chain`: the event's place in the runtime's hash chain (ADR-025). */
+  chain?: AuditChainLink;
+  /** With `audit.chain`, on terminal events: `<chainId>.<seq>`, also on the execution's result. */
+  receiptId?: string;
   data: AuditEventData[T];
 };
 
@@ -73,5 +78,7 @@ export type AuditConfig =
       strict?: boolean;
       /** Add `capabilityIds` to `capabilities.discovered`. */
       verbose?: boolean;
+      /** Link every event into a per-runtime SHA-256 hash chain (`event.chain`) and give results a `receiptId`. */
+      chain?: boolean;
       onSinkError?: (err: unknown, event: AgentAuditEvent) => void;
     };

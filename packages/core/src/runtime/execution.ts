@@ -51,8 +51,9 @@ export function auditEvent<T extends AgentAuditEventType>(exec: Execution, type:
   return Object.freeze(event) as AgentAuditEvent;
 }
 
-export function emit<T extends AgentAuditEventType>(exec: Execution, type: T, data: () => DataOf<T>, timestamp?: Date): void {
-  if (exec.rt.audit.enabled) exec.rt.audit.emit(auditEvent(exec, type, data(), timestamp));
+/** Emits one event; returns its receipt id when the chain is on and the event is terminal. */
+export function emit<T extends AgentAuditEventType>(exec: Execution, type: T, data: () => DataOf<T>, timestamp?: Date): string | undefined {
+  return exec.rt.audit.enabled ? exec.rt.audit.emit(auditEvent(exec, type, data(), timestamp)) : undefined;
 }
 
 export function createExecution(

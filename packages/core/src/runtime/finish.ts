@@ -6,8 +6,14 @@ import type { ExecutionResult } from "./types.js";
 
 // Terminal outcomes. Each emits exactly one terminal event and ends the root span once (SI-12).
 
+/** The receipt rides on the result only when there is one (audit.chain), so unchained results keep their shape. */
+function withReceipt<R extends ExecutionResult<unknown>>(result: R, receiptId: string | undefined): R {
+  if (receiptId !== undefined) (result as { receiptId?: string }).receiptId = receiptId;
+  return result;
+}
+
 export function finishDenied(exec: Execution, error: CapabilityError, reason: DeniedReason): ExecutionResult<never> {
-  emit(exec, "capability.denied", () => {
+  const receiptId = emit(exec, "capability.denied", () => {
     const data: { reason: DeniedReason; publicCode: CapabilityError["code"]; policyDecisions?: Execution["policyDecisions"] } = {
       reason,
       publicCode: error.code,
@@ -16,12 +22,12 @@ export function finishDenied(exec: Execution, error: CapabilityError, reason: De
     return data as never;
   });
   endSpanWithError(exec, error);
-  return { status: "failed", executionId: exec.executionId, error };
+  return withReceipt({ status: "failed", executionId: exec.executionId, error }, receiptId);
 }
 
 export function finishFailed(exec: Execution, error: CapabilityError, options?: { executedBeforeFailure?: true }): ExecutionResult<never> {
   const effectUnknown = exec.attempts > 0;
-  emit(exec, "capability.failed", () => {
+  const receiptId = emit(exec, "capability.failed", () => {
     const data: Record<string, unknown> = { code: error.code, stage: error.stage, retryable: error.retryable, attempts: exec.attempts };
     if (options?.executedBeforeFailure) data.executedBeforeFailure = true;
     if (effectUnknown) data.effectStatus = "unknown";
@@ -29,22 +35,28 @@ export function finishFailed(exec: Execution, error: CapabilityError, options?: 
     return data as never;
   });
   endSpanWithError(exec, error);
-  return effectUnknown
-    ? { status: "failed", executionId: exec.executionId, error, effectStatus: "unknown" }
-    : { status: "failed", executionId: exec.executionId, error };
+  return withReceipt(
+    effectUnknown
+      ? { status: "failed", executionId: exec.executionId, error, effectStatus: "unknown" }
+      : { status: "failed", executionId: exec.executionId, error },
+    receiptId,
+  );
 }
 
 export function finishCancelled(exec: Execution, error: CapabilityError): ExecutionResult<never> {
   const effectUnknown = exec.attempts > 0;
-  emit(exec, "capability.cancelled", () => {
+  const receiptId = emit(exec, "capability.cancelled", () => {
     const data: Record<string, unknown> = { code: error.code, durationMs: durationMs(exec) };
     if (effectUnknown) data.effectStatus = "unknown";
     return data as never;
   });
   endSpanWithError(exec, error, "cancelled");
-  return effectUnknown
-    ? { status: "cancelled", executionId: exec.executionId, error, effectStatus: "unknown" }
-    : { status: "cancelled", executionId: exec.executionId, error };
+  return withReceipt(
+    effectUnknown
+      ? { status: "cancelled", executionId: exec.executionId, error, effectStatus: "unknown" }
+      : { status: "cancelled", executionId: exec.executionId, error },
+    receiptId,
+  );
 }
 
 /** TIMEOUT and CANCELLED end as `cancelled`; every other failure as `failed`. */
@@ -53,15 +65,16 @@ export function finishWithError(exec: Execution, error: CapabilityError, options
 }
 
 export function finishCompleted<O>(exec: Execution, output: O): ExecutionResult<O> {
+  let receiptId: string | undefined;
   if (exec.rt.audit.enabled) {
     const end = exec.rt.now();
-    exec.rt.audit.emit(auditEvent(exec, "capability.completed", { durationMs: durationMs(exec, end), attempts: exec.attempts }, end));
+    receiptId = exec.rt.audit.emit(auditEvent(exec, "capability.completed", { durationMs: durationMs(exec, end), attempts: exec.attempts }, end));
   }
   if (exec.rt.tracing) {
     exec.span.setAttributes({ "orpc_agent.outcome": "completed", "orpc_agent.attempt": exec.attempts });
     exec.span.end("ok");
   }
-  return { status: "completed", executionId: exec.executionId, output };
+  return withReceipt({ status: "completed", executionId: exec.executionId, output }, receiptId);
 }
 
 export function finishSuspended(exec: Execution, approval: ApprovalRecord): ExecutionResult<never> {

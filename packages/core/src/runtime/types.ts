@@ -84,11 +84,15 @@ export type CapabilityDescriptor = {
   contextual?: true;
 };
 
+/**
+ * `receiptId` (with `audit.chain`): `<chainId>.<seq>` of the terminal audit event, which carries the same id; it
+ * locates the execution's events in the hash chain. A suspended execution has no terminal event, so no receipt.
+ */
 export type ExecutionResult<O = unknown> =
-  | { status: "completed"; executionId: string; output: O }
+  | { status: "completed"; executionId: string; output: O; receiptId?: string }
   | { status: "approval-required"; executionId: string; approval: ApprovalRecord }
-  | { status: "failed"; executionId: string; error: CapabilityError; effectStatus?: "unknown" }
-  | { status: "cancelled"; executionId: string; error: CapabilityError; effectStatus?: "unknown" };
+  | { status: "failed"; executionId: string; error: CapabilityError; effectStatus?: "unknown"; receiptId?: string }
+  | { status: "cancelled"; executionId: string; error: CapabilityError; effectStatus?: "unknown"; receiptId?: string };
 
 export interface AgentRuntime<TContext = unknown> {
   readonly governance: AgentGovernance;

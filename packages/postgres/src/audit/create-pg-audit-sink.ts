@@ -4,7 +4,9 @@ import { assertQuery, runQuery, type PgQuery } from "../query.js";
 import { assertTableName } from "../table-name.js";
 import { batchSettings, type BatchOptions } from "./batch-options.js";
 import { createBatchWriter } from "./batch-writer.js";
-import { eventParams, insertEvents } from "./statements.js";
+import { defaultCheckpointTable } from "./chain-ddl.js";
+import { createCheckpointWriter, type PgAuditCheckpointOptions } from "./checkpoints.js";
+import { eventParams, insertChainedEvents, insertEvents, MAX_CHAINED_ROWS_PER_STATEMENT, PARAMS_PER_CHAINED_EVENT } from "./statements.js";
 
 export interface PgAuditSinkOptions {
   query: PgQuery;
@@ -12,6 +14,11 @@ export interface PgAuditSinkOptions {
   table?: string;
   /** Omit: one awaited INSERT per event. Defaults when given: `{ size: 50, flushMs: 250 }`. */
   batch?: BatchOptions;
+  /**
+   * Sign the hash chain of `audit: { chain: true }` runtimes with Ed25519 (ADR-025): an opening checkpoint per chain,
+   * then one every `everyEvents` stored events or `everyMs`, and one at `close()`. Needs `AUDIT_CHAIN_DDL` applied.
+   */
+  checkpoint?: PgAuditCheckpointOptions;
 }
 
 export type PgAuditSink = AuditSink & {
@@ -19,6 +26,8 @@ export type PgAuditSink = AuditSink & {
   flush(): Promise<void>;
   /** Flushes, then writes every later event through individually. Call it after `runtime.drainAudit()`. */
   close(): Promise<void>;
+  /** With `checkpoint`: flushes, then signs every chain that advanced and waits for the checkpoint writes. */
+  checkpoint(): Promise<void>;
 };
 
 /**
@@ -38,17 +47,36 @@ const WRITE_THROUGH: ReadonlySet<AgentAuditEventType> = new Set<AgentAuditEventT
  * const runtime = createAgentRuntime({ governance, audit: { sinks: [sink], strict: true } });
  */
 export function createPgAuditSink(options: PgAuditSinkOptions): PgAuditSink {
-  const { query, table = DEFAULT_AUDIT_TABLE, batch } = options ?? ({} as PgAuditSinkOptions);
+  const { query, table = DEFAULT_AUDIT_TABLE, batch, checkpoint } = options ?? ({} as PgAuditSinkOptions);
   assertQuery(query);
   assertTableName(table);
   const settings = batchSettings(batch);
+  let checkpoints: ReturnType<typeof createCheckpointWriter> | undefined;
+  if (checkpoint !== undefined) {
+    const checkpointTable = (checkpoint as { table?: string } | null)?.table ?? defaultCheckpointTable(table);
+    assertTableName(checkpointTable);
+    checkpoints = createCheckpointWriter(checkpoint, query, checkpointTable);
+  }
   const insertOne = insertEvents(table, 1);
-  const writeOne = (params: unknown[]): Promise<void> => runQuery(query, insertOne, params).then(() => undefined);
-  const writer =
-    settings === undefined
-      ? undefined
-      : createBatchWriter(settings, (rows) => runQuery(query, insertEvents(table, rows.length), rows.flat()));
+  const insertOneChained = insertChainedEvents(table, 1);
+  const writeOne = (params: unknown[]): Promise<void> =>
+    runQuery(query, params.length === PARAMS_PER_CHAINED_EVENT ? insertOneChained : insertOne, params).then(() => undefined);
+  const writeRows = async (rows: unknown[][]): Promise<void> => {
+    // Unchained rows keep the original 10-column statement; any chained row switches the batch to the chained one.
+    if (rows.every((row) => row.length !== PARAMS_PER_CHAINED_EVENT)) {
+      await runQuery(query, insertEvents(table, rows.length), rows.flat());
+      return;
+    }
+    const padded = rows.map((row) => (row.length === PARAMS_PER_CHAINED_EVENT ? row : [...row, null, null, null, null, null]));
+    for (let start = 0; start < padded.length; start += MAX_CHAINED_ROWS_PER_STATEMENT) {
+      const chunk = padded.slice(start, start + MAX_CHAINED_ROWS_PER_STATEMENT);
+      await runQuery(query, insertChainedEvents(table, chunk.length), chunk.flat());
+    }
+  };
+  const writer = settings === undefined ? undefined : createBatchWriter(settings, writeRows);
   let closed = false;
+  // Chained writes not yet settled: a checkpoint waits for them, so it covers every event handed in before it.
+  const inFlight = new Set<Promise<void>>();
 
   const sink = (event: AgentAuditEvent): Promise<void> => {
     let params: unknown[];
@@ -57,18 +85,43 @@ export function createPgAuditSink(options: PgAuditSinkOptions): PgAuditSink {
     } catch (err) {
       return Promise.reject(err);
     }
+    checkpoints?.received(event);
     // After close(), late events are neither dropped nor rejected: they write through (§7.2 rule 5).
-    if (writer === undefined || closed || WRITE_THROUGH.has(event.type)) return writeOne(params);
-    return writer.enqueue(params);
+    const written = writer === undefined || closed || WRITE_THROUGH.has(event.type) ? writeOne(params) : writer.enqueue(params);
+    if (checkpoints !== undefined && event.chain !== undefined) {
+      const tracker = checkpoints;
+      const tracked = written.then(
+        () => tracker.settled(event, false),
+        () => tracker.settled(event, true),
+      );
+      inFlight.add(tracked);
+      void tracked.then(() => inFlight.delete(tracked));
+    }
+    return written;
   };
 
+  const flush = async () => {
+    if (writer !== undefined) await writer.flush();
+  };
+  const signNow = async (stop: boolean) => {
+    if (checkpoints === undefined) return;
+    while (inFlight.size > 0) await Promise.all([...inFlight]);
+    await checkpoints.checkpointNow();
+    if (stop) checkpoints.stop();
+  };
   return Object.assign(sink, {
-    flush: async () => {
-      if (writer !== undefined) await writer.flush();
-    },
+    flush,
     close: async () => {
       closed = true;
-      if (writer !== undefined) await writer.flush();
+      try {
+        await flush();
+      } finally {
+        await signNow(true);
+      }
+    },
+    checkpoint: async () => {
+      await flush().catch(() => {});
+      await signNow(false);
     },
   });
 }

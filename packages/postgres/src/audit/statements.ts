@@ -7,6 +7,12 @@ const COLUMNS = "type, at, surface, actor_id, actor_kind, execution_id, capabili
 /** Bind parameters per row; a batch stays under Postgres's 65 535 (postgres.md §7.2). */
 export const PARAMS_PER_EVENT = 10;
 
+// A chained event (ADR-025) adds its place in the chain; unchained events keep the original statement.
+const CHAIN_COLUMNS = "chain_id, seq, prev_hash, hash, receipt_id";
+export const PARAMS_PER_CHAINED_EVENT = 15;
+/** Rows per chained INSERT: a full batch of 6553 chained events is written as two statements. */
+export const MAX_CHAINED_ROWS_PER_STATEMENT = Math.floor(65_535 / PARAMS_PER_CHAINED_EVENT);
+
 /** The row of one event, as strings and nulls only (postgres.md §3.2). `data` is payload-free by contract (SI-10). */
 export function eventParams(event: AgentAuditEvent): unknown[] {
   return [
@@ -20,7 +26,22 @@ export function eventParams(event: AgentAuditEvent): unknown[] {
     event.correlationId ?? null,
     event.inputHash ?? null,
     jsonParam(event.data),
+    ...(event.chain === undefined
+      ? []
+      : [event.chain.id, event.chain.seq, event.chain.prev, event.chain.hash, event.receiptId ?? null]),
   ];
+}
+
+/** An INSERT of `rows` chained rows (15 parameters each; an unchained row is padded with nulls by the caller). */
+export function insertChainedEvents(table: string, rows: number): string {
+  const tuples: string[] = [];
+  for (let r = 0; r < rows; r++) {
+    const n = (i: number) => `$${r * PARAMS_PER_CHAINED_EVENT + i}`;
+    tuples.push(
+      `(${n(1)}, ${n(2)}::timestamptz, ${n(3)}, ${n(4)}, ${n(5)}, ${n(6)}, ${n(7)}, ${n(8)}, ${n(9)}, ${n(10)}::jsonb, ${n(11)}, ${n(12)}::bigint, ${n(13)}, ${n(14)}, ${n(15)})`,
+    );
+  }
+  return `insert into ${table} (${COLUMNS}, ${CHAIN_COLUMNS}) values ${tuples.join(", ")}`;
 }
 
 /** A single- or multi-row INSERT for `rows` events; the sink only ever inserts. */

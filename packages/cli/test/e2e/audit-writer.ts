@@ -1,0 +1,48 @@
+// One writer process of the audit-verify end-to-end test: a chained runtime over the Postgres sink, signing
+// checkpoints, invoking a capability `calls` times (a few at once, so two writers interleave in one table).
+// Run with: node --conditions=@orpc-agent/source --import tsx audit-writer.ts <url> <table> <calls> <key.pem> <keyId>
+import { readFileSync } from "node:fs";
+import { os } from "@orpc/server";
+import pg from "pg";
+import { z } from "zod";
+import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
+import { createPgAuditSink } from "../../../postgres/src/index.js";
+
+const [url, table, callsText, keyPath, keyId] = process.argv.slice(2) as [string, string, string, string, string];
+const pool = new pg.Pool({ connectionString: url, max: 4 });
+const sink = createPgAuditSink({
+  query: (sql, params) => pool.query(sql, params),
+  table,
+  batch: { size: 200, flushMs: 20 },
+  checkpoint: { privateKey: readFileSync(keyPath, "utf8"), keyId, everyEvents: 500 },
+});
+const base = agentProcedure(os);
+const governance = defineGovernance({
+  registry: createCapabilityRegistry({
+    orders: {
+      get: base
+        .input(z.object({ orderId: z.string() }))
+        .meta({ agent: { description: "Read an order.", expose: { direct: true }, sideEffect: "read", risk: "low" } })
+        .handler(async ({ input }) => ({ orderId: input.orderId })),
+    },
+  }),
+});
+const runtime = createAgentRuntime({ governance, audit: { sinks: [sink], chain: true } });
+
+const calls = Number(callsText);
+const receipts: string[] = [];
+for (let done = 0; done < calls; ) {
+  const group = Math.min(8, calls - done);
+  const results = await Promise.all(
+    Array.from({ length: group }, (_, i) => runtime.invoke("orders.get", { orderId: `o_${done + i}` }, { actor: { id: `user_${process.pid}`, kind: "user" }, context: {} })),
+  );
+  for (const result of results) {
+    if (result.status !== "completed" || result.receiptId === undefined) throw new Error(`unexpected result ${result.status}`);
+    receipts.push(result.receiptId);
+  }
+  done += group;
+}
+await runtime.drainAudit({ timeoutMs: 30_000 });
+await sink.close();
+await pool.end();
+process.stdout.write(`done ${receipts.length} ${receipts[receipts.length - 1]}\n`);
