@@ -32,5 +32,17 @@ const staffOnlyInternal = definePolicy(
   { phases: ["discovery", "invocation"], scope: { capabilities: { tags: ["internal"] } } },
 );
 
+// A rule on trial before it may block anyone: the team considers asking a manager before an assistant reads a
+// customer's profile. In shadow mode it never changes an outcome; every read it would have held back is recorded as
+// `capability.shadow_diverged` (docs/guides/shadow-policies.md). Moving it to `policies` is narrowing drift.
+const profileReadTrial = definePolicy("profile-read-needs-manager", () => requireApproval({ reason: "Assistants read customer profiles only with a manager.", approvalType: "manager" }), {
+  phases: ["invocation"],
+  scope: { capabilities: { ids: ["customers.get"] }, surfaces: ["aiSdk", "mcp"] },
+});
+
 /** What `orpc-agent check` reads, and what every runtime of this app evaluates. */
-export const governance = defineGovernance({ registry, policies: [refundThreshold, noAgentDeletes, staffOnlyInternal] });
+export const governance = defineGovernance({
+  registry,
+  policies: [refundThreshold, noAgentDeletes, staffOnlyInternal],
+  shadowPolicies: [profileReadTrial],
+});

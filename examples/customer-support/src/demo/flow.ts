@@ -132,6 +132,8 @@ export async function runDemo(storage: Storage, onStep: (step: DemoStep) => void
 }
 
 function auditDetail(data: Record<string, unknown>): string {
+  // A shadow policy's would-be decision, beside what was enforced.
+  if (typeof data.policy === "string" && typeof data.decision === "string") return `shadow ${data.policy} would ${data.decision} (enforced ${String(data.enforced)})`;
   if (typeof data.reason === "string") return `reason ${data.reason}`;
   if (typeof data.code === "string") return `code ${data.code}`;
   if (typeof data.approvalId === "string" && data.approver) return `by ${(data.approver as { id: string }).id}`;
