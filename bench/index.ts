@@ -16,6 +16,7 @@ import { otelCost } from "./otel.js";
 import { aiSdkCost } from "./ai-sdk.js";
 import { mcpCost } from "./mcp.js";
 import { pgSinkCost } from "./pg-sink.js";
+import { auditChainCost } from "./audit-chain.js";
 
 const quick = process.argv.includes("--quick");
 const ROUNDS = quick ? 5 : 15;
@@ -134,6 +135,14 @@ async function concurrencyCost() {
 
 await registryCost();
 await invokeCost();
+{
+  // ADR-025: hashing and linking three events per call, and one checkpoint signature per 1000 stored events.
+  const { call: chain, signNs } = await auditChainCost({ rounds: ROUNDS, calls: CALLS });
+  rows.push({ path: chain.path, subject: fmt(chain.subjectNs), baseline: fmt(chain.baselineNs), ratio: chain.ratio, budget: "report" });
+  rows.push({ path: "audit chain: extra per governed call", subject: fmt(chain.extraNs), baseline: "—", ratio: NaN, budget: "report" });
+  rows.push({ path: "audit checkpoint: Ed25519 sign (per 1000 events)", subject: fmt(signNs), baseline: "—", ratio: NaN, budget: "report" });
+  Object.assign(json, { auditChainInvokeNs: chain.subjectNs, auditChainExtraNs: chain.extraNs, auditChainRatio: chain.ratio, auditCheckpointSignNs: signNs });
+}
 await describeCost();
 await concurrencyCost();
 // Baseline is invoke without tracing, not raw call; reported only (no §16 budget).

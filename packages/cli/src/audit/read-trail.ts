@@ -10,9 +10,9 @@ export type Trail = {
 
 // The projection @orpc-agent/postgres reads too (jsonb as text, instants as epoch ms): rows back to hashed records.
 const EVENT_SELECT =
-  "select id::text as id, chain_id, seq::text as seq, prev_hash, hash, receipt_id, type, (extract(epoch from at) * 1000)::float8 as at_ms, surface, actor_id, actor_kind, execution_id, capability_id, correlation_id, input_hash, data::text as data";
+  "select id::text as id, chain_id, seq::text as seq_text, prev_hash, hash, receipt_id, type, (extract(epoch from at) * 1000)::float8 as at_ms, surface, actor_id, actor_kind, execution_id, capability_id, correlation_id, input_hash, data::text as data";
 const CHECKPOINT_SELECT =
-  "select id::text as id, chain_id, seq::text as seq, hash, (extract(epoch from at) * 1000)::float8 as at_ms, key_id, lost::text as lost, signature";
+  "select id::text as id, chain_id, seq::text as seq_text, hash, (extract(epoch from at) * 1000)::float8 as at_ms, key_id, lost::text as lost, signature";
 
 const iso = (ms: unknown) => new Date(Math.round(Number(ms))).toISOString();
 
@@ -25,7 +25,7 @@ export async function readPostgresTrail(client: PgLikeClient, table: string, che
     events: events.rows.map((row) => {
       const record: AuditTrailEntry<AuditChainRecord> = {
         chainId: String(row.chain_id),
-        seq: Number(row.seq),
+        seq: Number(row.seq_text),
         prev: String(row.prev_hash),
         hash: String(row.hash),
         type: String(row.type),
@@ -44,7 +44,7 @@ export async function readPostgresTrail(client: PgLikeClient, table: string, che
     }),
     checkpoints: checkpoints.rows.map((row) => ({
       chainId: String(row.chain_id),
-      seq: Number(row.seq),
+      seq: Number(row.seq_text),
       hash: String(row.hash),
       at: iso(row.at_ms),
       keyId: String(row.key_id),

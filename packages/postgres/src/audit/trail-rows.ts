@@ -2,13 +2,13 @@ import type { AuditChainRecord, AuditCheckpoint, AuditTrailEntry } from "@orpc-a
 import { epochMs, instantColumn, jsonColumn } from "../encoding.js";
 
 // Rows back to the records their hashes were taken over (ADR-025); the CLI reads the same projection.
-export const EVENT_SELECT = `select id::text as id, chain_id, seq::text as seq, prev_hash, hash, receipt_id, type, ${epochMs("at")}, surface, actor_id, actor_kind, execution_id, capability_id, correlation_id, input_hash, data::text as data`;
-export const CHECKPOINT_SELECT = `select id::text as id, chain_id, seq::text as seq, hash, ${epochMs("at")}, key_id, lost::text as lost, signature`;
+export const EVENT_SELECT = `select id::text as id, chain_id, seq::text as seq_text, prev_hash, hash, receipt_id, type, ${epochMs("at")}, surface, actor_id, actor_kind, execution_id, capability_id, correlation_id, input_hash, data::text as data`;
+export const CHECKPOINT_SELECT = `select id::text as id, chain_id, seq::text as seq_text, hash, ${epochMs("at")}, key_id, lost::text as lost, signature`;
 
 export function recordFromRow(row: Record<string, unknown>): AuditTrailEntry<AuditChainRecord> {
   const record: AuditTrailEntry<AuditChainRecord> = {
     chainId: String(row.chain_id),
-    seq: Number(row.seq),
+    seq: Number(row.seq_text),
     prev: String(row.prev_hash),
     hash: String(row.hash),
     type: String(row.type),
@@ -29,7 +29,7 @@ export function recordFromRow(row: Record<string, unknown>): AuditTrailEntry<Aud
 export function checkpointFromRow(row: Record<string, unknown>): AuditTrailEntry<AuditCheckpoint> {
   return {
     chainId: String(row.chain_id),
-    seq: Number(row.seq),
+    seq: Number(row.seq_text),
     hash: String(row.hash),
     at: instantColumn(row.at_ms, "at").toISOString(),
     keyId: String(row.key_id),
