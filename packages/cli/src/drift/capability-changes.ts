@@ -85,12 +85,12 @@ function approvalChanges(before: CapabilityEntry, after: CapabilityEntry, add: A
   if (bothRequired && before.approval?.type !== after.approval?.type) {
     add("neutral", "approval.type", `approval type ${before.approval?.type ?? "(none)"} → ${after.approval?.type ?? "(none)"}`);
   }
-  // Fewer approvers is a weaker control, more a stronger one; counted only while approval gates on both sides.
+  // Fewer approvers is a weaker control, more a stronger one. The quorum applies to every approval the capability
+  // asks for (policy-demanded ones too), so it counts whenever both sides declare approval metadata.
   const quorumWas = before.approval?.quorum ?? 1;
   const quorumNow = after.approval?.quorum ?? 1;
-  if (quorumWas !== quorumNow) {
-    const message = `approval quorum ${quorumWas} → ${quorumNow}`;
-    add(bothRequired ? (quorumNow < quorumWas ? "widening" : "narrowing") : "neutral", "approval.quorum", message);
+  if (before.approval !== undefined && after.approval !== undefined && quorumWas !== quorumNow) {
+    add(quorumNow < quorumWas ? "widening" : "narrowing", "approval.quorum", `approval quorum ${quorumWas} → ${quorumNow}`);
   }
   const was = before.approval?.expiresInMs;
   const now = after.approval?.expiresInMs;
