@@ -99,4 +99,40 @@ describe("approvals page in headless Chromium", () => {
     await page.locator("#notice", { hasText: "The approver must differ from the requesting actor" }).waitFor();
     await expect(page.locator(`[data-approval="${approvalId}"]`).count()).resolves.toBe(1);
   }, 60_000);
+
+  it("four eyes: a deletion shows \"1 of 2 approvals\" after one approver, refuses a repeat and the requester, and runs after a second approver", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${base}/?as=u_priya`);
+    await page.click("#ask-deletion");
+    const card = page.locator("[data-approval]", { hasText: "customers.delete" });
+    await card.first().waitFor();
+    const approvalId = (await card.getAttribute("data-approval"))!;
+    const progress = page.locator(`[data-progress="${approvalId}"]`);
+    await expect(progress.textContent()).resolves.toBe("0 of 2 approvals");
+
+    await card.locator("button[value=approved]").click();
+    await page.locator("#notice", { hasText: "Approval recorded: 1 of 2 approvals." }).waitFor();
+    await expect(progress.textContent()).resolves.toBe("1 of 2 approvals · approved by Priya (support manager)");
+    mkdirSync(screenshots, { recursive: true });
+    await page.screenshot({ path: join(screenshots, "approvals-page-quorum.png"), fullPage: true });
+
+    // The same approver again: refused, still one approval.
+    await card.locator("button[value=approved]").click();
+    await page.locator("#notice", { hasText: "You have already approved this request" }).waitFor();
+    await expect(progress.textContent()).resolves.toBe("1 of 2 approvals · approved by Priya (support manager)");
+
+    // The requester cannot be the second pair of eyes.
+    await page.goto(`${base}/?as=u_root`);
+    await page.locator(`[data-approval="${approvalId}"] button[value=approved]`).click();
+    await page.locator("#notice", { hasText: "The approver must differ from the requesting actor" }).waitFor();
+    await expect(page.locator(`[data-progress="${approvalId}"]`).textContent()).resolves.toBe("1 of 2 approvals · approved by Priya (support manager)");
+
+    await page.goto(`${base}/?as=u_sam`);
+    await page.locator(`[data-approval="${approvalId}"] button[value=approved]`).click();
+    await page.locator(`[data-outcome="${approvalId}"]`).waitFor();
+    const outcome = await page.locator(`[data-outcome="${approvalId}"]`).textContent();
+    expect(outcome).toContain("approved by Sam (data protection); resumed: completed");
+    expect(outcome).toContain('"deleted":"c_grace"');
+    await expect(page.locator(`[data-approval="${approvalId}"]`).count()).resolves.toBe(0);
+  }, 60_000);
 });

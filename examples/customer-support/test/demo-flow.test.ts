@@ -28,6 +28,11 @@ describe("the customer-support demo on embedded PGlite", () => {
       ["resume the approved refund", "completed"],
       ["resume it a second time", "failed APPROVAL_CONSUMED"],
       ["model calls customers_delete", "error POLICY_DENIED"],
+      ["Root deletes Grace's account (admin)", "approval-required"],
+      ["Priya (manager) approves the deletion", "pending"],
+      ["Priya approves it a second time", "refused: one vote per approver"],
+      ["Sam (data protection) approves the deletion", "approved"],
+      ["resume the approved deletion", "completed"],
       ["MCP tools/list as Dana (support)", "4 tools"],
       ["MCP tools/call orders_list as Dana", "ok"],
       ["MCP tools/list as Root (administrator)", "5 tools"],
@@ -36,8 +41,26 @@ describe("the customer-support demo on embedded PGlite", () => {
 
   it("keeps the self-approved request pending, then runs the refund exactly once, approved by the manager", () => {
     expect(result.steps[3]!.detail).toBe("the request is still pending");
-    expect(result.effects).toEqual({ refunds: 1, deletions: 0 });
+    expect(result.effects).toEqual({ refunds: 1, deletions: 1 });
     expect(JSON.parse(result.steps[5]!.detail)).toMatchObject({ orderId: "o_1002", amountCents: 32_000, approvedBy: "u_priya" });
+  });
+
+  it("four eyes: the deletion runs only after two distinct approvers, counting a repeated approval once", () => {
+    const detail = (title: string) => result.steps.find((s) => s.title === title)!.detail;
+    expect(detail("Root deletes Grace's account (admin)")).toBe("0 of 2 approvals");
+    expect(detail("Priya (manager) approves the deletion")).toBe("1 of 2 approvals");
+    expect(detail("Priya approves it a second time")).toBe("1 of 2 approvals");
+    expect(detail("Sam (data protection) approves the deletion")).toBe("2 of 2 approvals");
+    expect(JSON.parse(detail("resume the approved deletion"))).toEqual({ deleted: "c_grace" });
+    const deletion = result.audit.filter((row) => row.capability === "customers.delete" && row.actor !== "u_dana").map((row) => [row.type, row.actor, row.detail]);
+    expect(deletion).toEqual([
+      ["capability.requested", "u_root", ""],
+      ["capability.approval_requested", "u_root", expect.stringMatching(/^apr_/)],
+      ["capability.approval_recorded", "u_priya", "by u_priya (1 of 2 approvals)"],
+      ["capability.approved", "u_sam", "by u_sam (2 of 2 approvals)"],
+      ["capability.started", "u_root", expect.stringMatching(/^apr_/)],
+      ["capability.completed", "u_root", "1 attempt(s)"],
+    ]);
   });
 
   it("redacts personal data before the model sees it", () => {

@@ -38,6 +38,8 @@ export const deleteAccount = base
       sideEffect: "destructive",
       risk: "critical",
       tags: ["customers"],
+      // Four eyes: two approvers, neither of them the person asking (docs/guides/quorum-approvals.md).
+      approval: { required: true, type: "data-protection", quorum: 2 },
     },
   })
   .handler(({ input, context }) => {

@@ -1,11 +1,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { toAISDKTools, type AISDKToolResult } from "@orpc-agent/ai-sdk";
-import type { Actor, ExecutionResult } from "@orpc-agent/core";
+import { approvalProgress, type Actor, type ExecutionResult } from "@orpc-agent/core";
 import { generateText, stepCountIs } from "ai";
 import type { AppContext } from "../api/context.js";
 import { createStore, type Store } from "../domain/store.js";
-import { dana, priya, root, roles } from "../agent/people.js";
+import { dana, priya, root, roles, sam } from "../agent/people.js";
 import { createSupportRuntime } from "../agent/runtime.js";
 import type { Storage } from "../agent/storage.js";
 import { startMcpServer } from "../mcp/server.js";
@@ -95,7 +95,29 @@ export async function runDemo(storage: Storage, onStep: (step: DemoStep) => void
     record({ title: `model calls ${result.toolName}`, status: envelopeStatus(output), detail: output.status === "error" ? output.error.message : "" });
   }
 
-  // 6. An MCP client over authenticated Streamable HTTP: the catalog depends on who the token says you are.
+  // 6. Four eyes: an administrator deletes an account from the admin console (the direct surface, no model). The
+  // deletion needs two approvers, neither of them Root; each approval is recorded, and one approver counts once.
+  const rootContext = contextFor(store, root);
+  const deletion = await runtime.invoke("customers.delete", { customerId: "c_grace" }, { actor: root, context: rootContext, surface: "direct" });
+  const deletionId = deletion.status === "approval-required" ? deletion.approval.id : "";
+  const progress = async () => {
+    const current = await runtime.approvals.get(deletionId);
+    return current === null ? "" : approvalProgress(current).label;
+  };
+  record({ title: "Root deletes Grace's account (admin)", status: resultStatus(deletion), detail: await progress() });
+  const firstVote = await runtime.approvals.decide(deletionId, { status: "approved", approver: priya, comment: "Erasure request verified." });
+  record({ title: "Priya (manager) approves the deletion", status: firstVote.status, detail: await progress() });
+  const repeat = await runtime.approvals.decide(deletionId, { status: "approved", approver: priya }).then(
+    () => "counted again (unexpected)",
+    () => "refused: one vote per approver",
+  );
+  record({ title: "Priya approves it a second time", status: repeat, detail: await progress() });
+  const secondVote = await runtime.approvals.decide(deletionId, { status: "approved", approver: sam, comment: "No retention hold." });
+  record({ title: "Sam (data protection) approves the deletion", status: secondVote.status, detail: await progress() });
+  const deleted = await runtime.resume(deletionId, { context: rootContext, expectedActor: root, expectedSurface: "direct" });
+  record({ title: "resume the approved deletion", status: resultStatus(deleted), detail: deleted.status === "completed" ? JSON.stringify(deleted.output) : "" });
+
+  // 7. An MCP client over authenticated Streamable HTTP: the catalog depends on who the token says you are.
   const mcp = await startMcpServer(runtime, store);
   const mcpCatalogs: Record<string, string[]> = {};
   try {
@@ -115,7 +137,7 @@ export async function runDemo(storage: Storage, onStep: (step: DemoStep) => void
     await mcp.close();
   }
 
-  // 7. The audit trail, read back from the database: every decision, no payloads.
+  // 8. The audit trail, read back from the database: every decision, no payloads.
   await shutdown();
   const { rows } = await storage.query(
     "select at, type, actor_id, capability_id, data from orpc_agent_audit_events where at >= $1 order by id",
@@ -136,7 +158,10 @@ function auditDetail(data: Record<string, unknown>): string {
   if (typeof data.policy === "string" && typeof data.decision === "string") return `shadow ${data.policy} would ${data.decision} (enforced ${String(data.enforced)})`;
   if (typeof data.reason === "string") return `reason ${data.reason}`;
   if (typeof data.code === "string") return `code ${data.code}`;
-  if (typeof data.approvalId === "string" && data.approver) return `by ${(data.approver as { id: string }).id}`;
+  if (typeof data.approvalId === "string" && data.approver) {
+    const by = `by ${(data.approver as { id: string }).id}`;
+    return typeof data.quorum === "number" ? `${by} (${String(data.approvalCount)} of ${data.quorum} approvals)` : by;
+  }
   if (typeof data.approvalId === "string") return String(data.approvalId);
   if (typeof data.count === "number") return `${data.count} capabilities`;
   if (typeof data.attempts === "number") return `${data.attempts} attempt(s)`;

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AgentRuntime, ApprovalRecord, ExecutionResult } from "@orpc-agent/core";
+import { approvalProgress, type AgentRuntime, type ApprovalRecord, type ExecutionResult } from "@orpc-agent/core";
 import type { AppContext } from "../api/context.js";
 import type { Store } from "../domain/store.js";
-import { dana, people, roles } from "../agent/people.js";
+import { dana, people, roles, root } from "../agent/people.js";
 import { escapeHtml, page } from "./html.js";
 
 type Outcome = { approvalId: string; text: string; ok: boolean };
@@ -34,6 +34,7 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
       ${notice ? `<div class="notice ${notice.ok ? "done" : "refused"}" id="notice">${escapeHtml(notice.text)}</div>` : ""}
       <section id="pending">${cards}</section>
       <form method="post" action="/ask?as=${escapeHtml(as)}"><button id="ask">Ask the agent (working for Dana) for another large refund</button></form>
+      <form method="post" action="/ask-deletion?as=${escapeHtml(as)}"><button id="ask-deletion">Root asks to delete Grace's account (two approvers)</button></form>
       <h2>Results</h2><section id="results">${results || `<p class="muted">Nothing resumed yet.</p>`}</section>`,
     );
   }
@@ -43,9 +44,16 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
     // The display hook decides what a human sees; the runtime always executes the stored, hashed input.
     const shown = view ? view(record.input) : record.input;
     const own = record.actor.id === as;
+    // A quorum request shows its progress and who approved so far; it runs only once the quorum is met.
+    const progress = approvalProgress(record);
+    const approvedBy = (record.approvals ?? []).map((vote) => people[vote.approver.id]?.displayName ?? vote.approver.id);
+    const progressLine =
+      progress.quorum > 1
+        ? `<p class="progress" data-progress="${escapeHtml(record.id)}">${escapeHtml(progress.label)}${approvedBy.length > 0 ? ` · approved by ${escapeHtml(approvedBy.join(", "))}` : ""}</p>`
+        : "";
     return `<div class="card" data-approval="${escapeHtml(record.id)}">
       <h3>${escapeHtml(record.capabilityId)} <span class="muted">requested by ${escapeHtml(people[record.actor.id]?.displayName ?? record.actor.id)}${own ? " (you)" : ""}</span></h3>
-      <p>${record.reasons.map(escapeHtml).join("<br>")}</p>
+      <p>${record.reasons.map(escapeHtml).join("<br>")}</p>${progressLine}
       <pre>${escapeHtml(JSON.stringify(shown, null, 2))}</pre>
       <p class="muted">Expires ${escapeHtml(record.expiresAt.toISOString())}</p>
       <form method="post" action="/approvals/${encodeURIComponent(record.id)}/decide?as=${escapeHtml(as)}">
@@ -56,13 +64,21 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
   async function decide(id: string, as: string, decision: "approved" | "rejected"): Promise<{ text: string; ok: boolean }> {
     const approver = people[as];
     if (!approver) return { text: "Sign in first.", ok: false };
+    let decided: ApprovalRecord;
     try {
-      await runtime.approvals.decide(id, { status: decision, approver });
+      decided = await runtime.approvals.decide(id, { status: decision, approver });
     } catch (error) {
       const code = (error as { code?: string }).code;
-      const message = code === "APPROVAL_SELF_APPROVAL" ? (error as { publicMessage: string }).publicMessage : (error as Error).message;
+      const message =
+        code === "APPROVAL_SELF_APPROVAL"
+          ? (error as { publicMessage: string }).publicMessage
+          : /already approved by/.test((error as Error).message)
+            ? "You have already approved this request; another approver must approve it."
+            : (error as Error).message;
       return { text: `Refused: ${message} The request is still pending.`, ok: false };
     }
+    // An approval short of the quorum is recorded; the request waits for the next approver.
+    if (decided.status === "pending") return { text: `Approval recorded: ${approvalProgress(decided).label}. Another approver must approve it.`, ok: true };
     if (decision === "rejected") {
       outcomes.set(id, { approvalId: id, text: `${id}: rejected by ${approver.displayName}.`, ok: false });
       return { text: "Rejected.", ok: true };
@@ -90,6 +106,11 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
     );
   }
 
+  /** An administrator's account deletion from the admin console: four eyes, so it waits for two other approvers. */
+  async function askForDeletion(): Promise<void> {
+    await runtime.invoke("customers.delete", { customerId: "c_grace" }, { actor: root, context: contextFor(root.id), surface: "direct" });
+  }
+
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://localhost");
     const as = url.searchParams.get("as") ?? "u_dana";
@@ -107,6 +128,10 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
       if (req.method === "POST" && url.pathname === "/ask") {
         await askForRefund();
         return send(200, await render(as, { text: "The agent asked for approval.", ok: true }));
+      }
+      if (req.method === "POST" && url.pathname === "/ask-deletion") {
+        await askForDeletion();
+        return send(200, await render(as, { text: "Root asked to delete an account; two approvers must approve.", ok: true }));
       }
       send(404, page("Not found", "<p>Not found.</p>"));
     } catch (error) {

@@ -52,6 +52,16 @@ describe("diffSnapshots §7.1: per capability", () => {
     expect(fieldDiff(required(), required(1_000))).toEqual([["neutral", "approval.expiresInMs"]]);
   });
 
+  it("approval.quorum: fewer approvers is widening, more narrowing (1 when absent), also while policies decide the gate", () => {
+    const gate = (quorum?: number, required = true) => ({ approval: { required, ...(quorum !== undefined ? { quorum } : {}) } });
+    expect(fieldDiff(gate(3), gate(2))).toEqual([["widening", "approval.quorum"]]);
+    expect(fieldDiff(gate(2), gate())).toEqual([["widening", "approval.quorum"]]);
+    expect(fieldDiff(gate(), gate(2))).toEqual([["narrowing", "approval.quorum"]]);
+    expect(fieldDiff(gate(2, false), gate(undefined, false))).toEqual([["widening", "approval.quorum"]]);
+    expect(fieldDiff(gate(2), {})).toEqual([["widening", "approval"]]);
+    expect(fieldDiff(gate(2), gate(2))).toEqual([]);
+  });
+
   it("SI-11: idempotent false → true is widening (it permits retrying a write); the reverse narrowing", () => {
     expect(fieldDiff({ idempotent: false }, { idempotent: true })).toEqual([["widening", "idempotent"]]);
     expect(fieldDiff({ idempotent: true }, { idempotent: false })).toEqual([["narrowing", "idempotent"]]);

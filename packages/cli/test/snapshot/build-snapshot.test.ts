@@ -93,6 +93,11 @@ describe("buildSnapshot: capability entries (cli.md §6.2)", () => {
     expect(b).not.toHaveProperty("redact");
     expect(b).not.toHaveProperty("timeoutMs");
     expect(snapshotJson(buildSnapshot(registry))).not.toMatch(/=>|function/);
+    // A quorum above 1 is recorded; 1 is the default and left out, so single-approver snapshots stay unchanged.
+    const quorums = buildSnapshot(
+      createCapabilityRegistry({ c: procedure({ approval: { required: true, quorum: 2 } }), d: procedure({ approval: { required: true, quorum: 1 } }) }),
+    ).capabilities;
+    expect(quorums.map((entry) => entry.approval)).toEqual([{ required: true, quorum: 2 }, { required: true }]);
   });
 
   it("inputSchemaHash: sha256 of the canonical JSON Schema, null without a schema, unconvertible when conversion throws", () => {
