@@ -12,7 +12,9 @@ export const DEFAULT_INVOCATIONS_TABLE = "orpc_agent_invocations";
  * The approvals DDL for a (validated) table name; the exported constant uses the default. Columns added after the
  * first release come as `alter table … add column if not exists` (postgres.md §4.3), so re-applying the current
  * DDL brings a table created by any earlier release up to date: `submitted_input` (approval binding), `quorum`
- * and `approvals` (quorum approvals; SQL NULL means a single approver and no votes).
+ * and `approvals` (quorum approvals; SQL NULL means a single approver and no votes), `seal` and `decision_seal`
+ * (the runtime's keyed seals, opaque here), `definition_digest`, `manifest_digest` and `definition` (what the
+ * capability's governance was when the approval was requested).
  */
 export function approvalsDdl(table: string): string {
   const index = indexPrefix(table);
@@ -48,6 +50,11 @@ create index if not exists ${index}_actor_idx
 alter table ${table} add column if not exists submitted_input jsonb;
 alter table ${table} add column if not exists quorum integer;
 alter table ${table} add column if not exists approvals jsonb;
+alter table ${table} add column if not exists seal text;
+alter table ${table} add column if not exists decision_seal text;
+alter table ${table} add column if not exists definition_digest text;
+alter table ${table} add column if not exists manifest_digest text;
+alter table ${table} add column if not exists definition jsonb;
 `;
 }
 

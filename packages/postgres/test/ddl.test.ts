@@ -14,8 +14,9 @@ const statementsOf = (ddl: string) =>
     .filter(Boolean);
 
 const APPROVAL_COLUMNS = [
-  "actor", "approvals", "capability_id", "consumed_by_execution_id", "decided_at", "decided_by", "decision_comment", "expires_at", "id",
-  "input", "input_hash", "quorum", "reasons", "requested_at", "risk", "side_effect", "status", "submitted_input", "surface", "types",
+  "actor", "approvals", "capability_id", "consumed_by_execution_id", "decided_at", "decided_by", "decision_comment", "decision_seal",
+  "definition", "definition_digest", "expires_at", "id", "input", "input_hash", "manifest_digest", "quorum", "reasons", "requested_at",
+  "risk", "seal", "side_effect", "status", "submitted_input", "surface", "types",
 ];
 const AUDIT_COLUMNS = [
   "actor_id", "actor_kind", "at", "capability_id", "correlation_id", "data", "execution_id", "id", "input_hash", "surface", "type",
@@ -38,11 +39,16 @@ describe("APPROVALS_DDL and AUDIT_DDL: text", () => {
     }
     expect(statementsOf(AUDIT_DDL)).toHaveLength(4);
     // The table, three indexes, then the additive migrations of later releases (postgres.md §4.3).
-    expect(statementsOf(APPROVALS_DDL)).toHaveLength(7);
+    expect(statementsOf(APPROVALS_DDL)).toHaveLength(12);
     expect(statementsOf(APPROVALS_DDL).slice(4)).toEqual([
       "alter table orpc_agent_approvals add column if not exists submitted_input jsonb",
       "alter table orpc_agent_approvals add column if not exists quorum integer",
       "alter table orpc_agent_approvals add column if not exists approvals jsonb",
+      "alter table orpc_agent_approvals add column if not exists seal text",
+      "alter table orpc_agent_approvals add column if not exists decision_seal text",
+      "alter table orpc_agent_approvals add column if not exists definition_digest text",
+      "alter table orpc_agent_approvals add column if not exists manifest_digest text",
+      "alter table orpc_agent_approvals add column if not exists definition jsonb",
     ]);
   });
 

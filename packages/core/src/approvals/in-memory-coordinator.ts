@@ -38,7 +38,7 @@ export function createInMemoryApprovalCoordinator(
 
   // Every method does its checks and its mutation synchronously, before any await, so
   // concurrent calls cannot interleave between check and set (core.md §10).
-  return {
+  const coordinator: InMemoryApprovalCoordinator = {
     async create(request) {
       if (records.has(request.id)) throw new Error(`Approval "${request.id}" already exists`);
       if (request.quorum !== undefined && !isValidQuorum(request.quorum)) {
@@ -69,6 +69,7 @@ export function createInMemoryApprovalCoordinator(
         }
         const vote: ApprovalVote = { approver: accepted.approver, at: new Date(decidedAt.getTime()) };
         if (accepted.comment !== undefined) vote.comment = accepted.comment;
+        if (accepted.seal !== undefined) vote.seal = accepted.seal;
         stored.approvals.push(vote);
         if (stored.approvals.length < quorumOf(stored)) return detach(stored, stored.status);
       }
@@ -109,6 +110,16 @@ export function createInMemoryApprovalCoordinator(
       return out.sort(byRequestedAtThenId);
     },
   };
+  inMemory.add(coordinator);
+  return coordinator;
+}
+
+// Process memory needs no seal: whoever can edit it can edit the runtime too (the startup warning W4 skips it).
+const inMemory = new WeakSet<object>();
+
+/** Whether `value` came from `createInMemoryApprovalCoordinator`. */
+export function isInMemoryCoordinator(value: unknown): boolean {
+  return typeof value === "object" && value !== null && inMemory.has(value);
 }
 
 /** Lazy expiry, strict: at exactly `expiresAt` a record is still pending (core.md §10); a broken clock expires it. */
@@ -127,6 +138,7 @@ function validDecision(decision: ApprovalDecision): ApprovalDecision {
   // Only the declared fields are kept: extra decision fields have no effect (SI-6).
   const accepted: ApprovalDecision = { status, approver: jsonCopy(decision.approver) as Actor };
   if (decision.comment !== undefined) accepted.comment = decision.comment;
+  if (typeof decision.seal === "string") accepted.seal = decision.seal;
   return accepted;
 }
 
@@ -148,6 +160,10 @@ function storedRequest(request: ApprovalRequest): ApprovalRequest {
     ...(request.submittedInput === undefined ? {} : { submittedInput: jsonCopy(request.submittedInput) }),
     // A quorum of 1 is the single-approver default, stored as such.
     ...(request.quorum === undefined || request.quorum === 1 ? {} : { quorum: request.quorum }),
+    ...(typeof request.seal === "string" ? { seal: request.seal } : {}),
+    ...(typeof request.definitionDigest === "string" ? { definitionDigest: request.definitionDigest } : {}),
+    ...(typeof request.manifestDigest === "string" ? { manifestDigest: request.manifestDigest } : {}),
+    ...(request.definition === undefined ? {} : { definition: jsonCopy(request.definition) }),
   };
 }
 
@@ -165,6 +181,7 @@ function detach(record: ApprovalRecord, status: ApprovalStatus): ApprovalRecord 
 function copyVote(vote: ApprovalVote): ApprovalVote {
   const copy: ApprovalVote = { approver: jsonCopy(vote.approver) as Actor, at: new Date(vote.at.getTime()) };
   if (vote.comment !== undefined) copy.comment = vote.comment;
+  if (vote.seal !== undefined) copy.seal = vote.seal;
   return copy;
 }
 

@@ -1,4 +1,5 @@
 import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../capability/types.js";
+import type { ApprovalSealOptions } from "./seal/keys.js";
 
 export type ApprovalStatus = "pending" | "approved" | "rejected" | "expired" | "cancelled" | "consumed";
 
@@ -30,12 +31,27 @@ export type ApprovalRequest = {
    * one approver, as for records stored before quorums existed. docs/guides/quorum-approvals.md
    */
   quorum?: number;
+  /**
+   * The runtime's keyed seal over this request (`approvals.seal`): opaque to coordinators, which store and return
+   * it unchanged. docs/guides/tamper-evident-approvals.md
+   */
+  seal?: string;
+  /** Digest of the capability's governance definition when requested; resume voids the approval if it widened. */
+  definitionDigest?: string;
+  /** Digest of the governance manifest when requested (what `orpc-agent snapshot` would record). */
+  manifestDigest?: string;
+  /** The capability's governance definition when requested, compared at resume (absent on older records). */
+  definition?: unknown;
 };
 
-/** One approval counted toward a request's quorum. */
-export type ApprovalVote = { approver: Actor; at: Date; comment?: string };
+/** One approval counted toward a request's quorum. `seal` as on the decision that cast it. */
+export type ApprovalVote = { approver: Actor; at: Date; comment?: string; seal?: string };
 
-export type ApprovalDecision = { status: "approved" | "rejected"; approver: Actor; comment?: string };
+/**
+ * `seal` is written by the runtime when `approvals.seal` is set (a caller's own value is replaced); coordinators
+ * store it with the decision and with the quorum vote, and return it unchanged.
+ */
+export type ApprovalDecision = { status: "approved" | "rejected"; approver: Actor; comment?: string; seal?: string };
 
 export type ApprovalRecord = ApprovalRequest & {
   status: ApprovalStatus;
@@ -92,4 +108,10 @@ export type ApprovalsConfig = {
    * listed. Default none.
    */
   requesterConfirmable?: readonly string[];
+  /**
+   * Keys that seal every approval request and decision, so an edited or minted row in the coordinator's store is
+   * refused at resume like an unknown approval (SI-8). `false` declares the store trusted and silences the startup
+   * warning given for a coordinator without a seal. docs/guides/tamper-evident-approvals.md
+   */
+  seal?: ApprovalSealOptions | false;
 };

@@ -1,4 +1,7 @@
-import { createInMemoryApprovalCoordinator } from "../approvals/in-memory-coordinator.js";
+import { createInMemoryApprovalCoordinator, isInMemoryCoordinator } from "../approvals/in-memory-coordinator.js";
+import { checkSealOptions } from "../approvals/seal/keys.js";
+import { createApprovalSealer } from "../approvals/seal/sealer.js";
+import { sealingCoordinator } from "../approvals/seal/sealing-coordinator.js";
 import { registerRuntimeState } from "./visibility.js";
 import { wrapCoordinator } from "../approvals/runtime-approvals.js";
 import { requesterConfirmableTypes } from "../approvals/self-approval.js";
@@ -40,7 +43,9 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
   const approvals = options.approvals ?? {};
   if (approvals.handler !== undefined && typeof approvals.handler !== "function") throw new TypeError("approvals.handler must be a function.");
   const audit = createAuditEmitter(options.audit);
-  const coordinator = approvals.coordinator ?? createInMemoryApprovalCoordinator({ now });
+  const sealer = approvals.seal === undefined || approvals.seal === false ? undefined : createApprovalSealer(checkSealOptions(approvals.seal));
+  const stored = approvals.coordinator ?? createInMemoryApprovalCoordinator({ now });
+  const coordinator = sealer === undefined ? stored : sealingCoordinator(stored, sealer, now);
   const rejectSelfApproval = approvals.rejectSelfApproval !== false;
   const requesterConfirmable = requesterConfirmableTypes(approvals.requesterConfirmable);
 
@@ -55,6 +60,7 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
 
   emitStartupWarnings(governance, [...plans.values()], {
     hasCoordinator: approvals.coordinator !== undefined,
+    unsealedStore: approvals.seal === undefined && approvals.coordinator !== undefined && !isInMemoryCoordinator(approvals.coordinator),
     hasHandler: approvals.handler !== undefined,
     hasSink: normalizeAuditConfig(options.audit).sinks.length > 0,
   });
@@ -68,6 +74,7 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
     audit,
     tracing: options.tracing,
     coordinator,
+    sealer,
     approvalHandler: approvals.handler,
     rejectSelfApproval,
     requesterConfirmable,

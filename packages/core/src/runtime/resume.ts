@@ -1,4 +1,5 @@
 import { hashCanonicalInputAnywhere } from "../approvals/hash.js";
+import type { ApprovalSealer } from "../approvals/seal/sealer.js";
 import type { ApprovalRecord } from "../approvals/types.js";
 import type { ApprovalDemand } from "../policy/evaluate-batch.js";
 import { isAcceptableApprover } from "../approvals/approver.js";
@@ -40,7 +41,9 @@ export async function resume<O>(rt: RuntimeState, approvalId: string, options: R
     const exec = callerExecution(rt, executionId, approvalId, options);
     return finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause })) as ExecutionResult<O>;
   }
-  // R1: an unknown id looks exactly like a guard mismatch from outside (SI-8).
+  // R1: an unknown id looks exactly like a guard mismatch from outside (SI-8). With `approvals.seal`, so does a
+  // record the runtime did not seal as stored: an edited or minted row is checked before anything else reads it.
+  if (record !== null && rt.sealer !== undefined && !(await verifiesOrFalse(rt.sealer, record))) record = null;
   if (record === null) {
     const exec = callerExecution(rt, executionId, approvalId, options);
     return finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval" })) as ExecutionResult<O>;
@@ -76,6 +79,14 @@ export async function resume<O>(rt: RuntimeState, approvalId: string, options: R
 /** A guard naming an acting agent must name the record's; a guard without one does not check it. */
 function viaMatches(guard: Actor, requester: Actor): boolean {
   return guard.via === undefined || actingAgentId(guard) === actingAgentId(requester);
+}
+
+async function verifiesOrFalse(sealer: ApprovalSealer, record: ApprovalRecord): Promise<boolean> {
+  try {
+    return await sealer.verifyRecord(record);
+  } catch {
+    return false;
+  }
 }
 
 /** R1/R2 failures are recorded under the caller's stated identity and surface, never the record's. */

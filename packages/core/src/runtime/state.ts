@@ -1,3 +1,4 @@
+import type { ApprovalSealer } from "../approvals/seal/sealer.js";
 import type { ApprovalCoordinator, ApprovalDecision, ApprovalRequest } from "../approvals/types.js";
 import type { AuditEmitter } from "../audit/emitter.js";
 import type { ExposureSurface } from "../capability/types.js";
@@ -23,7 +24,10 @@ export type RuntimeState = {
   readonly now: () => Date;
   readonly audit: AuditEmitter;
   readonly tracing: TracingAdapter | undefined;
+  /** The app's coordinator, behind the sealing wrapper when `approvals.seal` is set. */
   readonly coordinator: ApprovalCoordinator;
+  /** Verifies stored approvals at resume; absent without `approvals.seal`. */
+  readonly sealer: ApprovalSealer | undefined;
   readonly approvalHandler: ((req: ApprovalRequest) => Promise<ApprovalDecision | undefined>) | undefined;
   readonly rejectSelfApproval: boolean;
   /** The types a requester may confirm themselves (`approvals.requesterConfirmable`). */

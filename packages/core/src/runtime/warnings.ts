@@ -2,7 +2,7 @@ import { isWriteLike, MODEL_SURFACES } from "../capability/types.js";
 import type { AgentGovernance } from "../governance/types.js";
 import type { CapabilityPlan } from "./plan.js";
 
-type WarningKind = "W1" | "W2" | "W3";
+type WarningKind = "W1" | "W2" | "W3" | "W4";
 
 // Each kind fires at most once per governance object per process (core.md §5).
 const fired = new WeakMap<AgentGovernance, Set<WarningKind>>();
@@ -22,7 +22,7 @@ const onModelSurface = (plan: CapabilityPlan) => MODEL_SURFACES.some((s) => plan
 export function emitStartupWarnings(
   governance: AgentGovernance,
   plans: readonly CapabilityPlan[],
-  config: { hasCoordinator: boolean; hasHandler: boolean; hasSink: boolean },
+  config: { hasCoordinator: boolean; unsealedStore?: boolean; hasHandler: boolean; hasSink: boolean },
 ): void {
   const noApprovals = !config.hasCoordinator && !config.hasHandler;
   let w1 = false;
@@ -66,6 +66,17 @@ export function emitStartupWarnings(
         "W3",
         writes,
         "no audit sink is configured, yet models can reach the writes %s: nothing will record what agents did. Pass audit: sink (or audit: () => {} to record nothing deliberately).",
+      );
+    }
+  }
+  if (config.unsealedStore) {
+    const gated = plans.filter((p) => p.approvalRequired || isWriteLike(p.meta.sideEffect)).map((p) => p.id);
+    if (gated.length > 0) {
+      warnOnce(
+        governance,
+        "W4",
+        gated,
+        "approvals for %s are kept by a persistent coordinator without approvals.seal: anyone who can write its table can mint or edit an approval. Pass approvals: { seal: { keys: [{ id, secret }] } }, or seal: false to trust the store deliberately.",
       );
     }
   }

@@ -62,6 +62,10 @@ export function createPgApprovalCoordinator(
         jsonParam(request.submittedInput),
         // A quorum of 1 is the single-approver default, stored as NULL like records written before quorums.
         quorum === undefined || quorum === 1 ? null : String(quorum),
+        optionalText(request.seal),
+        optionalText(request.definitionDigest),
+        optionalText(request.manifestDigest),
+        request.definition === undefined ? null : jsonParam(request.definition),
       ]);
       if (rows.length === 0) throw new Error(`Approval "${request.id}" already exists`);
       // A new record is reported as stored: `pending` (postgres.md §5.3).
@@ -80,7 +84,7 @@ export function createPgApprovalCoordinator(
       const at = now();
       const { rows } =
         decision.status === "rejected"
-          ? await query(sql.decide, [id, decision.status, jsonParam(decision.approver), instantParam(at), decision.comment ?? null])
+          ? await query(sql.decide, [id, decision.status, jsonParam(decision.approver), instantParam(at), decision.comment ?? null, optionalText(decision.seal)])
           : await query(sql.approve, [
               id,
               jsonParam(decision.approver),
@@ -88,6 +92,7 @@ export function createPgApprovalCoordinator(
               decision.comment ?? null,
               jsonParam(vote(decision, at)),
               decision.approver.id,
+              optionalText(decision.seal),
             ]);
       if (rows.length > 0) return recordFromRow(rows[0]!, at);
       return diagnose(id, at, (record) =>
@@ -120,9 +125,15 @@ export function createPgApprovalCoordinator(
   };
 }
 
-/** One approval as the `approvals` column keeps it: the instant as ISO text, the comment only when given. */
-function vote(decision: ApprovalDecision, at: Date): { approver: unknown; at: string; comment?: string } {
-  const entry: { approver: unknown; at: string; comment?: string } = { approver: decision.approver, at: instantParam(at) };
+/** One approval as the `approvals` column keeps it: the instant as ISO text, the comment and seal only when given. */
+function vote(decision: ApprovalDecision, at: Date): { approver: unknown; at: string; comment?: string; seal?: string } {
+  const entry: { approver: unknown; at: string; comment?: string; seal?: string } = { approver: decision.approver, at: instantParam(at) };
   if (decision.comment !== undefined) entry.comment = decision.comment;
+  if (typeof decision.seal === "string") entry.seal = decision.seal;
   return entry;
+}
+
+/** Seals and digests are opaque text; anything else is stored as NULL rather than coerced. */
+function optionalText(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
 }

@@ -36,6 +36,7 @@ export function recordFromRow(row: Row, now: Date | null): ApprovalRecord {
     if (row.decision_comment !== null && row.decision_comment !== undefined) {
       record.decision.comment = String(row.decision_comment);
     }
+    if (typeof row.decision_seal === "string") record.decision.seal = row.decision_seal;
   }
   if (row.submitted_input !== null && row.submitted_input !== undefined) {
     record.submittedInput = jsonColumn(row.submitted_input, "submitted_input");
@@ -43,13 +44,18 @@ export function recordFromRow(row: Row, now: Date | null): ApprovalRecord {
   const quorum = row.quorum === null || row.quorum === undefined ? 1 : Number(row.quorum);
   if (quorum > 1) {
     record.quorum = quorum;
-    const votes = (jsonColumn(row.approvals, "approvals") ?? []) as { approver: Actor; at: string; comment?: string }[];
+    const votes = (jsonColumn(row.approvals, "approvals") ?? []) as { approver: Actor; at: string; comment?: string; seal?: string }[];
     record.approvals = votes.map((vote): ApprovalVote => {
       const copy: ApprovalVote = { approver: vote.approver, at: new Date(vote.at) };
       if (typeof vote.comment === "string") copy.comment = vote.comment;
+      if (typeof vote.seal === "string") copy.seal = vote.seal;
       return copy;
     });
   }
+  if (typeof row.seal === "string") record.seal = row.seal;
+  if (typeof row.definition_digest === "string") record.definitionDigest = row.definition_digest;
+  if (typeof row.manifest_digest === "string") record.manifestDigest = row.manifest_digest;
+  if (row.definition !== null && row.definition !== undefined) record.definition = jsonColumn(row.definition, "definition");
   if (row.consumed_by_execution_id !== null && row.consumed_by_execution_id !== undefined) {
     record.consumedByExecutionId = String(row.consumed_by_execution_id);
   }

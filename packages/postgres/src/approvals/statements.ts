@@ -26,6 +26,11 @@ export const PROJECTION = [
   "consumed_by_execution_id",
   "quorum",
   "approvals::text as approvals",
+  "seal",
+  "decision_seal",
+  "definition_digest",
+  "manifest_digest",
+  "definition::text as definition",
 ].join(", ");
 
 // Whether the approval being recorded completes the quorum; NULL quorum and NULL approvals are the single-approver case.
@@ -33,23 +38,26 @@ const COMPLETES = "coalesce(jsonb_array_length(approvals), 0) + 1 >= coalesce(qu
 
 export function approvalStatements(table: string) {
   return {
-    /** $1 id … $12 expires_at, $13 submitted_input, $14 quorum; the conflict arm makes a duplicate id return zero rows. */
-    create: `insert into ${table} (id, capability_id, surface, actor, input, input_hash, reasons, types, risk, side_effect, status, requested_at, expires_at, submitted_input, quorum, approvals)
-values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10, 'pending', $11::timestamptz, $12::timestamptz, $13::jsonb, $14::integer, case when $14::integer is null then null else '[]'::jsonb end)
+    /**
+     * $1 id … $12 expires_at, $13 submitted_input, $14 quorum, $15 seal, $16 definition_digest, $17 manifest_digest,
+     * $18 definition; the conflict arm makes a duplicate id return zero rows.
+     */
+    create: `insert into ${table} (id, capability_id, surface, actor, input, input_hash, reasons, types, risk, side_effect, status, requested_at, expires_at, submitted_input, quorum, approvals, seal, definition_digest, manifest_digest, definition)
+values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10, 'pending', $11::timestamptz, $12::timestamptz, $13::jsonb, $14::integer, case when $14::integer is null then null else '[]'::jsonb end, $15, $16, $17, $18::jsonb)
 on conflict (id) do nothing
 returning ${PROJECTION}`,
 
     get: `select ${PROJECTION} from ${table} where id = $1`,
 
-    /** Compare-and-set; $4 is the coordinator clock reading, both `decided_at` and the expiry guard (§5.2: strict). */
+    /** Compare-and-set; $4 is the coordinator clock reading, both `decided_at` and the expiry guard (§5.2: strict); $6 the seal. */
     decide: `update ${table}
-set status = $2, decided_by = $3::jsonb, decided_at = $4::timestamptz, decision_comment = $5
+set status = $2, decided_by = $3::jsonb, decided_at = $4::timestamptz, decision_comment = $5, decision_seal = $6
 where id = $1 and status = 'pending' and expires_at >= $4::timestamptz
 returning ${PROJECTION}`,
 
     /**
      * Compare-and-set for one approval. $1 id, $2 approver, $3 the clock reading, $4 comment, $5 the vote, $6 the
-     * approver id. A quorum record appends the vote and turns approved only when it completes the quorum; a
+     * approver id, $7 the decision's seal. A quorum record appends the vote and turns approved only when it completes the quorum; a
      * record that already holds a vote by this approver id matches nothing, so concurrent decides never count
      * one approver twice (under READ COMMITTED the waiting update re-checks its WHERE and recomputes its SET on
      * the committed row). A single-approver record is approved exactly as by \`decide\`.
@@ -59,7 +67,8 @@ set approvals = case when coalesce(quorum, 1) > 1 then coalesce(approvals, '[]':
   status = case when ${COMPLETES} then 'approved' else 'pending' end,
   decided_by = case when ${COMPLETES} then $2::jsonb else null end,
   decided_at = case when ${COMPLETES} then $3::timestamptz else null end,
-  decision_comment = case when ${COMPLETES} then $4::text else null end
+  decision_comment = case when ${COMPLETES} then $4::text else null end,
+  decision_seal = case when ${COMPLETES} then $7::text else null end
 where id = $1 and status = 'pending' and expires_at >= $3::timestamptz
   and not coalesce(approvals, '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('approver', jsonb_build_object('id', $6::text)))
 returning ${PROJECTION}`,

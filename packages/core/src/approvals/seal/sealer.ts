@@ -1,0 +1,65 @@
+import type { Actor } from "../../capability/types.js";
+import { quorumOf } from "../quorum.js";
+import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from "../types.js";
+import { decisionSealText, requestSealText } from "./content.js";
+import type { CheckedSealKey } from "./keys.js";
+import { macKeys } from "./mac.js";
+
+/**
+ * Seals approval requests and decisions, and verifies a stored record against them (issue 29, ADR-026).
+ * Seal formats: request `v1.<keyId>.<mac>`, decision `v1.<keyId>.<atMs>.<mac>` (MAC: base64url HMAC-SHA256).
+ */
+export type ApprovalSealer = {
+  sealRequest(request: ApprovalRequest): Promise<string>;
+  sealDecision(approvalId: string, requestSeal: string, decision: Pick<ApprovalDecision, "status" | "approver">, at: Date): Promise<string>;
+  /**
+   * Whether the record is what the runtime sealed: the request always; for an approved or consumed record also
+   * the approving decision and, for a quorum, enough distinct sealed votes, none of them the requester's.
+   */
+  verifyRecord(record: ApprovalRecord): Promise<boolean>;
+};
+
+export function createApprovalSealer(keys: readonly CheckedSealKey[]): ApprovalSealer {
+  const mac = macKeys(keys);
+
+  const verifyRequest = async (record: ApprovalRecord): Promise<boolean> => {
+    const parts = typeof record.seal === "string" ? record.seal.split(".") : [];
+    if (parts.length !== 3 || parts[0] !== "v1") return false;
+    return mac.verify(parts[1]!, requestSealText(record), parts[2]!);
+  };
+
+  const verifyDecision = async (record: ApprovalRecord, seal: unknown, status: "approved" | "rejected", approver: Actor | undefined): Promise<boolean> => {
+    const parts = typeof seal === "string" ? seal.split(".") : [];
+    if (parts.length !== 4 || parts[0] !== "v1" || !/^\d{1,16}$/.test(parts[2]!)) return false;
+    if (typeof approver?.id !== "string" || typeof approver.kind !== "string") return false;
+    const text = decisionSealText({ approvalId: record.id, requestSeal: record.seal!, status, approver, atMs: Number(parts[2]) });
+    return mac.verify(parts[1]!, text, parts[3]!);
+  };
+
+  return {
+    async sealRequest(request) {
+      return `v1.${mac.current.id}.${await mac.sign(requestSealText(request))}`;
+    },
+    async sealDecision(approvalId, requestSeal, decision, at) {
+      const atMs = at.getTime();
+      const text = decisionSealText({ approvalId, requestSeal, status: decision.status, approver: decision.approver, atMs });
+      return `v1.${mac.current.id}.${atMs}.${await mac.sign(text)}`;
+    },
+    async verifyRecord(record) {
+      if (!(await verifyRequest(record))) return false;
+      if (record.status !== "approved" && record.status !== "consumed") return true;
+      const decision = record.decision;
+      if (decision?.status !== "approved" || !(await verifyDecision(record, decision.seal, "approved", decision.approver))) return false;
+      const quorum = quorumOf(record);
+      if (quorum === 1) return true;
+      // Count only votes the runtime sealed, once per approver id, never the requester's.
+      const counted = new Set<string>();
+      for (const vote of record.approvals ?? []) {
+        const id = vote?.approver?.id;
+        if (typeof id !== "string" || id === record.actor.id || counted.has(id)) continue;
+        if (await verifyDecision(record, vote.seal, "approved", vote.approver)) counted.add(id);
+      }
+      return counted.size >= quorum;
+    },
+  };
+}
