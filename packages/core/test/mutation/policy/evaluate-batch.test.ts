@@ -86,7 +86,7 @@ describe("evaluatePolicyBatch: reading a returned decision", () => {
       ["hide", ["type"]],
       ["allow", ["type", "metadata"]],
       ["deny", ["type", "code", "message"]],
-      ["require-approval", ["type", "reason", "approvalType", "expiresInMs"]],
+      ["require-approval", ["type", "reason", "approvalType", "expiresInMs", "quorum"]],
       ["maybe", ["type"]],
     ];
     for (const [type, fields] of expected) {

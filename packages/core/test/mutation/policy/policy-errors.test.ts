@@ -80,7 +80,7 @@ describe("requireApproval errors", () => {
     ["null", null],
     ["a string", "Large refund"],
   ])("refuses %s as options", (_label, options) => {
-    expect(() => requireApproval(options as never)).toThrow("requireApproval({ reason, approvalType?, expiresInMs? }): options must be an object.");
+    expect(() => requireApproval(options as never)).toThrow("requireApproval({ reason, approvalType?, expiresInMs?, quorum? }): options must be an object.");
   });
 
   it("names the field that is wrong", () => {
