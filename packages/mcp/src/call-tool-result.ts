@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { McpCallToolResult as CallToolResult } from "./wire-types.js";
 import { CONCEALED_ENVELOPE, type MCPEnvelope } from "./envelope.js";
 
 /**

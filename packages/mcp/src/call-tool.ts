@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { McpCallToolResult as CallToolResult } from "./wire-types.js";
 import type { AgentRuntime } from "@orpc-agent/core";
 import { toCallToolResult } from "./call-tool-result.js";
 import { CONCEALED_ENVELOPE, NOT_FOUND_ENVELOPE, toEnvelope, type ApprovalGuidance, type MCPEnvelope } from "./envelope.js";

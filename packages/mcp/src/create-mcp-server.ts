@@ -1,6 +1,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentRuntime } from "@orpc-agent/core";
 import { callTool } from "./call-tool.js";
 import type { ApprovalGuidance } from "./envelope.js";
@@ -9,6 +9,7 @@ import { assertServerOptions, type MCPServerHandle, type MCPServerOptions } from
 import { createSessionIdentities } from "./session-identity.js";
 import { buildToolCatalog, type ToolCatalog } from "./tool-catalog.js";
 import { PACKAGE_VERSION } from "./version.js";
+import { ToolListingError } from "./wire-types.js";
 
 /** Everything decided once per configuration; handles built from it are cheap (adapters.md §3.1). */
 export type PreparedMCPServer<TContext> = {
@@ -53,7 +54,13 @@ export function createServerHandle<TContext>({ runtime, options, catalog, guidan
 
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
     const identity = await identities.resolve(extra);
-    return listTools(runtime, catalog, options, identity);
+    try {
+      return (await listTools(runtime, catalog, options, identity)) as ListToolsResult;
+    } catch (error) {
+      // The v1 SDK answers its own McpError verbatim; a failed listing keeps the -32603 it always had.
+      if (error instanceof ToolListingError) throw new McpError(ErrorCode.InternalError, error.message);
+      throw error;
+    }
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // Refusals are JSON-RPC errors, not tool results (§3.5 step 1). A known session answers without a tick.

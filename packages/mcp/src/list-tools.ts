@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type ListToolsResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ToolListingError, type McpListToolsResult as ListToolsResult, type McpTool as Tool } from "./wire-types.js";
 import type { AgentRuntime, CapabilityDescriptor } from "@orpc-agent/core";
 import type { MCPIdentity, MCPServerOptions } from "./options.js";
 import { resumeToolListing } from "./resume-tool.js";
@@ -11,7 +11,7 @@ import type { ToolCatalog } from "./tool-catalog.js";
 export async function listTools<TContext>(
   runtime: AgentRuntime<TContext>,
   catalog: ToolCatalog,
-  options: MCPServerOptions<TContext>,
+  options: Pick<MCPServerOptions<TContext>, "filter">,
   identity: MCPIdentity<TContext>,
 ): Promise<ListToolsResult> {
   let descriptors: CapabilityDescriptor[];
@@ -20,7 +20,7 @@ export async function listTools<TContext>(
     descriptors = await runtime.describe("mcp", { actor: identity.actor, context: identity.context, inputSchemas: "shared" });
   } catch (error) {
     // Never a partial list: the whole listing fails, with the public message only when it is exposed.
-    throw new McpError(ErrorCode.InternalError, publicMessageOf(error));
+    throw new ToolListingError(publicMessageOf(error));
   }
   const tools: Tool[] = [];
   for (const descriptor of descriptors) {
@@ -51,7 +51,7 @@ function passesFilter(filter: NonNullable<MCPServerOptions<unknown>["filter"]>, 
   try {
     return filter(descriptor) === true;
   } catch {
-    throw new McpError(ErrorCode.InternalError, "The operation failed.");
+    throw new ToolListingError("The operation failed.");
   }
 }
 

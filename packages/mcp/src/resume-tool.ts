@@ -1,4 +1,4 @@
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { McpTool as Tool } from "./wire-types.js";
 import type { MCPServerOptions } from "./options.js";
 
 export const DEFAULT_RESUME_TOOL_NAME = "approvals_resume";

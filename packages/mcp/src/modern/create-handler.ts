@@ -1,0 +1,136 @@
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isLegacyRequest,
+  localhostAllowedOrigins,
+  originValidationResponse,
+  readRequestBody,
+  type AuthInfo,
+} from "@modelcontextprotocol/server";
+import type { AgentRuntime } from "@orpc-agent/core";
+import { prepareMCPServer } from "../create-mcp-server.js";
+import type { MCPServerOptions } from "../options.js";
+import { createBearerGate } from "./bearer.js";
+import { createGovernedServer, type PreparedModernServer } from "./governed-server.js";
+import { assertHandlerOptions, DEFAULT_MAX_BODY_BYTES, type MCPHandlerOptions } from "./http-options.js";
+import { resolveIdentity } from "./identity.js";
+import { createLegacyCancellation, singleMessage } from "./legacy-cancel.js";
+import { createResourceMetadata } from "./resource-metadata.js";
+import { calledToolNames, collectToolScopes, scopeChallenge, type ScopeCheck } from "./scopes.js";
+
+/** A web-standard MCP endpoint: `fetch` for Hono, Next.js route handlers, Bun, Deno and Workers; `toNodeHandler` for Node. */
+export type MCPHandler = {
+  fetch(request: Request): Promise<Response>;
+  /** Aborts in-flight exchanges (their handlers see the abort) and refuses further requests. */
+  close(): Promise<void>;
+};
+
+/**
+ * A governed MCP endpoint on the v2 SDK: 2026-07-28 clients and 2025-era clients (stateless, per request) on one
+ * URL, every request authenticated on its own as an OAuth 2.1 resource server (adapters.md §3, amendments 2026-12).
+ *
+ * @example
+ * const mcp = createMCPHandler(runtime, {
+ *   verifyToken: (token) => tokens.verify(token),
+ *   createContext: ({ authInfo }) => (authInfo ? { actor: { id: authInfo.clientId, kind: "user" }, context: {} } : null),
+ * });
+ * export default { fetch: mcp.fetch };
+ */
+export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, options: MCPHandlerOptions<TContext>): MCPHandler {
+  if (typeof options === "object" && options !== null) assertHandlerOptions(options as MCPHandlerOptions<unknown>);
+  const base = prepareMCPServer(runtime, options as unknown as MCPServerOptions<TContext>);
+  const prepared: PreparedModernServer<TContext> = { ...base, options };
+  const gate = createBearerGate(options as MCPHandlerOptions<unknown>);
+  const metadata = createResourceMetadata(options as MCPHandlerOptions<unknown>);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const origins = options.allowedOrigins === undefined ? localhostAllowedOrigins() : options.allowedOrigins;
+  const toolScopes = collectToolScopes(runtime.registry);
+  const legacyCancels = createLegacyCancellation();
+
+  const sdk = createMcpHandler(({ era, authInfo }) => createGovernedServer(prepared, era, authInfo), {
+    legacy: options.legacy ?? "stateless",
+    maxRequestBodySize: maxBodyBytes,
+    // Our handlers never emit mid-call notifications: a single JSON answer, no SSE framing to pay for.
+    responseMode: "json",
+  });
+
+  const scopeCheck = (authInfo: AuthInfo): ScopeCheck => ({
+    toolScopes,
+    catalog: base.catalog,
+    endpointScopes: options.requiredScopes ?? [],
+    resourceMetadataUrl: gate.resourceMetadataUrl,
+    async visible(id) {
+      try {
+        const { actor, context } = await resolveIdentity(options, { era: "modern", authInfo });
+        const descriptors = await runtime.describe("mcp", { actor, context, inputSchemas: "shared" });
+        return descriptors.some((descriptor) => descriptor.id === id);
+      } catch {
+        return false;
+      }
+    },
+  });
+
+  return {
+    async fetch(request) {
+      const document = metadata?.(request);
+      if (document !== undefined) return document;
+      const refused =
+        (options.allowedHosts === undefined ? undefined : hostHeaderValidationResponse(request, options.allowedHosts)) ??
+        (origins === "any" ? undefined : originValidationResponse(request, origins));
+      if (refused !== undefined) return refused;
+      const authInfo = await gate.authenticate(request);
+      if (authInfo instanceof Response) return authInfo;
+      if (request.method !== "POST") return sdk.fetch(request, authInfo === undefined ? undefined : { authInfo });
+      // The body is read once, under the SDK's limit, and its parse handed on: scopes and 2025-era cancellation need it.
+      const read = await readRequestBody(request, maxBodyBytes);
+      if (read.tooLarge) return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Request body too large." } }, { status: 413 });
+      let parsedBody: unknown;
+      try {
+        parsedBody = JSON.parse(read.text);
+      } catch {
+        const copy = new Request(request.url, { method: request.method, headers: request.headers, body: read.text, signal: request.signal });
+        return sdk.fetch(copy, authInfo === undefined ? undefined : { authInfo });
+      }
+      if (authInfo !== undefined && toolScopes.size > 0) {
+        const challenge = await scopeChallenge(calledToolNames(parsedBody), authInfo, scopeCheck(authInfo));
+        if (challenge !== undefined) return challenge;
+      }
+      const message = singleMessage(parsedBody);
+      const requestOptions = { parsedBody, ...(authInfo !== undefined && { authInfo }) };
+      if (message === undefined || !(await isLegacyRequest(request, parsedBody))) return sdk.fetch(request, requestOptions);
+      if (message.method === "notifications/cancelled") legacyCancels.cancel(authInfo, message.params?.requestId);
+      if (message.method !== "tools/call" || message.id === undefined) return sdk.fetch(request, requestOptions);
+      const tracked = legacyCancels.track(request, read.text, authInfo, message.id);
+      try {
+        return releaseWhenDone(await sdk.fetch(tracked.request, requestOptions), tracked.release);
+      } catch (error) {
+        tracked.release();
+        throw error;
+      }
+    },
+    close: () => sdk.close(),
+  };
+}
+
+/** The answer may stream after `fetch` resolves: the call is in flight until its body ends or is dropped. */
+function releaseWhenDone(response: Response, release: () => void): Response {
+  if (response.body === null) {
+    release();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) {
+        release();
+        controller.close();
+      } else controller.enqueue(value);
+    },
+    cancel(reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}

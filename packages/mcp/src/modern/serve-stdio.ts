@@ -1,0 +1,31 @@
+import type { Transport } from "@modelcontextprotocol/server";
+import { serveStdio, type StdioServerHandle } from "@modelcontextprotocol/server/stdio";
+import type { AgentRuntime } from "@orpc-agent/core";
+import { prepareMCPServer } from "../create-mcp-server.js";
+import type { MCPServerOptions } from "../options.js";
+import { createGovernedServer, type PreparedModernServer } from "./governed-server.js";
+import type { MCPOptions } from "./options.js";
+
+export type MCPStdioOptions<TContext = unknown> = MCPOptions<TContext> & {
+  /** 2025-era clients (`initialize`): `"serve"` (default) or `"reject"`. */
+  legacy?: "serve" | "reject";
+  /** Default: the process's stdin/stdout. */
+  transport?: Transport;
+};
+
+/**
+ * Serves the governed tools over stdio to a 2026-07-28 or 2025-era client (the SDK decides per connection).
+ * stdio carries no credentials: `createContext` receives no `authInfo`; return a fixed least-privilege actor.
+ *
+ * @example
+ * const handle = serveMCPStdio(runtime, { createContext: () => ({ actor: { id: "local-dev", kind: "user" }, context: {} }) });
+ * process.on("SIGINT", () => void handle.close());
+ */
+export function serveMCPStdio<TContext>(runtime: AgentRuntime<TContext>, options: MCPStdioOptions<TContext>): StdioServerHandle {
+  const base = prepareMCPServer(runtime, options as unknown as MCPServerOptions<TContext>);
+  const prepared: PreparedModernServer<TContext> = { ...base, options };
+  return serveStdio(({ era }) => createGovernedServer(prepared, era), {
+    legacy: options.legacy ?? "serve",
+    ...(options.transport !== undefined && { transport: options.transport }),
+  });
+}
