@@ -14,6 +14,7 @@ export default defineConfig({
       { find: /^@orpc-agent\/core\/client$/, replacement: src("./packages/core/src/client/index.ts") },
       { find: /^@orpc-agent\/core\/http$/, replacement: src("./packages/core/src/http/index.ts") },
       { find: /^@orpc-agent\/core\/server$/, replacement: src("./packages/core/src/server/index.ts") },
+      { find: /^@orpc-agent\/core\/drift$/, replacement: src("./packages/core/src/drift/index.ts") },
       { find: /^@orpc-agent\/core$/, replacement: src("./packages/core/src/index.ts") },
       { find: /^@orpc-agent\/(testing|postgres|ai-sdk|mcp|opentelemetry|cli|dbos)$/, replacement: src("./packages/$1/src/index.ts") },
     ],

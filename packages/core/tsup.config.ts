@@ -9,6 +9,7 @@ export default defineConfig({
     "client/index": "src/client/index.ts",
     "http/index": "src/http/index.ts",
     "server/index": "src/server/index.ts",
+    "drift/index": "src/drift/index.ts",
   },
   format: ["esm"],
   dts: { compilerOptions: { rootDir: "src" } },

@@ -1,5 +1,5 @@
 import type { CapabilityEntry, CapabilitySnapshot } from "../snapshot/types.js";
-import { capabilityChanges } from "./capability-changes.js";
+import { capabilityChanges } from "@orpc-agent/core/drift";
 import { runtimeChanges } from "./runtime-changes.js";
 import type { Change } from "./types.js";
 

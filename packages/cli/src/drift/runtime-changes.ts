@@ -1,5 +1,5 @@
 import type { CapabilitySnapshot, RuntimePolicyEntry } from "../snapshot/types.js";
-import { pairByOccurrence } from "./pair-by-occurrence.js";
+import { pairByOccurrence } from "@orpc-agent/core/drift";
 import { scopeChanges } from "./scope-changes.js";
 import { RUNTIME_ID, type Change } from "./types.js";
 

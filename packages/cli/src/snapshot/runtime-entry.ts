@@ -1,5 +1,5 @@
 import type { PolicyManifestEntry, PolicyScope } from "@orpc-agent/core";
-import { sortedByCodeUnit } from "./code-unit-order.js";
+import { sortedByCodeUnit } from "@orpc-agent/core/drift";
 import type { RuntimePolicyEntry } from "./types.js";
 
 /**

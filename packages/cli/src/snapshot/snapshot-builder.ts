@@ -1,7 +1,7 @@
 import type { AgentGovernance, AgentRuntime, CapabilityRegistry } from "@orpc-agent/core";
-import { capabilityEntry } from "./capability-entry.js";
-import { compareCodeUnits, sortedByCodeUnit } from "./code-unit-order.js";
+import { capabilityEntry, compareCodeUnits, sortedByCodeUnit } from "@orpc-agent/core/drift";
 import type { CoreFunctions } from "./core-functions.js";
+import { inputSchemaHash } from "./input-schema-hash.js";
 import { runtimePolicyEntry } from "./runtime-entry.js";
 import { governanceOf, isRegistryLike } from "./source-shapes.js";
 import { SNAPSHOT_VERSION, type CapabilitySnapshot } from "./types.js";
@@ -24,8 +24,13 @@ export function buildSnapshotWith(
   }
   const descriptions = options.descriptions ?? true;
   const inspection = registry.inspect();
+  const entryOptions = {
+    descriptions,
+    defaultToolName: core.defaultToolName,
+    inputSchemaHash: (schema: Parameters<typeof inputSchemaHash>[0]) => inputSchemaHash(schema, core.toJsonSchema),
+  };
   const capabilities = inspection.capabilities
-    .map((capability) => capabilityEntry(capability, core, { descriptions }))
+    .map((capability) => capabilityEntry(capability, entryOptions))
     .sort((a, b) => compareCodeUnits(a.id, b.id));
 
   // A bare registry names no runtime policies: `runtime` stays absent (unknown), never defaulted (cli.md §6.2).

@@ -1,11 +1,13 @@
-import type { RiskLevel } from "@orpc-agent/core";
-import type { CapabilityEntry } from "../snapshot/types.js";
+import type { RiskLevel } from "../capability/types.js";
 import { pairByOccurrence } from "./pair-by-occurrence.js";
-import type { Change, ChangeKind } from "./types.js";
+import type { CapabilityEntry, Change, ChangeKind } from "./types.js";
 
 const RISK_ORDER: readonly RiskLevel[] = ["low", "medium", "high", "critical"];
 
-/** Changes to one capability present on both sides, in the row order of cli.md §7.1. */
+/**
+ * Changes to one capability present on both sides, in the row order of cli.md §7.1. The one classification of
+ * governance drift: `orpc-agent check` applies it to snapshots, resume to the definition an approval was asked under.
+ */
 export function capabilityChanges(before: CapabilityEntry, after: CapabilityEntry): Change[] {
   const changes: Change[] = [];
   const add = (kind: ChangeKind, field: string, message: string) => changes.push({ kind, id: after.id, field, message });

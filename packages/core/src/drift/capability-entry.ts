@@ -1,8 +1,17 @@
-import type { AgentCapability, ExposureSurface } from "@orpc-agent/core";
+import type { ExposureSurface } from "../capability/types.js";
+import type { AgentCapability } from "../registry/types.js";
 import { sortedByCodeUnit } from "./code-unit-order.js";
-import type { CoreFunctions } from "./core-functions.js";
-import { inputSchemaHash } from "./input-schema-hash.js";
 import type { CapabilityEntry } from "./types.js";
+
+/**
+ * What an entry needs from outside: the CLI passes the application's own core functions (converter state is
+ * module-level, cli.md §3); resume passes none of the schema parts, since R8 binds the input on its own.
+ */
+export type CapabilityEntryOptions = {
+  descriptions: boolean;
+  defaultToolName(id: string): string;
+  inputSchemaHash(schema: AgentCapability["inputSchema"]): string | null;
+};
 
 const TOOL_SURFACES = ["aiSdk", "mcp"] as const;
 
@@ -10,11 +19,7 @@ const TOOL_SURFACES = ["aiSdk", "mcp"] as const;
  * Records one capability (cli.md §6.2). Functions become presence flags; policy bodies never appear.
  * Keys are assigned in on-disk order.
  */
-export function capabilityEntry(
-  capability: AgentCapability,
-  core: CoreFunctions,
-  options: { descriptions: boolean },
-): CapabilityEntry {
+export function capabilityEntry(capability: AgentCapability, options: CapabilityEntryOptions): CapabilityEntry {
   const { meta } = capability;
   // SI-1: only `true` exposes; `false` and absent are the same.
   const expose = sortedByCodeUnit(
@@ -24,7 +29,7 @@ export function capabilityEntry(
   const toolNames: NonNullable<CapabilityEntry["toolNames"]> = {};
   for (const surface of TOOL_SURFACES) {
     // Adapter `toolNaming` overrides are invisible here (cli.md §2 item 4).
-    if (expose.includes(surface)) toolNames[surface] = meta.adapters?.[surface]?.toolName ?? core.defaultToolName(capability.id);
+    if (expose.includes(surface)) toolNames[surface] = meta.adapters?.[surface]?.toolName ?? options.defaultToolName(capability.id);
   }
 
   // Spread order is the on-disk key order (cli.md §6.2).
@@ -47,7 +52,7 @@ export function capabilityEntry(
     ...(meta.redact !== undefined
       ? { redact: { output: typeof meta.redact.output === "function", approvalInput: typeof meta.redact.approvalInput === "function" } }
       : {}),
-    inputSchemaHash: inputSchemaHash(capability.inputSchema, core.toJsonSchema),
+    inputSchemaHash: options.inputSchemaHash(capability.inputSchema),
   };
 }
 

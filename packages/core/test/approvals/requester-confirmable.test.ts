@@ -1,6 +1,7 @@
 import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
+import { captureStartupWarnings } from "../support/startup-warnings.js";
 import {
   agentProcedure,
   createAgentRuntime,
@@ -11,6 +12,9 @@ import {
   allow,
   type ApprovalRecord,
 } from "../../src/index.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W1", "W3"]);
 
 // approvals.requesterConfirmable (ADR-006 addendum): the requester may confirm their own request only when every
 // type it demands is declared confirmable; self-approval stays refused for every other type (SI-4).

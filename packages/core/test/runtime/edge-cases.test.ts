@@ -1,6 +1,7 @@
 // core.md §15 items not already covered by the SI files next to this one (items 2, 7 and 12 in particular).
 import { z } from "zod";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { captureStartupWarnings } from "../support/startup-warnings.js";
 import {
   allow,
   createAgentRuntime,
@@ -12,6 +13,9 @@ import {
   type PolicyDecision,
 } from "../../src/index.js";
 import { base, build, counted, dana, delay, errorOf, meta, priya } from "./pipeline-harness.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W1"]);
 
 afterEach(() => {
   vi.restoreAllMocks();

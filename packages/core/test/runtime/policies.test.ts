@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
+import { captureStartupWarnings } from "../support/startup-warnings.js";
 import { allow, definePolicy, deny, type AgentPolicy, type PolicyDecision, type PolicyRequest } from "../../src/index.js";
 import { base, build, counted, dana, deferred, delay, errorOf, meta } from "./pipeline-harness.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W2"]);
 
 const GENERIC = { code: "INTERNAL_ERROR", message: "The operation failed.", retryable: false };
 

@@ -2,6 +2,7 @@
 // with the same runtime built without the shadow, so "never changes the outcome" is checked, not assumed.
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
+import { captureStartupWarnings } from "../support/startup-warnings.js";
 import {
   allow,
   createAgentRuntime,
@@ -16,6 +17,9 @@ import {
   type ExecutionResult,
 } from "../../src/index.js";
 import { auditLog, base, counted, dana, errorOf, meta } from "./pipeline-harness.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W2"]);
 
 const SENTINEL = "SHADOW-SENTINEL-4711";
 

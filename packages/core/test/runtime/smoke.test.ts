@@ -1,7 +1,11 @@
 import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
+import { captureStartupWarnings } from "../support/startup-warnings.js";
 import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy, deny, type AgentAuditEvent } from "../../src/index.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W1"]);
 
 const base = agentProcedure(os);
 const registry = createCapabilityRegistry({

@@ -2,7 +2,11 @@
 // sinks, build none"). Building one reads the injected `now` for its timestamp, so the clock reads show it: with no
 // sink, `now` is read only where the call itself needs a time (startedAt, an approval's requestedAt and expiry check).
 import { describe, expect, it } from "vitest";
+import { captureStartupWarnings } from "../../support/startup-warnings.js";
 import { base, build, counted, dana, meta, priya } from "../../runtime/pipeline-harness.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W3"]);
 
 /** A `now` that records, for each read, the phase the test says the call is in. */
 function phasedClock() {

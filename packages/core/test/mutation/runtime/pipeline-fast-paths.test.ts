@@ -2,9 +2,13 @@
 // SI-6 rule that input is frozen only when a policy applies, each seen through something a user can observe.
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
+import { captureStartupWarnings } from "../../support/startup-warnings.js";
 import { allow, definePolicy, type ApprovalRequest } from "../../../src/index.js";
 import { recordingTracer } from "../../runtime/execution-harness.js";
 import { base, build, dana, meta, priya } from "../../runtime/pipeline-harness.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W3"]);
 
 describe("core.md §16: no async hop that is not needed", () => {
   it("with a synchronous schema, policies, hashing and sink, stages 2..11 run before invoke returns", async () => {

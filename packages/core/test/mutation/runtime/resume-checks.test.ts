@@ -3,6 +3,7 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
+import { captureStartupWarnings } from "../../support/startup-warnings.js";
 import {
   allow,
   createInMemoryApprovalCoordinator,
@@ -14,6 +15,9 @@ import {
 } from "../../../src/index.js";
 import { recordingTracer } from "../../runtime/execution-harness.js";
 import { base, build, dana, errorOf, meta, priya } from "../../runtime/pipeline-harness.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W1"]);
 
 const START = Date.parse("2030-01-01T00:00:00.000Z");
 
