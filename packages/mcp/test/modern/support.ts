@@ -54,7 +54,7 @@ export function standardOptions(url: URL, overrides: Partial<MCPHandlerOptions<{
   return options;
 }
 
-export async function serveApp(app: TestApp, overrides: Partial<MCPHandlerOptions<{ tenant: string }>> = {}, tokens: Tokens = {}) {
+export async function serveApp(app: Pick<TestApp, "runtime">, overrides: Partial<MCPHandlerOptions<{ tenant: string }>> = {}, tokens: Tokens = {}) {
   return listenModern((url) => createMCPHandler(app.runtime, standardOptions(url, overrides, tokens)));
 }
 
