@@ -2,7 +2,7 @@
 // runtime's approval id; on ai 5 the card does and the app passes the answer. Either way every answer is a
 // runtime.approvals.decide on the record bound to the input's hash, then one resume (SI-4, SI-5).
 import type { UIMessage } from "ai";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createInMemoryApprovalCoordinator, type ApprovalCoordinator } from "@orpc-agent/core";
 import { APPROVAL_PART_TYPE, governChat, toAISDKTools, type ConfirmationAnswer, type GovernedChat } from "../../src/index.js";
 import { context, dana, priya } from "../support/app.js";
@@ -145,7 +145,12 @@ describe("AI SDK UI: requester confirmations", () => {
       decide: (id, decision) => inner.decide(id, decision),
       markConsumed: (id, executionId) => inner.markConsumed(id, executionId),
     };
+    // A custom store is taken as persistent: the runtime warns once that it is unsealed (W4), captured here.
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const app = buildChatApp({ requesterConfirmable: ["confirmation"], coordinator });
+    const warnings = warn.mock.calls.map((args) => String(args[0]));
+    warn.mockRestore();
+    expect(warnings).toEqual([expect.stringMatching(/^\[orpc-agent\] approvals for [\w., ]*notes\.send[\w., ]* are kept by a persistent coordinator without approvals\.seal/)]);
     const chat = await governChat(app.runtime, { actor: dana, context, requesterConfirmable: ["confirmation"] });
     const turn = (input: object, id: string) => chatTurn(chat, [userMessage("Tell them.")], [[toolCall(id, "notes_send", input)], [text("Confirm?")]]);
     const reply = async (t: Awaited<ReturnType<typeof turn>>, id: string) => {
