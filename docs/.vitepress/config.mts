@@ -71,6 +71,7 @@ export default defineConfig({
           { text: "Human approval", link: "/guides/approvals" },
           { text: "Approvals in a chat UI", link: "/guides/approvals-in-a-chat-ui" },
           { text: "Auditing", link: "/guides/auditing" },
+          { text: "Verifiable audit", link: "/guides/verifiable-audit" },
           { text: "MCP over HTTP", link: "/guides/mcp-http" },
           { text: "Testing capabilities", link: "/guides/testing" },
           { text: "The CI drift gate", link: "/guides/drift-gate" },

@@ -146,6 +146,21 @@ describe("Postgres audit sink: hash chain and checkpoints (ADR-025)", () => {
     }
   });
 
+  it("AUDIT_CHAIN_DDL is additive: re-applied, and split into statements over a table of an earlier release, it keeps the rows", async () => {
+    await db.exec(AUDIT_CHAIN_DDL);
+    await db.exec("create schema legacy");
+    const { auditDdl } = await import("../../src/ddl.js");
+    await db.exec(auditDdl("legacy.audit"));
+    await db.query("insert into legacy.audit (type, at, surface, actor_id, actor_kind, data) values ('capability.requested', now(), 'direct', 'u', 'user', '{}')");
+    const { auditChainDdl } = await import("../../src/audit/chain-ddl.js");
+    const statements = auditChainDdl("legacy.audit").split(";").map((statement) => statement.trim()).filter(Boolean);
+    expect(statements.length).toBe(9);
+    for (const statement of statements) await query(statement, []);
+    const trail = await readPgAuditTrail({ query, table: "legacy.audit" });
+    expect(trail).toMatchObject({ events: [], checkpoints: [], unchained: 1 });
+    await db.exec("drop schema legacy cascade");
+  });
+
   it("leaves unchained events in the original 10-column statement", async () => {
     const statements: string[] = [];
     const sink = createPgAuditSink({ query: (sql, params) => (statements.push(sql), query(sql, params)) });
