@@ -1,6 +1,7 @@
 import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
+import { captureStartupWarnings } from "../support/startup-warnings.js";
 import {
   agentProcedure,
   createAgentRuntime,
@@ -14,6 +15,9 @@ import {
   type CapabilityRegistry,
   type ExecutionResult,
 } from "../../src/index.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W4"]);
 
 // SI-5 (core.md §14): an approval binds the exact operation. §7 R5, R8, R11; §10 coordinator contract; §15 item 10.
 

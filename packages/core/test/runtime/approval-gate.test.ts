@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
+import { captureStartupWarnings } from "../support/startup-warnings.js";
 import {
   agentProcedure,
   allow,
@@ -19,6 +20,9 @@ import {
   type ExecutionResult,
   type RuntimeDefaults,
 } from "../../src/index.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W4"]);
 
 // core.md §6 stage 8 and §10 "Request building".
 

@@ -1,6 +1,7 @@
 import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
+import { captureStartupWarnings } from "../support/startup-warnings.js";
 import {
   agentProcedure,
   createAgentRuntime,
@@ -14,6 +15,9 @@ import {
   type CapabilityError,
   type ExecutionResult,
 } from "../../src/index.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W4"]);
 
 // core.md §10 "Inline handler" (ADR-006 addendum) and SI-4 for inline decisions.
 

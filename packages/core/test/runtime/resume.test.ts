@@ -1,6 +1,7 @@
 import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
+import { captureStartupWarnings } from "../support/startup-warnings.js";
 import {
   agentProcedure,
   allow,
@@ -24,6 +25,9 @@ import {
   type PolicyDecision,
   type PolicyRequest,
 } from "../../src/index.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W4"]);
 
 // core.md §7: runtime.resume checks R1..R12 in order. Also SI-2, SI-3 and SI-8 where resume carries them.
 

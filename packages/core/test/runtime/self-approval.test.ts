@@ -1,6 +1,7 @@
 import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
+import { captureStartupWarnings } from "../support/startup-warnings.js";
 import {
   agentProcedure,
   CapabilityError,
@@ -14,6 +15,9 @@ import {
   type ExecutionResult,
   type ExposureSurface,
 } from "../../src/index.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W4"]);
 
 // SI-4 (core.md §14): no self-approval. §10 "runtime.approvals", §7 R4, §15 item 9.
 

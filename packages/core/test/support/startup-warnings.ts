@@ -1,11 +1,12 @@
 // The startup warnings (core.md §5) a test file provokes on purpose, captured so a test run's output stays clean.
 import { afterAll, afterEach, beforeEach, expect, vi, type MockInstance } from "vitest";
 
-/** What each warning says, as core.md §5 words it (the router's is createCapabilityRouter's non-durable journal). */
+/** What each warning says, as the runtime prints it (the router's is createCapabilityRouter's non-durable journal). */
 export const STARTUP_WARNINGS = {
   W1: /approvals are required by .*, but no approvals\.coordinator or approvals\.handler is configured/,
   W2: /policies may require approval for the writes .*, but no approvals\.coordinator or approvals\.handler is configured/,
   W3: /no audit sink is configured, yet models can reach the writes/,
+  W4: /are kept by a persistent coordinator without approvals\.seal/,
   router: /createCapabilityRouter: the invocation journal is not durable/,
 } as const;
 

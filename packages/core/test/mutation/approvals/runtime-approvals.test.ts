@@ -2,6 +2,7 @@
 // and leaves malformed decisions to the coordinator's own checks.
 import { os } from "@orpc/server";
 import { describe, expect, it, vi } from "vitest";
+import { captureStartupWarnings } from "../../support/startup-warnings.js";
 import {
   agentProcedure,
   createAgentRuntime,
@@ -13,6 +14,9 @@ import {
   type ApprovalDecision,
 } from "../../../src/index.js";
 import { contractClock, makeApprovalRequest } from "../../../../../test-fixtures/approval-coordinator-contract.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W4"]);
 
 const registry = createCapabilityRegistry({
   orders: {

@@ -1,6 +1,7 @@
 // Raised from the mutation run: stages 5–13 of core.md §6 where a broken condition would still have passed the suite.
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { describe, expect, it, vi } from "vitest";
+import { captureStartupWarnings } from "../../support/startup-warnings.js";
 import {
   allow,
   createInMemoryApprovalCoordinator,
@@ -13,6 +14,9 @@ import {
 } from "../../../src/index.js";
 import { base, build, counted, dana, errorOf, meta, priya } from "../../runtime/pipeline-harness.js";
 import { recordingTracer } from "../../runtime/execution-harness.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W4"]);
 
 /** A Standard Schema whose validation is asynchronous: amounts must be positive, and are doubled when parsed. */
 function asyncSchema(): StandardSchemaV1<{ amount: number }, { amount: number }> {

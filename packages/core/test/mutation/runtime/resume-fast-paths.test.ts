@@ -2,8 +2,12 @@
 // re-validation (R8), the current policies (R10) and consumption (R11).
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { describe, expect, it } from "vitest";
+import { captureStartupWarnings } from "../../support/startup-warnings.js";
 import { allow, createInMemoryApprovalCoordinator, definePolicy, type ApprovalCoordinator } from "../../../src/index.js";
 import { base, build, dana, meta, priya } from "../../runtime/pipeline-harness.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W4"]);
 
 describe("resume R8..R11 stay in one turn when the schema and policies are synchronous", () => {
   it("the coordinator is asked to consume before a microtask queued by R8's validate has run", async () => {

@@ -3,7 +3,11 @@
 import { createHash } from "node:crypto";
 import { os } from "@orpc/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { captureStartupWarnings } from "../../support/startup-warnings.js";
 import type * as Core from "../../../src/index.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W4"]);
 
 const original = process.getBuiltinModule;
 afterEach(() => {
