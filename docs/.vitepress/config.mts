@@ -69,6 +69,7 @@ export default defineConfig({
           { text: "Exposure per surface", link: "/guides/exposure" },
           { text: "Adding policies", link: "/guides/policies" },
           { text: "Human approval", link: "/guides/approvals" },
+          { text: "Quorum approvals", link: "/guides/quorum-approvals" },
           { text: "Approvals in a chat UI", link: "/guides/approvals-in-a-chat-ui" },
           { text: "Auditing", link: "/guides/auditing" },
           { text: "Verifiable audit", link: "/guides/verifiable-audit" },
