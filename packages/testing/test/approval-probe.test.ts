@@ -1,5 +1,5 @@
 import { createAgentRuntime, defineGovernance, type ExecutionResult } from "@orpc-agent/core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { describeApprovalCoordinatorContract } from "../../../test-fixtures/approval-coordinator-contract.js";
 import { approvalProbe, capturedAudit, fakeActor, testClock } from "../src/index.js";
 import { buildShop } from "./shop.js";
@@ -14,7 +14,12 @@ async function setup() {
   const probe = approvalProbe({ now: clock.now });
   const audit = capturedAudit();
   const { registry } = buildShop();
+  // The runtime cannot tell the probe is in memory: it warns once per governance that the store is unsealed (W4).
+  const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
   const runtime = createAgentRuntime({ governance: defineGovernance({ registry }), approvals: { coordinator: probe }, audit, now: clock.now });
+  const warnings = warn.mock.calls.map((args) => String(args[0]));
+  warn.mockRestore();
+  expect(warnings).toEqual([expect.stringMatching(/^\[orpc-agent\] approvals for [\w., ]*orders\.refund[\w., ]* are kept by a persistent coordinator without approvals\.seal/)]);
   const result: ExecutionResult = await runtime.invoke("orders.refund", { id: "o1", amount: 4 }, { actor: requester, context: {}, surface: "test" });
   if (result.status !== "approval-required") throw new Error(`expected approval-required, got ${result.status}`);
   return { clock, probe, audit, runtime, id: result.approval.id };
