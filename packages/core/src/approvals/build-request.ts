@@ -19,6 +19,8 @@ export function buildApprovalRequest(init: {
   demands: readonly ApprovalDemand[];
   requestedAt: Date;
   defaultExpiresInMs: number;
+  /** What the capability's governance was at request time (approvals/definition.ts). */
+  definition?: { definition: unknown; digest: string; manifestDigest: string | undefined };
 }): ApprovalRequest {
   const { plan, demands } = init;
   const gate = plan.meta.approval;
@@ -54,6 +56,13 @@ export function buildApprovalRequest(init: {
     expiresAt: new Date(init.requestedAt.getTime() + expiresInMs),
     ...(submittedInput === undefined ? {} : { submittedInput }),
     ...(quorum > 1 ? { quorum } : {}),
+    ...(init.definition === undefined
+      ? {}
+      : {
+          definition: init.definition.definition,
+          definitionDigest: init.definition.digest,
+          ...(init.definition.manifestDigest === undefined ? {} : { manifestDigest: init.definition.manifestDigest }),
+        }),
   };
 }
 

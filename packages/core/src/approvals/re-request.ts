@@ -49,6 +49,10 @@ export async function reRequestApproval(
     expiresAt: new Date(requestedAt.getTime() + ttlMs),
     // The same quorum again; the votes of the consumed record never carry over.
     ...(record.quorum === undefined ? {} : { quorum: record.quorum }),
+    // Still bound to what the first request was asked under: a widening since then voids this one too.
+    ...(record.definition === undefined ? {} : { definition: record.definition }),
+    ...(record.definitionDigest === undefined ? {} : { definitionDigest: record.definitionDigest }),
+    ...(record.manifestDigest === undefined ? {} : { manifestDigest: record.manifestDigest }),
   };
   const created = await coordinator.create(request);
   if (deps.audit.enabled) {

@@ -1,4 +1,5 @@
 import { hashCanonicalInputAnywhere } from "../approvals/hash.js";
+import { approvalDefinition, wideningSince } from "../approvals/definition.js";
 import type { ApprovalSealer } from "../approvals/seal/sealer.js";
 import type { ApprovalRecord } from "../approvals/types.js";
 import type { ApprovalDemand } from "../policy/evaluate-batch.js";
@@ -134,6 +135,11 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
   exec.plan = plan;
   if (rt.tracing) exec.span.setAttributes({ "orpc_agent.side_effect": plan.meta.sideEffect, "orpc_agent.risk": plan.meta.risk });
   if (!plan.exposed[record.surface]) return finishDenied(exec, capabilityNotFound(), "not-exposed");
+  // The governance the approver saw must not have widened since (issue 29); a narrowing or neutral edit is fine.
+  if (typeof record.definitionDigest === "string") {
+    const widened = await wideningSince(record, await approvalDefinition(plan, record.surface));
+    if (widened.length > 0) return finishDenied(exec, governanceWidened(widened.map((c) => c.message)), "policy-denied");
+  }
 
   // R8: the current schema must give exactly the approved value; otherwise fail closed, unconsumed (SI-5, SI-6).
   let approvedValue = revalidateApprovedInput(plan, record);
@@ -197,6 +203,15 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
     idempotencyKey: options.idempotencyKey,
     invocationId: options.invocationId,
     allowLateApproval: false,
+  });
+}
+
+function governanceWidened(changes: readonly string[]): CapabilityError {
+  return new CapabilityError({
+    code: "POLICY_DENIED",
+    publicMessage: "This operation's governance changed since the approval was requested; request the operation again.",
+    // What widened stays internal: the audit and the operator see it, the model does not (SI-9).
+    cause: new Error(`Approval voided: the capability's governance widened since it was requested (${changes.join("; ")}).`),
   });
 }
 

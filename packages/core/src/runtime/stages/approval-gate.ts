@@ -1,4 +1,5 @@
 import { buildApprovalRequest } from "../../approvals/build-request.js";
+import { approvalDefinition, manifestDigest } from "../../approvals/definition.js";
 import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from "../../approvals/types.js";
 import { refusesSelfApproval } from "../../approvals/self-approval.js";
 import { refusesActingAgent } from "../../approvals/acting-agent.js";
@@ -32,6 +33,7 @@ export async function runApprovalGate(
   const inputHash = await ensureInputHash(exec, init.input);
   if (inputHash === undefined) return { kind: "error", error: new CapabilityError({ code: "APPROVAL_UNSERIALIZABLE_INPUT" }) };
 
+  const bound = await approvalDefinition(plan, exec.surface);
   const request = buildApprovalRequest({
     plan,
     surface: exec.surface,
@@ -42,6 +44,7 @@ export async function runApprovalGate(
     demands: init.demands,
     requestedAt: rt.now(),
     defaultExpiresInMs: rt.defaults.approvalExpiresInMs,
+    definition: { definition: bound.definition, digest: bound.digest, manifestDigest: await manifestDigest(rt.governance) },
   });
   exec.approvalId = request.id;
   if (rt.audit.enabled) {
