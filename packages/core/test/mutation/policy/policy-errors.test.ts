@@ -18,11 +18,11 @@ describe("definePolicy errors", () => {
     ["a string", "invocation"],
     ["a number", 7],
   ])("refuses %s as options", (_label, options) => {
-    expect(() => definePolicy("p", evaluate, options as never)).toThrow('definePolicy("p"): options must be an object { phases?, scope? }.');
+    expect(() => definePolicy("p", evaluate, options as never)).toThrow('definePolicy("p"): options must be an object { phases?, scope?, mode? }.');
   });
 
   it("names an unknown option and the allowed ones", () => {
-    expect(() => definePolicy("p", evaluate, { scopes: {} } as never)).toThrow('definePolicy("p"): unknown option "scopes"; allowed: phases, scope.');
+    expect(() => definePolicy("p", evaluate, { scopes: {} } as never)).toThrow('definePolicy("p"): unknown option "scopes"; allowed: phases, scope, mode.');
   });
 
   it("lists the valid phases when phases are empty or invalid", () => {
@@ -44,7 +44,7 @@ describe("definePolicy errors", () => {
 describe("policy scope errors", () => {
   it("calls an unnamed scope 'Policy scope'", () => {
     expect(() => normalizePolicyScope("mcp")).toThrow("Policy scope must be an object.");
-    expect(() => normalizePolicyScope({ capability: {} })).toThrow('Policy scope has unknown key "capability"; allowed keys: capabilities, surfaces.');
+    expect(() => normalizePolicyScope({ capability: {} })).toThrow('Policy scope has unknown key "capability"; allowed keys: capabilities, surfaces, via.');
   });
 
   it.each([
