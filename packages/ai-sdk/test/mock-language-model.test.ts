@@ -6,7 +6,7 @@ import { generateText, stepCountIs } from "ai";
 import * as aiTest from "ai/test";
 import { z } from "zod";
 import { expect, it } from "vitest";
-import { agentProcedure, createAgentRuntime, createCapabilityRegistry, createInMemoryApprovalCoordinator, defineGovernance, definePolicy, deny } from "@orpc-agent/core";
+import { agentProcedure, createAgentRuntime, createCapabilityRegistry, createInMemoryApprovalCoordinator, defineGovernance, definePolicy, deny, type AgentAuditEvent } from "@orpc-agent/core";
 import { toAISDKTools, type AISDKToolResult } from "../src/index.js";
 
 const MAJOR = process.env.ORPC_AGENT_AI_MAJOR ?? "5";
@@ -40,7 +40,9 @@ it(`MockLanguageModelV3 drives toAISDKTools (ai ${MAJOR}): the model reads the d
     return;
   }
   const handlerRuns: string[] = [];
-  const runtime = createAgentRuntime({ governance: governance(handlerRuns), approvals: { coordinator: createInMemoryApprovalCoordinator() } });
+  const events: AgentAuditEvent[] = [];
+  const audit = (event: AgentAuditEvent) => void events.push(event);
+  const runtime = createAgentRuntime({ governance: governance(handlerRuns), audit, approvals: { coordinator: createInMemoryApprovalCoordinator() } });
   const tools = await toAISDKTools(runtime, { actor: { id: "u_ops", kind: "user" }, context: {} });
   const model = new MockLanguageModelV3!({
     doGenerate: [
@@ -59,4 +61,5 @@ it(`MockLanguageModelV3 drives toAISDKTools (ai ${MAJOR}): the model reads the d
   expect(JSON.stringify(model.doGenerateCalls[1]?.prompt)).toContain("Ask a person to close accounts.");
   expect(result.text).toBe("I cannot close accounts.");
   expect(handlerRuns).toEqual([]);
+  expect(events.find((event) => event.type === "capability.denied")?.data).toMatchObject({ reason: "policy-denied" });
 });
