@@ -14,7 +14,8 @@ export function createSupportRuntime(storage: Storage): SupportRuntime {
   const auditSink = createPgAuditSink({ query: storage.query });
   const runtime = createAgentRuntime<AppContext>({
     governance,
-    approvals: { coordinator: createPgApprovalCoordinator({ query: storage.query }) },
+    // Sealed: a row edited in the approvals table is refused at resume (docs/guides/tamper-evident-approvals.md).
+    approvals: { coordinator: createPgApprovalCoordinator({ query: storage.query }), seal: approvalSeal() },
     audit: { sinks: [auditSink], strict: true },
   });
   return {
@@ -26,4 +27,12 @@ export function createSupportRuntime(storage: Storage): SupportRuntime {
       await auditSink.close();
     },
   };
+}
+
+// Every process that decides or resumes these approvals needs the same keys. The fallback keeps the offline demo
+// free of setup; it is public, so a deployment sets APPROVAL_SEAL_SECRET from its secret store.
+const DEMO_ONLY_SECRET = "demo-only: set APPROVAL_SEAL_SECRET outside the demo";
+
+function approvalSeal() {
+  return { keys: [{ id: "demo", secret: process.env.APPROVAL_SEAL_SECRET ?? DEMO_ONLY_SECRET }] };
 }
