@@ -68,6 +68,8 @@ export default defineConfig({
           { text: "Defining capabilities", link: "/guides/defining-capabilities" },
           { text: "Exposure per surface", link: "/guides/exposure" },
           { text: "Adding policies", link: "/guides/policies" },
+          { text: "Shadow policies", link: "/guides/shadow-policies" },
+          { text: "The acting agent", link: "/guides/acting-agent" },
           { text: "Human approval", link: "/guides/approvals" },
           { text: "Quorum approvals", link: "/guides/quorum-approvals" },
           { text: "Tamper-evident approvals", link: "/guides/tamper-evident-approvals" },
