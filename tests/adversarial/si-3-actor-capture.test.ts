@@ -1,7 +1,11 @@
 // SI-3: the actor is read once, at stage 2; the handler runs as the actor the audit names (issue 22, item 8).
 import { allow, definePolicy, type Actor } from "@orpc-agent/core";
 import { describe, expect, it } from "vitest";
+import { captureStartupWarnings } from "./support/startup-warnings.js";
 import { base, build, meta } from "./support/runtime.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W2"]);
 
 function whoRan() {
   const ranAs: string[] = [];

@@ -2,8 +2,12 @@
 // capture like plain objects: a caller mutating its own collection while a policy awaits changes nothing that runs.
 import { allow, createInMemoryApprovalCoordinator, definePolicy, type Actor } from "@orpc-agent/core";
 import { describe, expect, it } from "vitest";
+import { captureStartupWarnings } from "./support/startup-warnings.js";
 import { z } from "zod";
 import { approvalOf, base, build, dana, meta, mo } from "./support/runtime.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W2"]);
 
 describe("collections are pinned at capture (SI-3, SI-6)", () => {
   it("SI-3: a Set of roles in actor.attributes mutated during an async policy does not reach the handler", async () => {

@@ -1,7 +1,11 @@
 // SI-4: an approver of kind "anonymous" is refused, inline, by the coordinator and on resume (issue 22, item 8).
 import { createInMemoryApprovalCoordinator, type ApprovalCoordinator } from "@orpc-agent/core";
 import { describe, expect, it } from "vitest";
+import { captureStartupWarnings } from "./support/startup-warnings.js";
 import { approvalOf, base, build, dana, errorOf, meta } from "./support/runtime.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W4"]);
 
 const nobody = { id: "someone", kind: "anonymous" as const };
 

@@ -10,7 +10,11 @@ import {
   type ApprovalRecord,
 } from "@orpc-agent/core";
 import { describe, expect, it } from "vitest";
+import { captureStartupWarnings } from "./support/startup-warnings.js";
 import { approvalOf, base, build, dana, errorOf, meta, mo } from "./support/runtime.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W4"]);
 
 const ana: Actor = Object.freeze({ id: "ana", kind: "user" });
 const SENTINEL = "sentinel-quorum-7c1";

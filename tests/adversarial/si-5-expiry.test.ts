@@ -1,7 +1,11 @@
 // SI-5: expiry fails closed: a non-Date or non-finite expiresAt, or a non-finite clock reading, is expired (issue 22, finding 7).
 import { createInMemoryApprovalCoordinator, type ApprovalCoordinator, type ApprovalRecord } from "@orpc-agent/core";
 import { describe, expect, it } from "vitest";
+import { captureStartupWarnings } from "./support/startup-warnings.js";
 import { approvalOf, base, build, dana, errorOf, meta, mo } from "./support/runtime.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W4"]);
 
 function gated() {
   const ran = { count: 0 };

@@ -2,8 +2,12 @@
 import { allow, createInMemoryApprovalCoordinator, definePolicy, deny, type ApprovalRequest } from "@orpc-agent/core";
 import { hashCanonicalInputAsync as hashCanonicalInput } from "../../packages/core/src/approvals/hash.js";
 import { describe, expect, it } from "vitest";
+import { captureStartupWarnings } from "./support/startup-warnings.js";
 import { z } from "zod";
 import { approvalOf, base, build, dana, errorOf, meta, mo } from "./support/runtime.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W2", "W3", "W4"]);
 
 function recorder<S extends z.ZodType>(schema: S, agent = meta({ approval: { required: true } })) {
   const seen: unknown[] = [];

@@ -3,8 +3,12 @@
 import { createPgApprovalCoordinator, APPROVALS_DDL } from "@orpc-agent/postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { captureStartupWarnings } from "./support/startup-warnings.js";
 import { z } from "zod";
 import { approvalOf, base, build, dana, errorOf, meta, mo } from "./support/runtime.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W4"]);
 
 const schema = `orpc_adv_submitted_${process.pid}`;
 let pool: pg.Pool;

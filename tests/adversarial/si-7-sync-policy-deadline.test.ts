@@ -1,7 +1,11 @@
 // SI-7: a synchronous policy that overruns its deadline fails closed, like one that times out (issue 22, item 8).
 import { allow, definePolicy } from "@orpc-agent/core";
 import { describe, expect, it } from "vitest";
+import { captureStartupWarnings } from "./support/startup-warnings.js";
 import { base, build, dana, errorOf, meta } from "./support/runtime.js";
+
+// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+captureStartupWarnings(["W2"]);
 
 const busyFor = (ms: number) => {
   const end = performance.now() + ms;
