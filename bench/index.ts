@@ -17,6 +17,7 @@ import { aiSdkCost } from "./ai-sdk.js";
 import { mcpCost } from "./mcp.js";
 import { pgSinkCost } from "./pg-sink.js";
 import { auditChainCost } from "./audit-chain.js";
+import { approvalSealCost } from "./approval-seal.js";
 
 const quick = process.argv.includes("--quick");
 const ROUNDS = quick ? 5 : 15;
@@ -142,6 +143,13 @@ await invokeCost();
   rows.push({ path: "audit chain: extra per governed call", subject: fmt(chain.extraNs), baseline: "—", ratio: NaN, budget: "report" });
   rows.push({ path: "audit checkpoint: Ed25519 sign (per 1000 events)", subject: fmt(signNs), baseline: "—", ratio: NaN, budget: "report" });
   Object.assign(json, { auditChainInvokeNs: chain.subjectNs, auditChainExtraNs: chain.extraNs, auditChainRatio: chain.ratio, auditCheckpointSignNs: signNs });
+}
+{
+  // ADR-027: a request seal, a decision seal and their verification per approval round trip.
+  const seal = await approvalSealCost({ rounds: ROUNDS, trips: quick ? 200 : 1_000 });
+  rows.push({ path: seal.path, subject: fmt(seal.subjectNs), baseline: fmt(seal.baselineNs), ratio: seal.ratio, budget: "report" });
+  rows.push({ path: "approval seal: extra per approval round trip", subject: fmt(seal.extraNs), baseline: "—", ratio: NaN, budget: "report" });
+  Object.assign(json, { approvalSealTripNs: seal.subjectNs, approvalSealExtraNs: seal.extraNs, approvalSealRatio: seal.ratio });
 }
 await describeCost();
 await concurrencyCost();

@@ -6,7 +6,7 @@ import type { CheckedSealKey } from "./keys.js";
 import { macKeys } from "./mac.js";
 
 /**
- * Seals approval requests and decisions, and verifies a stored record against them (issue 29, ADR-026).
+ * Seals approval requests and decisions, and verifies a stored record against them (issue 29, ADR-027).
  * Seal formats: request `v1.<keyId>.<mac>`, decision `v1.<keyId>.<atMs>.<mac>` (MAC: base64url HMAC-SHA256).
  */
 export type ApprovalSealer = {
