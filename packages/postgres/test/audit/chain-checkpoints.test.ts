@@ -161,6 +161,36 @@ describe("Postgres audit sink: hash chain and checkpoints (ADR-025)", () => {
     await db.exec("drop schema legacy cascade");
   });
 
+  it("keeps audit-before-effect under strict mode: the procedure finds its chained started row", async () => {
+    const seen: { seq: string | null; hash: string | null }[] = [];
+    const strictGovernance = defineGovernance({
+      registry: createCapabilityRegistry({
+        orders: {
+          ship: ap
+            .input(z.object({ orderId: z.string() }))
+            .meta({ agent: { description: "Ship an order.", expose: { direct: true }, sideEffect: "write", risk: "medium" } })
+            .handler(async ({ context }) => {
+              const { rows } = await db.query<{ seq: string | null; hash: string | null }>(
+                "select seq::text as seq, hash from orpc_agent_audit_events where type = 'capability.started' and execution_id = $1",
+                [(context as { agent?: { executionId: string } }).agent?.executionId],
+              );
+              seen.push(...rows);
+              return { shipped: true };
+            }),
+        },
+      }),
+    });
+    const sink = createPgAuditSink({ query, batch: { size: 50, flushMs: 60_000 }, checkpoint: { privateKey, keyId: "k1" } });
+    const runtime = createAgentRuntime({ governance: strictGovernance, audit: { sinks: [sink], strict: true, chain: true } });
+    const result = await runtime.invoke("orders.ship", { orderId: "o1" }, { actor, context: {} });
+    expect(result.status).toBe("completed");
+    expect(seen).toEqual([{ seq: "2", hash: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    await sink.flush(); // the buffer would otherwise wait flushMs (60 s), past drainAudit's deadline
+    await runtime.drainAudit();
+    await sink.close();
+    expect(verifyAuditTrail({ ...(await readPgAuditTrail({ query })), verifySignature })).toMatchObject({ intact: true, unsignedTail: 0 });
+  });
+
   it("leaves unchained events in the original 10-column statement", async () => {
     const statements: string[] = [];
     const sink = createPgAuditSink({ query: (sql, params) => (statements.push(sql), query(sql, params)) });
