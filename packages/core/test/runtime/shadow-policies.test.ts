@@ -4,6 +4,7 @@ import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { captureStartupWarnings } from "../support/startup-warnings.js";
 import {
+  agentMeta,
   allow,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -42,7 +43,7 @@ function note() {
   const calls = { count: 0 };
   const procedure = base
     .input(z.object({ text: z.string() }))
-    .meta({ agent: meta({ sideEffect: "write", expose: { direct: true, aiSdk: true } }) })
+    .meta(agentMeta(meta({ sideEffect: "write", expose: { direct: true, aiSdk: true } })))
     .handler(({ input }) => {
       calls.count++;
       return { saved: input.text.length };
@@ -147,6 +148,28 @@ describe("shadow policies never change an outcome (SI-7)", () => {
   });
 });
 
+describe("shadow policies in spans", () => {
+  it("the policy-evaluation span counts divergences and ends by the enforced verdict only", async () => {
+    const spans: { name: string; attributes: Record<string, unknown>; status?: string }[] = [];
+    const tracing = {
+      startSpan(name: string, attributes: Record<string, string | number | boolean>) {
+        const span: { name: string; attributes: Record<string, unknown>; status?: string } = { name, attributes: { ...attributes } };
+        spans.push(span);
+        return {
+          setAttributes: (more: Record<string, unknown>) => void Object.assign(span.attributes, more),
+          recordError: () => {},
+          end: (status: "ok" | "error") => void (span.status = status),
+        };
+      },
+    };
+    const governance = defineGovernance({ registry: createCapabilityRegistry({ note: note().procedure }), shadowPolicies: [throwing, denies] });
+    const runtime = createAgentRuntime({ governance, audit: () => {}, tracing });
+    expect((await runtime.invoke("note", { text: "x" }, { actor: dana, context: {} })).status).toBe("completed");
+    const policySpans = spans.filter((span) => span.name === "agent.policy_evaluation");
+    expect(policySpans.map((span) => [span.attributes["orpc_agent.shadow_divergences"], span.status])).toEqual([[2, "ok"]]);
+  });
+});
+
 describe("shadow policies at discovery and in governance", () => {
   it("SI-7: a shadow hide at discovery lists the capability anyway and records the divergence without an execution", async () => {
     const { procedure } = counted();
@@ -180,7 +203,7 @@ describe("shadow policies at discovery and in governance", () => {
 
   it("a shadow policy among a capability's own meta.policies is shadowed too", async () => {
     const n = base
-      .meta({ agent: meta({ policies: [definePolicy("own-shadow", () => deny(), { mode: "shadow" })] }) })
+      .meta(agentMeta(meta({ policies: [definePolicy("own-shadow", () => deny(), { mode: "shadow" })] })))
       .handler(() => "ok");
     const { runtime, ofType } = runtimeWith({ n }, []);
     expect(await runtime.invoke("n", undefined, { actor: dana, context: {} })).toMatchObject({ status: "completed" });
@@ -194,7 +217,7 @@ describe("shadow policies at discovery and in governance", () => {
     expect(() => defineGovernance({ registry, policies: [bad] })).toThrow(/policies\[0\] is not a policy/);
     expect(() => defineGovernance({ registry, shadowPolicies: [bad] })).toThrow(/shadowPolicies\[0\] is not a policy/);
     expect(() => defineGovernance({ registry, shadowPolicies: "x" as never })).toThrow(/shadowPolicies` must be an array/);
-    expect(() => createCapabilityRegistry({ n: base.meta({ agent: meta({ policies: [bad] }) }).handler(() => 1) })).toThrow(/policies\[0\] must be a policy/);
+    expect(() => createCapabilityRegistry({ n: base.meta(agentMeta(meta({ policies: [bad] }))).handler(() => 1) })).toThrow(/policies\[0\] must be a policy/);
   });
 
   it("SI-10: the divergence event carries no input, reason, message or code", async () => {
