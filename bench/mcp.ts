@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy, allow } from "@orpc-agent/core";
-import { createMCPServer } from "@orpc-agent/mcp";
+import { createMCPServer } from "@orpc-agent/mcp/v1";
 import { makeDefs, makeSchema } from "./fixtures.js";
 import { interleave, timeSequential } from "./harness.js";
 

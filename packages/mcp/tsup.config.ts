@@ -1,10 +1,10 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts" },
+  entry: { index: "src/main.ts", "node/index": "src/node.ts", "v1/index": "src/v1.ts" },
   format: ["esm"],
   dts: { compilerOptions: { paths: {} } },
   clean: true,
   target: "node20",
-  external: [/^@orpc-agent\//, /^@orpc\//],
+  external: [/^@orpc-agent\//, /^@orpc\//, /^@modelcontextprotocol\//],
 });

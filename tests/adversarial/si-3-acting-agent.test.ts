@@ -16,7 +16,7 @@ import {
   type TracingAdapter,
 } from "@orpc-agent/core";
 import { toAISDKTools } from "@orpc-agent/ai-sdk";
-import { createMCPHttpHandler, createMCPServer } from "@orpc-agent/mcp";
+import { createMCPHttpHandler, createMCPServer } from "@orpc-agent/mcp/v1";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { connectHttp, listen } from "../../packages/mcp/test/support/http.js";
 import { connectInMemory, tokenFor } from "../../packages/mcp/test/support/in-memory.js";

@@ -7,7 +7,7 @@ import {
   createInProcessCapabilityClient,
   createInvocationService,
 } from "@orpc-agent/core/server";
-import { createMCPHttpHandler } from "@orpc-agent/mcp";
+import { createMCPHttpHandler } from "@orpc-agent/mcp/v1";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { connectHttp, listen } from "../../packages/mcp/test/support/http.js";
 import { afterEach, describe, expect, it, vi } from "vitest";

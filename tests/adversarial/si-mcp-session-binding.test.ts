@@ -2,7 +2,7 @@
 // principal's valid token on a victim's Mcp-Session-Id gets the byte-identical answer of an unknown session, on
 // POST, GET, DELETE and notifications alike. Real SDK clients and raw HTTP over loopback.
 import { describe, expect, it } from "vitest";
-import { createMCPHttpHandler, type MCPHttpHandlerOptions } from "@orpc-agent/mcp";
+import { createMCPHttpHandler, type MCPHttpHandlerOptions } from "@orpc-agent/mcp/v1";
 import { createTestApp, dana, priya, type TestApp } from "../../packages/mcp/test/support/app.js";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { connectHttp, listen, mcpHeaders, rawRequest, type RawResponse } from "../../packages/mcp/test/support/http.js";

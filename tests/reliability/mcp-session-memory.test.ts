@@ -4,7 +4,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, describe, expect, it } from "vitest";
-import { createMCPHttpHandler, toNodeHandler, type MCPHttpHandlerOptions } from "@orpc-agent/mcp";
+import { createMCPHttpHandler, toNodeHandler, type MCPHttpHandlerOptions } from "@orpc-agent/mcp/v1";
 import { createTestRuntime } from "./support/app.js";
 import { createAgent, listen, type Listening } from "./support/http.js";
 import { openSession, TOKENS } from "./support/mcp.js";

@@ -3,32 +3,12 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentRuntime } from "@orpc-agent/core";
 import { callTool } from "./call-tool.js";
-import type { ApprovalGuidance } from "./envelope.js";
 import { listTools } from "./list-tools.js";
-import { assertServerOptions, type MCPServerHandle, type MCPServerOptions } from "./options.js";
+import type { MCPServerHandle, MCPServerOptions } from "./options.js";
+import { prepareMCPServer, type PreparedMCPServer } from "./prepare.js";
 import { createSessionIdentities } from "./session-identity.js";
-import { buildToolCatalog, type ToolCatalog } from "./tool-catalog.js";
 import { PACKAGE_VERSION } from "./version.js";
 import { ToolListingError } from "./wire-types.js";
-
-/** Everything decided once per configuration; handles built from it are cheap (adapters.md §3.1). */
-export type PreparedMCPServer<TContext> = {
-  runtime: AgentRuntime<TContext>;
-  options: MCPServerOptions<TContext>;
-  catalog: ToolCatalog;
-  guidance: ApprovalGuidance;
-};
-
-/** Validates options and builds the tool catalog; throws `TypeError` for anything `createMCPServer` refuses. */
-export function prepareMCPServer<TContext>(runtime: AgentRuntime<TContext>, options: MCPServerOptions<TContext>): PreparedMCPServer<TContext> {
-  if (typeof runtime !== "object" || runtime === null || typeof runtime.describe !== "function" || typeof runtime.invoke !== "function") {
-    throw new TypeError("createMCPServer(runtime, options): runtime must be an AgentRuntime from createAgentRuntime.");
-  }
-  assertServerOptions(options);
-  const catalog = buildToolCatalog(runtime.registry, options as MCPServerOptions<unknown>);
-  const guidance: ApprovalGuidance = { url: options.approvals?.url, resumeToolName: catalog.resumeTool?.name };
-  return { runtime, options, catalog, guidance };
-}
 
 /**
  * A governed MCP server on surface `mcp`: per-identity tool lists from `runtime.describe`, calls through
@@ -45,7 +25,7 @@ export function createMCPServer<TContext>(runtime: AgentRuntime<TContext>, optio
 }
 
 /** One low-level SDK `Server` and its identity cache, from a prepared configuration. */
-export function createServerHandle<TContext>({ runtime, options, catalog, guidance }: PreparedMCPServer<TContext>): MCPServerHandle {
+export function createServerHandle<TContext>({ runtime, options, catalog, guidance }: PreparedMCPServer<TContext, MCPServerOptions<TContext>>): MCPServerHandle {
   // The low-level Server on purpose: the list is per actor and arguments must reach the runtime unvalidated (§3.1).
   const server = new Server(options.serverInfo ?? { name: "orpc-agent", version: PACKAGE_VERSION }, {
     capabilities: { tools: { listChanged: false } },

@@ -1,6 +1,3 @@
-// Public entry of @orpc-agent/mcp (adapters.md §3): surface `mcp`.
-export { createMCPServer } from "./create-mcp-server.js";
-export { createMCPHttpHandler } from "./http/create-http-handler.js";
-export { toNodeHandler } from "./http/to-node-handler.js";
-export type { MCPServerHandle, MCPServerOptions, MCPSession } from "./options.js";
-export type { MCPHttpHandlerOptions } from "./http/options.js";
+// The v1 barrel, kept at this path for the package's v1 tests; published as `@orpc-agent/mcp/v1` (src/v1.ts).
+// The package's "." entry is src/main.ts (the v2 SDK).
+export * from "./v1.js";

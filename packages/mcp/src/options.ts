@@ -1,15 +1,14 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Actor, ApprovalRecord, CapabilityDescriptor } from "@orpc-agent/core";
+import type { MCPGovernanceOptions, MCPIdentity } from "./governance-options.js";
 
 /** What the transport verified about an MCP session: `authInfo` comes from bearer verification, never from the client. */
 export type MCPSession = { sessionId?: string; authInfo?: AuthInfo };
 
-/** The actor and application context every governed call of a session runs with (SI-3). */
-export type MCPIdentity<TContext = unknown> = { actor: Actor; context: TContext };
+export type { MCPIdentity } from "./governance-options.js";
 
-export type MCPServerOptions<TContext = unknown> = {
+export type MCPServerOptions<TContext = unknown> = MCPGovernanceOptions & {
   /**
    * Judges the session's verified credentials and returns who is asking; `null`/`undefined` refuses the session.
    * Called once per session and again whenever its credential changes (adapters.md §3.3).
@@ -17,20 +16,6 @@ export type MCPServerOptions<TContext = unknown> = {
   createContext: (
     session: MCPSession,
   ) => MCPIdentity<TContext> | null | undefined | Promise<MCPIdentity<TContext> | null | undefined>;
-  /** Default `{ name: "orpc-agent", version: <this package's version> }`. */
-  serverInfo?: { name: string; version: string };
-  /** A listing shaper for UX, applied after governance; never authority (SI-2). */
-  filter?: (descriptor: CapabilityDescriptor) => boolean;
-  /** Tool names by capability id, unless `meta.adapters.mcp.toolName` is set. Default: `.` → `_`. */
-  toolNaming?: (capabilityId: string) => string;
-  /** `"derive"` (default) derives hints from `sideEffect`/`idempotent` under the meta overrides; `"meta-only"` sends the meta ones. */
-  annotations?: "derive" | "meta-only";
-  approvals?: {
-    /** A link into the app's authenticated approver UI for this request; a locator, never an authority. */
-    url?: (record: ApprovalRecord) => string | undefined;
-    /** The synthetic tool that runs an operation a human already approved (default name `approvals_resume`). */
-    resumeTool?: boolean | { name?: string; description?: string };
-  };
 };
 
 export type MCPServerHandle = {

@@ -1,5 +1,5 @@
 import type { AgentRuntime } from "@orpc-agent/core";
-import { prepareMCPServer } from "../create-mcp-server.js";
+import { prepareMCPServer } from "../prepare.js";
 import { isAllowedHost } from "./allowed-host.js";
 import { authenticate } from "./authenticate.js";
 import {

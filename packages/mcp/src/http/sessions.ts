@@ -1,6 +1,8 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { createServerHandle, type PreparedMCPServer } from "../create-mcp-server.js";
+import { createServerHandle } from "../create-mcp-server.js";
+import type { MCPServerOptions } from "../options.js";
+import type { PreparedMCPServer } from "../prepare.js";
 import type { MCPServerHandle } from "../options.js";
 import { observeBody } from "./observe-body.js";
 import { sessionNotFound } from "./refusals.js";
@@ -28,7 +30,7 @@ type Session = {
  * `Mcp-Session-Id` the transport issues and bound to the principal that initialized it. A request naming another
  * principal's session, an expired or an evicted one gets the unknown-session 404, so an MCP client re-initializes.
  */
-export function statefulDispatch<TContext>(prepared: PreparedMCPServer<TContext>, limits: SessionLimits): Dispatch {
+export function statefulDispatch<TContext>(prepared: PreparedMCPServer<TContext, MCPServerOptions<TContext>>, limits: SessionLimits): Dispatch {
   const sessions = new Map<string, Session>();
   const byPrincipal = new Map<string, Set<Session>>();
 
@@ -139,7 +141,7 @@ function closesBefore(a: Session, b: Session): boolean {
  * `"stateless"`: a fresh handle and transport per request, no `Mcp-Session-Id`; closed once the response is sent
  * or its client leaves (closing aborts whatever still runs, adapters.md §1.6).
  */
-export function statelessDispatch<TContext>(prepared: PreparedMCPServer<TContext>): Dispatch {
+export function statelessDispatch<TContext>(prepared: PreparedMCPServer<TContext, MCPServerOptions<TContext>>): Dispatch {
   return async (request, authInfo) => {
     const handle = createServerHandle(prepared);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });

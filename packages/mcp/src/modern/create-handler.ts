@@ -8,8 +8,7 @@ import {
   type AuthInfo,
 } from "@modelcontextprotocol/server";
 import type { AgentRuntime } from "@orpc-agent/core";
-import { prepareMCPServer } from "../create-mcp-server.js";
-import type { MCPServerOptions } from "../options.js";
+import { prepareMCPServer } from "../prepare.js";
 import { createBearerGate } from "./bearer.js";
 import { createGovernedServer, type PreparedModernServer } from "./governed-server.js";
 import { assertHandlerOptions, DEFAULT_MAX_BODY_BYTES, type MCPHandlerOptions } from "./http-options.js";
@@ -38,8 +37,8 @@ export type MCPHandler = {
  */
 export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, options: MCPHandlerOptions<TContext>): MCPHandler {
   if (typeof options === "object" && options !== null) assertHandlerOptions(options as MCPHandlerOptions<unknown>);
-  const base = prepareMCPServer(runtime, options as unknown as MCPServerOptions<TContext>);
-  const prepared: PreparedModernServer<TContext> = { ...base, options };
+  const prepared: PreparedModernServer<TContext> = prepareMCPServer(runtime, options);
+  const base = prepared;
   const gate = createBearerGate(options as MCPHandlerOptions<unknown>);
   const metadata = createResourceMetadata(options as MCPHandlerOptions<unknown>);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -50,8 +49,6 @@ export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, opti
   const sdk = createMcpHandler(({ era, authInfo }) => createGovernedServer(prepared, era, authInfo), {
     legacy: options.legacy ?? "stateless",
     maxRequestBodySize: maxBodyBytes,
-    // Our handlers never emit mid-call notifications: a single JSON answer, no SSE framing to pay for.
-    responseMode: "json",
   });
 
   const scopeCheck = (authInfo: AuthInfo): ScopeCheck => ({

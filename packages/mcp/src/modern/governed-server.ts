@@ -1,13 +1,13 @@
 import { ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type ListToolsResult } from "@modelcontextprotocol/server";
 import { callTool } from "../call-tool.js";
-import type { PreparedMCPServer } from "../create-mcp-server.js";
+import type { PreparedMCPServer } from "../prepare.js";
 import { listTools } from "../list-tools.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { ToolListingError } from "../wire-types.js";
 import { resolveIdentity } from "./identity.js";
 import type { MCPOptions, MCPRequestAuth } from "./options.js";
 
-export type PreparedModernServer<TContext> = Omit<PreparedMCPServer<TContext>, "options"> & { options: MCPOptions<TContext> };
+export type PreparedModernServer<TContext> = PreparedMCPServer<TContext, MCPOptions<TContext>>;
 
 /**
  * One low-level v2 `Server` for one exchange (HTTP) or connection (stdio). Low-level on purpose: the list is per

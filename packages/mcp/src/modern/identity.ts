@@ -1,6 +1,9 @@
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import type { MCPIdentity } from "../options.js";
+import type { Actor } from "@orpc-agent/core";
+import type { MCPIdentity } from "../governance-options.js";
 import type { MCPOptions, MCPRequestAuth } from "./options.js";
+
+const ACTOR_KINDS: ReadonlySet<unknown> = new Set<Actor["kind"]>(["user", "service", "automation", "anonymous"]);
 
 /**
  * One request's identity (adapters.md §3.3, per request since 2026-07-28). A refused or failing `createContext`
@@ -14,10 +17,22 @@ export async function resolveIdentity<TContext>(options: MCPOptions<TContext>, a
     identity = undefined;
   }
   if (!isIdentity(identity)) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "Unauthorized: this request has no identity.");
-  return identity;
+  return withActingClient(identity, auth.authInfo);
+}
+
+/**
+ * The acting agent is the OAuth client the verified token was issued to: `via.id` = `authInfo.clientId`, replacing
+ * whatever `createContext` put there; without verified auth info (stdio) the app's answer stands. Never from tool
+ * arguments (SI-3), exactly as on the v1 path.
+ */
+function withActingClient<TContext>(identity: MCPIdentity<TContext>, authInfo: MCPRequestAuth["authInfo"]): MCPIdentity<TContext> {
+  const clientId: unknown = authInfo?.clientId;
+  if (typeof clientId !== "string" || clientId.length === 0) return identity;
+  return { ...identity, actor: { ...identity.actor, via: { id: clientId } } };
 }
 
 function isIdentity<TContext>(value: unknown): value is MCPIdentity<TContext> {
-  const actor = (value as { actor?: { id?: unknown } } | null | undefined)?.actor;
-  return typeof value === "object" && value !== null && typeof actor === "object" && actor !== null && typeof actor.id === "string";
+  if (typeof value !== "object" || value === null) return false;
+  const actor = (value as { actor?: unknown }).actor as { id?: unknown; kind?: unknown } | null | undefined;
+  return typeof actor === "object" && actor !== null && typeof actor.id === "string" && actor.id.length > 0 && ACTOR_KINDS.has(actor.kind);
 }

@@ -1,5 +1,5 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import type { MCPIdentity, MCPServerOptions } from "../options.js";
+import type { MCPGovernanceOptions, MCPIdentity } from "../governance-options.js";
 
 /** What the serving entry verified about one request: `authInfo` comes from bearer verification, never from the client. */
 export type MCPRequestAuth = {
@@ -10,7 +10,7 @@ export type MCPRequestAuth = {
 };
 
 /** The governed server's options on the v2 SDK: the v1 options, with `createContext` judging each request. */
-export type MCPOptions<TContext = unknown> = Omit<MCPServerOptions<TContext>, "createContext"> & {
+export type MCPOptions<TContext = unknown> = MCPGovernanceOptions & {
   /**
    * Judges one request's verified credentials and returns who is asking; `null`/`undefined` refuses the request.
    * Called on every request: the 2026-07-28 revision has no session to remember an identity by.

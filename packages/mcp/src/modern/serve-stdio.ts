@@ -1,8 +1,7 @@
 import type { Transport } from "@modelcontextprotocol/server";
 import { serveStdio, type StdioServerHandle } from "@modelcontextprotocol/server/stdio";
 import type { AgentRuntime } from "@orpc-agent/core";
-import { prepareMCPServer } from "../create-mcp-server.js";
-import type { MCPServerOptions } from "../options.js";
+import { prepareMCPServer } from "../prepare.js";
 import { createGovernedServer, type PreparedModernServer } from "./governed-server.js";
 import type { MCPOptions } from "./options.js";
 
@@ -22,8 +21,8 @@ export type MCPStdioOptions<TContext = unknown> = MCPOptions<TContext> & {
  * process.on("SIGINT", () => void handle.close());
  */
 export function serveMCPStdio<TContext>(runtime: AgentRuntime<TContext>, options: MCPStdioOptions<TContext>): StdioServerHandle {
-  const base = prepareMCPServer(runtime, options as unknown as MCPServerOptions<TContext>);
-  const prepared: PreparedModernServer<TContext> = { ...base, options };
+  const prepared: PreparedModernServer<TContext> = prepareMCPServer(runtime, options);
+  const base = prepared;
   return serveStdio(({ era }) => createGovernedServer(prepared, era), {
     legacy: options.legacy ?? "serve",
     ...(options.transport !== undefined && { transport: options.transport }),

@@ -42,12 +42,15 @@ function fixtureRuntime(fixture: ConformanceFixture) {
   return { runtime: tracked, settled };
 }
 
-/** The token of each fixture actor is its id, verified for this endpoint's URL; createContext maps it back. */
+/**
+ * The token of each fixture actor is its id, verified for this endpoint's URL; createContext maps it back. The suite
+ * models a user acting directly (audit actor exactly { id, kind }), so the tokens name no OAuth client (no `via`).
+ */
 function optionsFor(url: URL): MCPHandlerOptions {
   return {
     resource: url,
     approvals: { resumeTool: true },
-    verifyToken: (token) => (token.startsWith("u_") ? { token, clientId: token, scopes: [], expiresAt: nowInSeconds() + 3600, resource: url } : null),
+    verifyToken: (token) => (token.startsWith("u_") ? { token, clientId: "", scopes: [], expiresAt: nowInSeconds() + 3600, resource: url } : null),
     createContext: ({ authInfo }) => (authInfo?.token.startsWith("u_") ? { actor: { id: authInfo.token, kind: "user" }, context: {} } : null),
   };
 }

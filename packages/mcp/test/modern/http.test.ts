@@ -47,6 +47,8 @@ describe.each(ERAS)("$era", ({ connect }) => {
     const requested = events.filter((event) => event.type === "capability.requested");
     expect(requested.length).toBeGreaterThan(0);
     expect(requested.every((event) => (event as { surface?: string }).surface === "mcp")).toBe(true);
+    // The acting agent is the verified token's OAuth client, never anything in the arguments (SI-3).
+    expect(requested.every((event) => event.actor?.via?.id === "c1")).toBe(true);
   });
 
   it("cancellation reaches the handler as an abort", async () => {

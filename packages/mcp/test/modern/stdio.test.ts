@@ -16,6 +16,17 @@ const server = { command: process.execPath, args: ["--conditions=@orpc-agent/sou
 type Result = { structuredContent?: unknown };
 
 describe("stdio, both eras", () => {
+  it("the README example lists and calls for the v2 Client", async () => {
+    const example = { ...server, args: ["--conditions=@orpc-agent/source", "--import", "tsx", fileURLToPath(new URL("../examples/stdio-v2.ts", import.meta.url))] };
+    const client = new ModernClient({ name: "stdio-readme", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    closeAfterTest(() => client.close());
+    await client.connect(new ModernStdio(example));
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["notes_search", "notes_clear", "approvals_resume"]);
+    const found = (await client.callTool({ name: "notes_search", arguments: { text: "milk" } })) as Result;
+    expect(found.structuredContent).toEqual({ status: "ok", data: { notes: ["Buy milk", "Milk the cow"] } });
+  });
+
   it("the v2 Client on 2026-07-28 lists and calls", async () => {
     const client = new ModernClient({ name: "stdio-modern", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
     closeAfterTest(() => client.close());

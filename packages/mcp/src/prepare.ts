@@ -1,0 +1,27 @@
+import type { AgentRuntime } from "@orpc-agent/core";
+import type { ApprovalGuidance } from "./envelope.js";
+import type { MCPGovernanceOptions } from "./governance-options.js";
+import { assertServerOptions, type MCPServerOptions } from "./options.js";
+import { buildToolCatalog, type ToolCatalog } from "./tool-catalog.js";
+
+/** Everything decided once per configuration, on either SDK path; servers built from it are cheap (adapters.md §3.1). */
+export type PreparedMCPServer<TContext, TOptions extends MCPGovernanceOptions = MCPGovernanceOptions> = {
+  runtime: AgentRuntime<TContext>;
+  options: TOptions;
+  catalog: ToolCatalog;
+  guidance: ApprovalGuidance;
+};
+
+/** Validates options and builds the tool catalog; throws `TypeError` for anything the adapter refuses. */
+export function prepareMCPServer<TContext, TOptions extends MCPGovernanceOptions & { createContext: unknown }>(
+  runtime: AgentRuntime<TContext>,
+  options: TOptions,
+): PreparedMCPServer<TContext, TOptions> {
+  if (typeof runtime !== "object" || runtime === null || typeof runtime.describe !== "function" || typeof runtime.invoke !== "function") {
+    throw new TypeError("createMCPServer(runtime, options): runtime must be an AgentRuntime from createAgentRuntime.");
+  }
+  assertServerOptions(options);
+  const catalog = buildToolCatalog(runtime.registry, options as unknown as MCPServerOptions<unknown>);
+  const guidance: ApprovalGuidance = { url: options.approvals?.url, resumeToolName: catalog.resumeTool?.name };
+  return { runtime, options, catalog, guidance };
+}
