@@ -12,7 +12,8 @@ export function requestSealText(request: ApprovalRequest): string {
     id: request.id,
     capabilityId: request.capabilityId,
     surface: request.surface,
-    actor: { id: request.actor.id, kind: request.actor.kind },
+    // The whole requester, attributes and acting agent included: policies read them at resume (SI-3).
+    actor: jsonForm(request.actor),
     inputHash: request.inputHash,
     reasons: request.reasons,
     types: request.types,
@@ -32,6 +33,7 @@ export function decisionSealText(init: {
   requestSeal: string;
   status: "approved" | "rejected";
   approver: { id: string; kind: string };
+  comment?: unknown;
   atMs: number;
 }): string {
   return canonicalJson({
@@ -40,7 +42,19 @@ export function decisionSealText(init: {
     approvalId: init.approvalId,
     requestSeal: init.requestSeal,
     status: init.status,
-    approver: { id: init.approver.id, kind: init.approver.kind },
+    // The whole approver and the comment: policies and the audit read both through the record.
+    approver: jsonForm(init.approver),
+    comment: typeof init.comment === "string" ? init.comment : null,
     at: init.atMs,
   });
+}
+
+/**
+ * A value as every coordinator stores and returns it: its JSON form (a JSON store drops `undefined` and applies
+ * `toJSON`), so a record sealed before storing verifies after a round trip. Throws when there is no JSON form.
+ */
+function jsonForm(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new TypeError("no JSON form");
+  return JSON.parse(text);
 }

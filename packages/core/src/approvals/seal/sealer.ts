@@ -11,10 +11,10 @@ import { macKeys } from "./mac.js";
  */
 export type ApprovalSealer = {
   sealRequest(request: ApprovalRequest): Promise<string>;
-  sealDecision(approvalId: string, requestSeal: string, decision: Pick<ApprovalDecision, "status" | "approver">, at: Date): Promise<string>;
+  sealDecision(approvalId: string, requestSeal: string, decision: Pick<ApprovalDecision, "status" | "approver" | "comment">, at: Date): Promise<string>;
   /**
    * Whether the record is what the runtime sealed: the request always; for an approved or consumed record also
-   * the approving decision and, for a quorum, enough distinct sealed votes, none of them the requester's.
+   * the approving decision and, for a quorum, every vote (each sealed; enough distinct ones besides the requester).
    */
   verifyRecord(record: ApprovalRecord): Promise<boolean>;
 };
@@ -28,11 +28,11 @@ export function createApprovalSealer(keys: readonly CheckedSealKey[]): ApprovalS
     return mac.verify(parts[1]!, requestSealText(record), parts[2]!);
   };
 
-  const verifyDecision = async (record: ApprovalRecord, seal: unknown, status: "approved" | "rejected", approver: Actor | undefined): Promise<boolean> => {
+  const verifyDecision = async (record: ApprovalRecord, seal: unknown, status: "approved" | "rejected", approver: Actor | undefined, comment: unknown): Promise<boolean> => {
     const parts = typeof seal === "string" ? seal.split(".") : [];
     if (parts.length !== 4 || parts[0] !== "v1" || !/^\d{1,16}$/.test(parts[2]!)) return false;
     if (typeof approver?.id !== "string" || typeof approver.kind !== "string") return false;
-    const text = decisionSealText({ approvalId: record.id, requestSeal: record.seal!, status, approver, atMs: Number(parts[2]) });
+    const text = decisionSealText({ approvalId: record.id, requestSeal: record.seal!, status, approver, comment, atMs: Number(parts[2]) });
     return mac.verify(parts[1]!, text, parts[3]!);
   };
 
@@ -42,22 +42,22 @@ export function createApprovalSealer(keys: readonly CheckedSealKey[]): ApprovalS
     },
     async sealDecision(approvalId, requestSeal, decision, at) {
       const atMs = at.getTime();
-      const text = decisionSealText({ approvalId, requestSeal, status: decision.status, approver: decision.approver, atMs });
+      const text = decisionSealText({ approvalId, requestSeal, status: decision.status, approver: decision.approver, comment: decision.comment, atMs });
       return `v1.${mac.current.id}.${atMs}.${await mac.sign(text)}`;
     },
     async verifyRecord(record) {
       if (!(await verifyRequest(record))) return false;
       if (record.status !== "approved" && record.status !== "consumed") return true;
       const decision = record.decision;
-      if (decision?.status !== "approved" || !(await verifyDecision(record, decision.seal, "approved", decision.approver))) return false;
+      if (decision?.status !== "approved" || !(await verifyDecision(record, decision.seal, "approved", decision.approver, decision.comment))) return false;
       const quorum = quorumOf(record);
       if (quorum === 1) return true;
-      // Count only votes the runtime sealed, once per approver id, never the requester's.
+      // Every vote must be one the runtime sealed (an added one would name an approver who never decided);
+      // count each approver id once, never the requester's.
       const counted = new Set<string>();
       for (const vote of record.approvals ?? []) {
-        const id = vote?.approver?.id;
-        if (typeof id !== "string" || id === record.actor.id || counted.has(id)) continue;
-        if (await verifyDecision(record, vote.seal, "approved", vote.approver)) counted.add(id);
+        if (!(await verifyDecision(record, vote?.seal, "approved", vote?.approver, vote?.comment))) return false;
+        if (vote.approver.id !== record.actor.id) counted.add(vote.approver.id);
       }
       return counted.size >= quorum;
     },
