@@ -15,6 +15,7 @@ import { governanceWithDiscoveryPolicy, makeDefs, makeSchema, raw, rawBuilder, t
 import { otelCost } from "./otel.js";
 import { aiSdkCost } from "./ai-sdk.js";
 import { mcpCost } from "./mcp.js";
+import { mcpV2Cost } from "./mcp-v2.js";
 import { pgSinkCost } from "./pg-sink.js";
 import { auditChainCost } from "./audit-chain.js";
 import { approvalSealCost } from "./approval-seal.js";
@@ -178,6 +179,11 @@ const [mcpCall, mcpList] = await mcpCost({ rounds: ROUNDS, calls: quick ? 500 : 
 rows.push({ path: mcpCall!.path, subject: fmt(mcpCall!.subjectNs), baseline: fmt(mcpCall!.baselineNs), ratio: mcpCall!.ratio, budget: "≤ 1.2×" });
 rows.push({ path: mcpList!.path, subject: fmt(mcpList!.subjectNs), baseline: fmt(mcpList!.baselineNs), ratio: mcpList!.ratio, budget: "≤ 0.3×" });
 Object.assign(json, { mcpCallNs: mcpCall!.subjectNs, mcpHandWrittenCallNs: mcpCall!.baselineNs, mcpCallRatio: mcpCall!.ratio, mcpList100Ns: mcpList!.subjectNs, mcpHandWrittenList100Ns: mcpList!.baselineNs, mcpListRatio: mcpList!.ratio });
+// The v2 endpoint (issue 23) against a hand-written v2 McpServer, over loopback HTTP, in both protocol eras.
+for (const r of await mcpV2Cost({ rounds: ROUNDS, calls: quick ? 50 : 200, lists: quick ? 10 : 40 })) {
+  const budget = r.path === "tools/call" ? "≤ 1.25×" : "≤ 0.3×";
+  rows.push({ path: `mcp v2 ${r.path}, ${r.era}`, subject: fmt(r.subjectUs * 1e3), baseline: fmt(r.baselineUs * 1e3), ratio: r.ratio, budget });
+}
 
 // Postgres audit sink: events/s batched over one INSERT per event; the ratio is a speed-up, reported only.
 const rate = (perSec: number) => `${Math.round(perSec)} ev/s`;

@@ -1,0 +1,97 @@
+// @orpc-agent/mcp's v2 endpoint against a hand-written v2 McpServer exposing the same 100 tools (same zod schemas,
+// a trivial handler returning the same result), both served by the SDK's createMcpHandler through the SDK's Node
+// adapter on loopback HTTP and driven by real clients: the v2 Client (2026-07-28) and the v1 Client (2025-11-25).
+// Budgets (issue 23): tools/list ≤ 0.3×, tools/call ≤ 1.25×.
+//   node --conditions=@orpc-agent/source --import tsx bench/mcp-v2.ts   (from the repository root)
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from "@modelcontextprotocol/client";
+import { toNodeHandler as sdkToNodeHandler } from "@modelcontextprotocol/node";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import { allow, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy } from "@orpc-agent/core";
+import { createMCPHandler } from "@orpc-agent/mcp";
+import { toNodeHandler } from "@orpc-agent/mcp/node";
+import { makeDefs, makeSchema } from "./fixtures.js";
+import { interleave, timeSequential } from "./harness.js";
+
+const N = 100;
+
+async function listen(handler: (req: never, res: never) => unknown): Promise<{ url: URL; server: Server }> {
+  const server = createServer((req, res) => void handler(req as never, res as never));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`), server };
+}
+
+type AnyClient = { callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<unknown>; listTools(): Promise<{ tools: unknown[] }>; close(): Promise<void> };
+
+async function connect(era: "modern" | "legacy", url: URL): Promise<AnyClient> {
+  if (era === "modern") {
+    const client = new ModernClient({ name: "bench", version: "0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await client.connect(new ModernHttp(url));
+    return client as unknown as AnyClient;
+  }
+  const client = new LegacyClient({ name: "bench", version: "0" });
+  await client.connect(new LegacyHttp(url));
+  return client as unknown as AnyClient;
+}
+
+export async function mcpV2Cost(options: { rounds: number; calls: number; lists: number }) {
+  const schemas = Array.from({ length: N }, (_, i) => makeSchema(i));
+  const registry = createCapabilityRegistry(makeDefs(N, schemas));
+  const governance = defineGovernance({ registry, policies: [definePolicy("visible", () => allow(), { phases: ["discovery"] })] });
+  const runtime = createAgentRuntime({ governance });
+  const actor = { id: "bench", kind: "service" as const };
+  const ours = createMCPHandler(runtime, { allowUnauthenticated: true, createContext: () => ({ actor, context: {} }) });
+
+  const annotations = { readOnlyHint: true, openWorldHint: false };
+  const hand = createMcpHandler(() => {
+    const server = new McpServer({ name: "hand-written", version: "0.0.0" });
+    for (let i = 0; i < N; i++) {
+      server.registerTool(`g${i % 10}_c${i}`, { description: `Capability ${i}.`, inputSchema: schemas[i]!, annotations }, () => {
+        const text = JSON.stringify({ status: "ok", data: { ok: true } });
+        return { content: [{ type: "text" as const, text }], structuredContent: JSON.parse(text) as Record<string, unknown>, isError: false };
+      });
+    }
+    return server;
+  });
+  const oursHttp = await listen(toNodeHandler(ours));
+  const handHttp = await listen(sdkToNodeHandler(hand));
+  const rows: { era: string; path: string; subjectUs: number; baselineUs: number; ratio: number }[] = [];
+  try {
+    for (const era of ["modern", "legacy"] as const) {
+      const [oc, hc] = [await connect(era, oursHttp.url), await connect(era, handHttp.url)];
+      const call = { name: "g0_c0", arguments: { id: "x" } };
+      const [la, lb] = [await oc.listTools(), await hc.listTools()];
+      if (la.tools.length !== N || lb.tools.length !== N) throw new Error(`bench: lists have ${la.tools.length} and ${lb.tools.length} tools`);
+      const m = await interleave(
+        {
+          oursCall: () => timeSequential(() => oc.callTool(call), options.calls),
+          handCall: () => timeSequential(() => hc.callTool(call), options.calls),
+          oursList: () => timeSequential(() => oc.listTools(), options.lists),
+          handList: () => timeSequential(() => hc.listTools(), options.lists),
+        },
+        options.rounds,
+      );
+      const label = era === "modern" ? "2026-07-28 (v2 Client)" : "2025-11-25 (v1 Client)";
+      rows.push({ era: label, path: "tools/call", subjectUs: m.oursCall! / 1e3, baselineUs: m.handCall! / 1e3, ratio: m.oursCall! / m.handCall! });
+      rows.push({ era: label, path: `tools/list (${N} tools)`, subjectUs: m.oursList! / 1e3, baselineUs: m.handList! / 1e3, ratio: m.oursList! / m.handList! });
+      await oc.close();
+      await hc.close();
+    }
+  } finally {
+    await ours.close();
+    await hand.close();
+    for (const { server } of [oursHttp, handHttp]) {
+      server.closeAllConnections();
+      server.close();
+    }
+  }
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await mcpV2Cost({ rounds: 7, calls: 200, lists: 40 });
+  for (const row of rows) console.log(`${row.era.padEnd(24)} ${row.path.padEnd(22)} ours ${row.subjectUs.toFixed(0).padStart(6)} µs  hand-written ${row.baselineUs.toFixed(0).padStart(6)} µs  ratio ${row.ratio.toFixed(2)}`);
+}
