@@ -5,6 +5,7 @@
 import { os } from "@orpc/server";
 import { z } from "zod";
 import {
+  agentMeta,
   agentProcedure,
   allow,
   createCapabilityRegistry,
@@ -108,56 +109,54 @@ export function buildFixtureGovernance(): AgentGovernance {
     fixtures: {
       echo: ap
         .input(z.strictObject({ text: z.string() }))
-        .meta({ agent: meta("Echo the text back.", { sideEffect: "none" }) })
+        .meta(agentMeta(meta("Echo the text back.", { sideEffect: "none" })))
         .handler(({ input }) => ({ echoed: input.text })),
       redacted: ap
-        .meta({ agent: meta("Return a record whose secret is redacted.", { redact: { output: dropSecret } }) })
+        .meta(agentMeta(meta("Return a record whose secret is redacted.", { redact: { output: dropSecret } })))
         .handler(() => ({ visible: "shown", secret: "fixture-secret-value" })),
       gated: ap
         .input(z.object({ amount: z.number() }))
-        .meta({
-          agent: meta("A gated write.", { sideEffect: "write", risk: "high", approval: { required: true, type: "human-confirmation" } }),
-        })
+        .meta(agentMeta(meta("A gated write.", { sideEffect: "write", risk: "high", approval: { required: true, type: "human-confirmation" } })))
         .handler(({ input }) => ({ applied: input.amount })),
       denied: ap
-        .meta({ agent: meta("A destructive operation agents may not run.", { sideEffect: "destructive", risk: "high" }) })
+        .meta(agentMeta(meta("A destructive operation agents may not run.", { sideEffect: "destructive", risk: "high" })))
         .handler(() => ({ destroyed: true })),
       concealedError: ap
-        .meta({ agent: meta("Fails with an undeclared error.") })
+        .meta(agentMeta(meta("Fails with an undeclared error.")))
         .handler(() => {
           throw new Error("secret internal detail: users_table");
         }),
       declaredError: ap
         .errors({ OUT_OF_STOCK: { message: "The item is out of stock." } })
-        .meta({ agent: meta("Fails with a declared error.") })
+        .meta(agentMeta(meta("Fails with a declared error.")))
         .handler(({ errors }) => {
           throw errors.OUT_OF_STOCK();
         }),
-      hidden: ap.meta({ agent: meta("Hidden by policy from everyone.") }).handler(() => ({ seen: true })),
-      hiddenForMallory: ap.meta({ agent: meta("Hidden by policy from u_mallory.") }).handler(() => ({ seen: true })),
-      unexposed: ap.meta({ agent: meta("Reachable on no surface.", { expose: {} }) }).handler(() => ({ reached: true })),
+      hidden: ap.meta(agentMeta(meta("Hidden by policy from everyone."))).handler(() => ({ seen: true })),
+      hiddenForMallory: ap.meta(agentMeta(meta("Hidden by policy from u_mallory."))).handler(() => ({ seen: true })),
+      unexposed: ap.meta(agentMeta(meta("Reachable on no surface.", { expose: {} }))).handler(() => ({ reached: true })),
       renamed: ap
-        .meta({ agent: meta("Carries protocol tool names.", { adapters: { aiSdk: { toolName: "custom_name" }, mcp: { toolName: "custom_name" } } }) })
+        .meta(agentMeta(meta("Carries protocol tool names.", { adapters: { aiSdk: { toolName: "custom_name" }, mcp: { toolName: "custom_name" } } })))
         .handler(() => ({ renamed: true })),
       slow: ap
-        .meta({ agent: meta("Runs until cancelled.", { timeoutMs: 5_000 }) })
+        .meta(agentMeta(meta("Runs until cancelled.", { timeoutMs: 5_000 })))
         .handler(({ signal }) => waitForAbort("fixtures.slow", signal)),
       slowWrite: ap
-        .meta({ agent: meta("A write that runs until cancelled.", { sideEffect: "write", timeoutMs: 5_000 }) })
+        .meta(agentMeta(meta("A write that runs until cancelled.", { sideEffect: "write", timeoutMs: 5_000 })))
         .handler(({ signal }) => waitForAbort("fixtures.slowWrite", signal)),
       timesOut: ap
-        .meta({ agent: meta("Outlives its timeout.", { timeoutMs: 20 }) })
+        .meta(agentMeta(meta("Outlives its timeout.", { timeoutMs: 20 })))
         .handler(({ signal }) => waitForAbort("fixtures.timesOut", signal)),
       whoami: ap
         // `actor` is accepted as model data on purpose: it must never become the executing actor (SI-3).
         .input(z.object({ actor: z.unknown().optional() }))
-        .meta({ agent: meta("Report the executing actor.") })
+        .meta(agentMeta(meta("Report the executing actor.")))
         .handler(({ context }) => context.agent?.actor),
-      tagged: ap.meta({ agent: meta("Tagged scoped.", { tags: ["scoped"] }) }).handler(() => ({ tagged: true })),
-      untagged: ap.meta({ agent: meta("Carries no tags.") }).handler(() => ({ tagged: false })),
-      aiSdkOnly: ap.meta({ agent: meta("Exposed to the AI SDK only.", { expose: { aiSdk: true } }) }).handler(() => ({ surface: "aiSdk" })),
-      mcpOnly: ap.meta({ agent: meta("Exposed to MCP only.", { expose: { mcp: true } }) }).handler(() => ({ surface: "mcp" })),
-      brokenDiscovery: ap.meta({ agent: meta("Its discovery policy throws.") }).handler(() => ({ discovered: false })),
+      tagged: ap.meta(agentMeta(meta("Tagged scoped.", { tags: ["scoped"] }))).handler(() => ({ tagged: true })),
+      untagged: ap.meta(agentMeta(meta("Carries no tags."))).handler(() => ({ tagged: false })),
+      aiSdkOnly: ap.meta(agentMeta(meta("Exposed to the AI SDK only.", { expose: { aiSdk: true } }))).handler(() => ({ surface: "aiSdk" })),
+      mcpOnly: ap.meta(agentMeta(meta("Exposed to MCP only.", { expose: { mcp: true } }))).handler(() => ({ surface: "mcp" })),
+      brokenDiscovery: ap.meta(agentMeta(meta("Its discovery policy throws."))).handler(() => ({ discovered: false })),
     },
   });
 

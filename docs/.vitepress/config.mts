@@ -83,6 +83,7 @@ export default defineConfig({
           { text: "Workflow steps with DBOS", link: "/guides/workflows" },
           { text: "Tracing with OpenTelemetry", link: "/guides/tracing" },
           { text: "Migrating hand-written tools", link: "/guides/migrating" },
+          { text: "oRPC 2", link: "/guides/orpc-2" },
         ],
       },
       {

@@ -10,6 +10,7 @@ import { os } from "@orpc/server";
 import { generateText, stepCountIs, type LanguageModel } from "ai";
 import { z } from "zod";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -25,19 +26,17 @@ const registry = createCapabilityRegistry({
   orders: {
     get: ap
       .input(z.object({ orderId: z.string() }))
-      .meta({ agent: { description: "Read an order.", expose: { aiSdk: true }, sideEffect: "read", risk: "low" } })
+      .meta(agentMeta({ description: "Read an order.", expose: { aiSdk: true }, sideEffect: "read", risk: "low" }))
       .handler(({ input }) => ({ orderId: input.orderId, total: 649 })),
     refund: ap
       .input(z.object({ orderId: z.string(), amount: z.number().positive() }))
-      .meta({
-        agent: {
-          description: "Refund an order.",
-          expose: { aiSdk: true },
-          sideEffect: "write",
-          risk: "high",
-          approval: { required: true },
-        },
-      })
+      .meta(agentMeta({
+        description: "Refund an order.",
+        expose: { aiSdk: true },
+        sideEffect: "write",
+        risk: "high",
+        approval: { required: true },
+      }))
       .handler(({ input }) => ({ refunded: input.amount })),
   },
 });

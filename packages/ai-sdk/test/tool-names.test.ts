@@ -1,7 +1,7 @@
 // adapters.md §1.4, §2.7 (10): names, collisions over the whole aiSdk-exposed registry, validity, resolution.
 import { os } from "@orpc/server";
 import { describe, expect, it } from "vitest";
-import { agentProcedure, createCapabilityRegistry, type AgentMeta } from "@orpc-agent/core";
+import { agentMeta, agentProcedure, createCapabilityRegistry, type AgentMeta } from "@orpc-agent/core";
 import { toAISDKTools } from "../src/index.js";
 import { buildToolNameMap } from "../src/tool-names.js";
 import { buildApp, context, dana } from "./support/app.js";
@@ -15,8 +15,8 @@ describe("tool names", () => {
     const ap = agentProcedure(os as unknown as Parameters<typeof agentProcedure>[0]);
     const meta = (extra: Partial<AgentMeta> = {}): AgentMeta => ({ description: "d", expose: { aiSdk: true }, sideEffect: "read", risk: "low", ...extra });
     const registry = createCapabilityRegistry({
-      a: { plain: ap.meta({ agent: meta() }).handler(() => 1) },
-      b: { named: ap.meta({ agent: meta({ adapters: { aiSdk: { toolName: "meta_name" }, mcp: { toolName: "mcp_name" } } }) }).handler(() => 2) },
+      a: { plain: ap.meta(agentMeta(meta())).handler(() => 1) },
+      b: { named: ap.meta(agentMeta(meta({ adapters: { aiSdk: { toolName: "meta_name" }, mcp: { toolName: "mcp_name" } } }))).handler(() => 2) },
     });
     expect(["a.plain", "b.named"].map(buildToolNameMap(registry).nameOf)).toEqual(["a_plain", "meta_name"]);
     const upper = buildToolNameMap(registry, (id) => id.toUpperCase().replace(".", "-"));
@@ -85,7 +85,7 @@ describe("buildToolNameMap: resolving protocol names (§1.4)", () => {
     const ap = agentProcedure(os as unknown as Parameters<typeof agentProcedure>[0]);
     const directOnly: AgentMeta = { description: "d", expose: { direct: true }, sideEffect: "read", risk: "low" };
     const twoUnexposed = createCapabilityRegistry({
-      x: { one: ap.meta({ agent: directOnly }).handler(() => 1), two: ap.meta({ agent: directOnly }).handler(() => 2) },
+      x: { one: ap.meta(agentMeta(directOnly)).handler(() => 1), two: ap.meta(agentMeta(directOnly)).handler(() => 2) },
     });
     const shared = buildToolNameMap(twoUnexposed, () => "shared");
     expect(shared.resolve("shared")).toBe("shared");

@@ -2,7 +2,9 @@
 
 // Capability model
 export { agentProcedure } from "./capability/agent-procedure.js";
-export type { AgentProcedureContext, AgentProcedureMeta } from "./capability/agent-procedure.js";
+export type { AgentProcedureContext, AgentProcedureMeta, OrpcV2BuilderLike } from "./capability/agent-procedure.js";
+export { agentMeta } from "./capability/agent-meta.js";
+export type { AgentMetaDeclaration } from "./capability/agent-meta.js";
 export type {
   Actor,
   ActingAgent,

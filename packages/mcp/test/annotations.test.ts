@@ -1,7 +1,7 @@
 // adapters.md §3.2: annotations are hints derived from sideEffect/idempotent, per-key meta overrides win,
 // "meta-only" sends the meta object alone, and an empty result omits the field (§3.10 item 7).
 import { describe, expect, it } from "vitest";
-import { createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentMeta } from "@orpc-agent/core";
+import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentMeta } from "@orpc-agent/core";
 import { createMCPServer, type MCPServerOptions } from "../src/index.js";
 import { dana } from "./support/app.js";
 import { closeEverythingAfterEachTest } from "./support/cleanup.js";
@@ -11,7 +11,7 @@ import { ap } from "./support/orpc.js";
 closeEverythingAfterEachTest();
 
 function cap(overrides: Partial<AgentMeta>) {
-  return ap.meta({ agent: { description: "A capability.", expose: { mcp: true }, sideEffect: "read", risk: "low", ...overrides } }).handler(() => ({}));
+  return ap.meta(agentMeta({ description: "A capability.", expose: { mcp: true }, sideEffect: "read", risk: "low", ...overrides })).handler(() => ({}));
 }
 
 const runtime = createAgentRuntime({

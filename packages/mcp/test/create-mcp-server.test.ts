@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentMeta } from "@orpc-agent/core";
+import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentMeta, type AgentMetaDeclaration } from "@orpc-agent/core";
 import { createMCPServer } from "../src/index.js";
 import { dana, createTestApp } from "./support/app.js";
 import { closeEverythingAfterEachTest } from "./support/cleanup.js";
@@ -16,8 +16,8 @@ function runtimeOf(defs: Parameters<typeof createCapabilityRegistry>[0]) {
   return createAgentRuntime({ governance: defineGovernance({ registry: createCapabilityRegistry(defs) }), audit: () => undefined });
 }
 
-function meta(overrides: Partial<AgentMeta> = {}): { agent: AgentMeta } {
-  return { agent: { description: "A capability.", expose: { mcp: true }, sideEffect: "read", risk: "low", ...overrides } };
+function meta(overrides: Partial<AgentMeta> = {}): AgentMetaDeclaration {
+  return agentMeta({ description: "A capability.", expose: { mcp: true }, sideEffect: "read", risk: "low", ...overrides });
 }
 
 describe("createMCPServer construction", () => {

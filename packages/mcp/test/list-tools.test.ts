@@ -3,7 +3,7 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { allow, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy, hide, type AgentRuntime } from "@orpc-agent/core";
+import { agentMeta, allow, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy, hide, type AgentRuntime } from "@orpc-agent/core";
 import { createMCPServer, type MCPServerOptions } from "../src/index.js";
 import { admin, createTestApp, dana } from "./support/app.js";
 import { closeEverythingAfterEachTest } from "./support/cleanup.js";
@@ -67,7 +67,7 @@ describe("tools/list", () => {
       audit: () => undefined,
       governance: defineGovernance({
         registry: createCapabilityRegistry({
-          flag: ap.meta({ agent: { description: "Flagged.", expose: { mcp: true }, sideEffect: "read", risk: "low" } }).handler(() => ({})),
+          flag: ap.meta(agentMeta({ description: "Flagged.", expose: { mcp: true }, sideEffect: "read", risk: "low" })).handler(() => ({})),
         }),
         policies: [definePolicy("toggle", () => (visible ? allow() : hide()), { phases: ["discovery"] })],
       }),
@@ -109,7 +109,7 @@ describe("tools/list", () => {
       scope: { capabilities: { ids: ["b"] } },
     });
     const cap = (description: string) =>
-      ap.input(z.object({})).meta({ agent: { description, expose: { mcp: true }, sideEffect: "read", risk: "low" } }).handler(() => ({}));
+      ap.input(z.object({})).meta(agentMeta({ description, expose: { mcp: true }, sideEffect: "read", risk: "low" })).handler(() => ({}));
     const runtime = createAgentRuntime({
       audit: () => undefined,
       governance: defineGovernance({ registry: createCapabilityRegistry({ a: cap("A."), b: cap("B.") }), policies: [slowPolicy] }),

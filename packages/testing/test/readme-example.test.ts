@@ -3,7 +3,7 @@
 import { os } from "@orpc/server";
 import { z } from "zod";
 import { expect, it } from "vitest";
-import { agentProcedure, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
+import { agentMeta, agentProcedure, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
 import { createAgentTestRuntime, fakeActor } from "../src/index.js";
 
 const ap = agentProcedure(os);
@@ -12,15 +12,13 @@ const governance = defineGovernance({
     orders: {
       refund: ap
         .input(z.object({ orderId: z.string(), amount: z.number().positive() }))
-        .meta({
-          agent: {
-            description: "Refund an order.",
-            expose: { aiSdk: true },
-            sideEffect: "write",
-            risk: "high",
-            approval: { required: true },
-          },
-        })
+        .meta(agentMeta({
+          description: "Refund an order.",
+          expose: { aiSdk: true },
+          sideEffect: "write",
+          risk: "high",
+          approval: { required: true },
+        }))
         .handler(({ input }) => ({ refunded: input.amount })),
     },
   }),

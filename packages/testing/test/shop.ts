@@ -2,7 +2,7 @@
 // a gated write, interruptible reads and writes, a redacted output and an undeclared failure.
 import { ORPCError, os } from "@orpc/server";
 import { z } from "zod";
-import { agentProcedure, allow, createCapabilityRegistry, definePolicy, deny, type AgentMeta } from "@orpc-agent/core";
+import { agentMeta, agentProcedure, allow, createCapabilityRegistry, definePolicy, deny, type AgentMeta } from "@orpc-agent/core";
 
 const ap = agentProcedure(os.$context<{ tenant?: string }>());
 
@@ -30,31 +30,31 @@ export function buildShop() {
     orders: {
       get: tenantScoped
         .input(z.object({ id: z.string(), verbose: z.boolean().default(false) }))
-        .meta({ agent: meta("Read an order.", { tags: ["orders"], redact: { output: withoutNote } }) })
+        .meta(agentMeta(meta("Read an order.", { tags: ["orders"], redact: { output: withoutNote } })))
         .handler(({ input, context }) => {
           calls.get++;
           return { id: input.id, verbose: input.verbose, tenant: context.tenantName, by: context.agent?.actor.id, note: "internal note" };
         }),
       refund: tenantScoped
         .input(z.object({ id: z.string(), amount: z.number().positive() }))
-        .meta({ agent: meta("Refund an order.", { tags: ["money"], sideEffect: "write", risk: "high", approval: { required: true, type: "manager" } }) })
+        .meta(agentMeta(meta("Refund an order.", { tags: ["money"], sideEffect: "write", risk: "high", approval: { required: true, type: "manager" } })))
         .handler(({ input, context }) => {
           calls.refund++;
           return { refunded: input.amount, approvedBy: context.agent?.approval?.approver.id };
         }),
       cancel: tenantScoped
         .input(z.object({ id: z.string() }))
-        .meta({ agent: meta("Cancel an order.", { sideEffect: "write", risk: "medium" }) })
+        .meta(agentMeta(meta("Cancel an order.", { sideEffect: "write", risk: "medium" })))
         .handler(untilAborted(() => calls.cancel++)),
       search: tenantScoped
-        .meta({ agent: meta("Search orders.", { tags: ["orders"], retry: { maxAttempts: 2, backoffMs: 1 } }) })
+        .meta(agentMeta(meta("Search orders.", { tags: ["orders"], retry: { maxAttempts: 2, backoffMs: 1 } })))
         .handler(untilAborted(() => calls.search++)),
       crash: tenantScoped
-        .meta({ agent: meta("Always fails.") })
+        .meta(agentMeta(meta("Always fails.")))
         .handler(() => {
           throw new Error("connection string postgres://admin:hunter2@db");
         }),
-      mcpTool: tenantScoped.meta({ agent: meta("Also on MCP.", { expose: { test: true, mcp: true } }) }).handler(() => "mcp"),
+      mcpTool: tenantScoped.meta(agentMeta(meta("Also on MCP.", { expose: { test: true, mcp: true } }))).handler(() => "mcp"),
     },
   });
   const blocked = definePolicy("blocked-actors", (req) =>

@@ -3,6 +3,7 @@
 import { os } from "@orpc/server";
 import { z } from "zod";
 import {
+  agentMeta,
   agentProcedure,
   allow,
   createAgentRuntime,
@@ -47,23 +48,21 @@ export function buildApp(options: { policies?: AgentPolicy[]; runtime?: Partial<
     orders: {
       get: ap
         .input(z.object({ orderId: z.string() }))
-        .meta({ agent: { description: "Read an order.", expose: { aiSdk: true, direct: true }, sideEffect: "read", risk: "low", tags: ["orders"] } })
+        .meta(agentMeta({ description: "Read an order.", expose: { aiSdk: true, direct: true }, sideEffect: "read", risk: "low", tags: ["orders"] }))
         .handler(({ input }) => {
           handlerRuns.push("orders.get");
           return { orderId: input.orderId, total: 649, status: "delivered" };
         }),
       refund: ap
         .input(z.object({ orderId: z.string(), amount: z.number().positive() }))
-        .meta({
-          agent: {
-            description: "Refund an order.",
-            expose: { aiSdk: true, direct: true },
-            sideEffect: "write",
-            risk: "high",
-            tags: ["orders"],
-            approval: { required: true, type: "manager" },
-          },
-        })
+        .meta(agentMeta({
+          description: "Refund an order.",
+          expose: { aiSdk: true, direct: true },
+          sideEffect: "write",
+          risk: "high",
+          tags: ["orders"],
+          approval: { required: true, type: "manager" },
+        }))
         .handler(({ input, context: ctx }) => {
           handlerRuns.push("orders.refund");
           return { refunded: input.amount, orderId: input.orderId, approvedBy: ctx.agent?.approval?.approver.id };
@@ -73,13 +72,13 @@ export function buildApp(options: { policies?: AgentPolicy[]; runtime?: Partial<
       whoami: ap
         // Arbitrary model data is accepted on purpose: it must never become the executing actor (SI-3).
         .input(z.object({ actor: z.unknown().optional(), as: z.unknown().optional() }))
-        .meta({ agent: { description: "Report who runs this call.", expose: { aiSdk: true }, sideEffect: "none", risk: "low" } })
+        .meta(agentMeta({ description: "Report who runs this call.", expose: { aiSdk: true }, sideEffect: "none", risk: "low" }))
         .handler(({ context: ctx }) => {
           handlerRuns.push("support.whoami");
           return { actor: ctx.agent?.actor, tenant: ctx.tenant };
         }),
       slow: ap
-        .meta({ agent: { description: "Search the archive until cancelled.", expose: { aiSdk: true }, sideEffect: "read", risk: "low", timeoutMs: 5_000 } })
+        .meta(agentMeta({ description: "Search the archive until cancelled.", expose: { aiSdk: true }, sideEffect: "read", risk: "low", timeoutMs: 5_000 }))
         .handler(({ signal }) => {
           handlerRuns.push("support.slow");
           const settled = slowSettled;
@@ -94,15 +93,13 @@ export function buildApp(options: { policies?: AgentPolicy[]; runtime?: Partial<
           });
         }),
       currentTicket: ap
-        .meta({
-          agent: {
-            description: "Read the ticket open in the agent's UI.",
-            expose: { aiSdk: true },
-            sideEffect: "read",
-            risk: "low",
-            discovery: "contextual",
-          },
-        })
+        .meta(agentMeta({
+          description: "Read the ticket open in the agent's UI.",
+          expose: { aiSdk: true },
+          sideEffect: "read",
+          risk: "low",
+          discovery: "contextual",
+        }))
         .handler(() => {
           handlerRuns.push("support.currentTicket");
           return { ticket: "T-1" };
@@ -110,7 +107,7 @@ export function buildApp(options: { policies?: AgentPolicy[]; runtime?: Partial<
     },
     admin: {
       purge: ap
-        .meta({ agent: { description: "Purge closed tickets.", expose: { aiSdk: true }, sideEffect: "destructive", risk: "critical", tags: ["admin"] } })
+        .meta(agentMeta({ description: "Purge closed tickets.", expose: { aiSdk: true }, sideEffect: "destructive", risk: "critical", tags: ["admin"] }))
         .handler(() => {
           handlerRuns.push("admin.purge");
           return { purged: 3 };
@@ -119,7 +116,7 @@ export function buildApp(options: { policies?: AgentPolicy[]; runtime?: Partial<
     notes: {
       add: ap
         .input(z.object({ text: z.string().min(1) }))
-        .meta({ agent: { description: "Add a note.", expose: { aiSdk: true }, sideEffect: "write", risk: "low", tags: ["notes"] } })
+        .meta(agentMeta({ description: "Add a note.", expose: { aiSdk: true }, sideEffect: "write", risk: "low", tags: ["notes"] }))
         .handler(({ input }) => {
           handlerRuns.push("notes.add");
           return { added: input.text };
@@ -127,7 +124,7 @@ export function buildApp(options: { policies?: AgentPolicy[]; runtime?: Partial<
     },
     internal: {
       reindex: ap
-        .meta({ agent: { description: "Reindex from server code only.", expose: { direct: true }, sideEffect: "write", risk: "low" } })
+        .meta(agentMeta({ description: "Reindex from server code only.", expose: { direct: true }, sideEffect: "write", risk: "low" }))
         .handler(() => {
           handlerRuns.push("internal.reindex");
           return { reindexed: true };

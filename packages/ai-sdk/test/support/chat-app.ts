@@ -3,6 +3,7 @@
 import { os } from "@orpc/server";
 import { z } from "zod";
 import {
+  agentMeta,
   agentProcedure,
   allow,
   createAgentRuntime,
@@ -27,21 +28,21 @@ export function buildChatApp(options: { requesterConfirmable?: string[]; rejectS
     orders: {
       get: ap
         .input(z.object({ orderId: z.string() }))
-        .meta({ agent: { description: "Read an order.", expose: { aiSdk: true }, sideEffect: "read", risk: "low" } })
+        .meta(agentMeta({ description: "Read an order.", expose: { aiSdk: true }, sideEffect: "read", risk: "low" }))
         .handler(({ input }) => {
           handlerRuns.push("orders.get");
           return { orderId: input.orderId, total: 649 };
         }),
       refund: ap
         .input(z.object({ orderId: z.string(), amount: z.number().positive() }))
-        .meta({ agent: { description: "Refund an order.", expose: { aiSdk: true }, sideEffect: "write", risk: "high", approval: { required: true, type: "manager" } } })
+        .meta(agentMeta({ description: "Refund an order.", expose: { aiSdk: true }, sideEffect: "write", risk: "high", approval: { required: true, type: "manager" } }))
         .handler(({ input }) => {
           handlerRuns.push("orders.refund");
           return { refunded: input.amount };
         }),
       cancel: ap
         .input(z.object({ orderId: z.string() }))
-        .meta({ agent: { description: "Cancel an order.", expose: { aiSdk: true }, sideEffect: "write", risk: "medium" } })
+        .meta(agentMeta({ description: "Cancel an order.", expose: { aiSdk: true }, sideEffect: "write", risk: "medium" }))
         .handler(() => {
           handlerRuns.push("orders.cancel");
           return { cancelled: true };
@@ -51,7 +52,7 @@ export function buildChatApp(options: { requesterConfirmable?: string[]; rejectS
       send: ap
         // `trim` transforms: the validated input can differ from what the model submitted (ADR-020).
         .input(z.object({ to: z.string(), text: z.string().trim(), amount: z.number().optional() }))
-        .meta({ agent: { description: "Send a note to a customer.", expose: { aiSdk: true }, sideEffect: "external", risk: "medium", approval: { required: true, type: "confirmation" } } })
+        .meta(agentMeta({ description: "Send a note to a customer.", expose: { aiSdk: true }, sideEffect: "external", risk: "medium", approval: { required: true, type: "confirmation" } }))
         .handler(({ input }) => {
           handlerRuns.push(`notes.send:${input.to}`);
           sentTexts.push(input.text);
@@ -60,7 +61,7 @@ export function buildChatApp(options: { requesterConfirmable?: string[]; rejectS
     },
     support: {
       lookup: ap
-        .meta({ agent: { description: "Look up the customer record.", expose: { aiSdk: true }, sideEffect: "read", risk: "low" } })
+        .meta(agentMeta({ description: "Look up the customer record.", expose: { aiSdk: true }, sideEffect: "read", risk: "low" }))
         .handler(() => {
           handlerRuns.push("support.lookup");
           throw new Error(INTERNAL_TEXT);

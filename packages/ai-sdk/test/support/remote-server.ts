@@ -79,10 +79,21 @@ export type CapabilityServer = {
 /** `createTestRouter` behind `RPCHandler` (@orpc/server/node) on 127.0.0.1, an ephemeral port. */
 export async function startCapabilityServer<TApp>(o: Parameters<typeof createTestRouter<TApp>>[0]): Promise<CapabilityServer> {
   const { router, service } = createTestRouter(o);
-  const handler = new RPCHandler({ agent: router });
   const inFlight = new Set<Promise<unknown>>();
+  // In-flight work is tracked around the procedure call, not around handle(): oRPC 2.0.0-beta.16's node handle()
+  // never settles when the client hung up before the answer (1.x resolves), which an aborted call here does.
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    inFlight.add(settled);
+    void settled.finally(() => inFlight.delete(settled));
+    return work;
+  };
+  const handler = new RPCHandler({ agent: router }, { interceptors: [(options) => track(options.next())] });
   const server = createServer((req, res) => {
-    const handled = handler
+    handler
       .handle(req, res, { prefix: "/rpc", context: { headers: req.headers } })
       .then(({ matched }) => {
         if (!matched) {
@@ -91,9 +102,7 @@ export async function startCapabilityServer<TApp>(o: Parameters<typeof createTes
         }
       })
       // A client that hung up leaves nothing to answer; the outcome is the journal's, not this socket's.
-      .catch(() => {})
-      .finally(() => inFlight.delete(handled));
-    inFlight.add(handled);
+      .catch(() => {});
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;

@@ -10,10 +10,17 @@ export type AgentProcedureMeta = { agent?: AgentMeta };
 /** What `agentProcedure` adds to a builder's contexts: `ctx.agent`, set only on runtime calls. */
 export type AgentProcedureContext = { agent?: AgentInvocationInfo };
 
+/** The shape of an oRPC 2 builder: its definition keeps `orderedMiddlewares` (oRPC 1 keeps `middlewares`). */
+export type OrpcV2BuilderLike = { "~orpc": { orderedMiddlewares: readonly unknown[] } };
+
 /**
- * Types an oRPC builder for agent capabilities: `.meta({ agent })` is checked against
+ * Types an oRPC builder for agent capabilities: on oRPC 1, `.meta({ agent })` is checked against
  * `AgentMeta` and handlers see `context.agent`. Type-level only: the builder itself is
  * returned, so procedures stay ordinary oRPC procedures (core.md §1, ADR-001).
+ *
+ * On oRPC 2 (`.meta()` takes meta plugins) the builder's type is returned as is: declare with
+ * `.meta(agentMeta({ ... }))` (checked against `AgentMeta` by `agentMeta`) and add `context.agent`
+ * with `$context<{ agent?: AgentInvocationInfo }>()`. See docs/guides/orpc-2.md.
  *
  * Call it after `$context` / `$meta`, which replace the types it adds.
  *
@@ -21,10 +28,12 @@ export type AgentProcedureContext = { agent?: AgentInvocationInfo };
  * const ap = agentProcedure(os.$context<{ db: Db }>());
  * export const refund = ap
  *   .input(z.object({ orderId: z.string() }))
- *   .meta({ agent: { description: "Refund an order", expose: { aiSdk: true },
- *                    sideEffect: "write", risk: "high" } })
+ *   .meta(agentMeta({ description: "Refund an order", expose: { aiSdk: true },
+ *                     sideEffect: "write", risk: "high" }))
  *   .handler(({ input, context }) => refundOrder(context.db, input.orderId, context.agent?.actor));
  */
+// First, so an oRPC 2 builder is matched by its shape before the 1.x overloads are tried.
+export function agentProcedure<TBuilder extends OrpcV2BuilderLike>(builder: TBuilder): TBuilder;
 export function agentProcedure<
   TInitialContext extends Context,
   TCurrentContext extends Context,

@@ -1,4 +1,5 @@
-import { ORPCError, ValidationError } from "@orpc/server";
+import { ORPCError } from "@orpc/server";
+import { isValidationFailure, orpcErrorStatus } from "../orpc/errors.js";
 import { CapabilityError } from "./capability-error.js";
 
 /**
@@ -11,8 +12,7 @@ import { CapabilityError } from "./capability-error.js";
 export function mapOrpcError(thrown: unknown): CapabilityError {
   if (thrown instanceof CapabilityError) return thrown;
   if (thrown instanceof ORPCError) {
-    const cause = thrown.cause;
-    if (cause instanceof ValidationError) {
+    if (isValidationFailure(thrown)) {
       if (thrown.code === "INTERNAL_SERVER_ERROR") return new CapabilityError({ code: "OUTPUT_INVALID", cause: thrown });
       if (thrown.code === "BAD_REQUEST") return new CapabilityError({ code: "EXECUTION_FAILED", cause: thrown });
     }
@@ -23,7 +23,7 @@ export function mapOrpcError(thrown: unknown): CapabilityError {
     if (thrown.code === "FORBIDDEN") {
       return new CapabilityError({ code: "FORBIDDEN", ...(message ? { publicMessage: message } : {}), cause: thrown });
     }
-    if (thrown.code === "INTERNAL_SERVER_ERROR" || (thrown.status >= 500 && thrown.defined !== true)) {
+    if (thrown.code === "INTERNAL_SERVER_ERROR" || (orpcErrorStatus(thrown) >= 500 && thrown.defined !== true)) {
       return new CapabilityError({ code: "EXECUTION_FAILED", cause: thrown });
     }
     // Declared `.errors()` and the handler's own client-error refusals (4xx) are the application's public vocabulary.

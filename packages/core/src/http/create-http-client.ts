@@ -1,6 +1,7 @@
 import { createORPCClient, ORPCError, type Client } from "@orpc/client";
 import { RPCLink } from "@orpc/client/fetch";
 import { outcomeUnknown } from "../client/outcome-unknown.js";
+import { linkRequest } from "../orpc/link-fetch.js";
 import type {
   CapabilityClient,
   DescribeRequest,
@@ -56,14 +57,16 @@ export function createHttpCapabilityClient(o: HttpCapabilityClientOptions): Capa
   // Called with globalThis as `this`, so an unbound `window.fetch` works as the option.
   const realFetch = (request: Request, init?: RequestInit) => (userFetch ?? globalThis.fetch).call(globalThis, request, init);
   const link = new RPCLink<LinkContext>({
-    url: o.url,
+    url: o.url.toString(),
     headers: async () => {
       const headers = typeof o.headers === "function" ? await o.headers() : o.headers;
       return headers === undefined ? {} : new Headers(headers);
     },
     // The line between "not sent" and "maybe sent" is drawn immediately before the real fetch.
-    fetch: async (request, init, options) => {
+    // oRPC 1 passes a Request here, oRPC 2 a URL string with the init; the seam makes both a Request.
+    fetch: async (link: Request | string, linkInit, options) => {
       const state = options.context.call!;
+      const { request, init } = linkRequest(link, linkInit);
       if (request.signal.aborted) throw request.signal.reason;
       state.dispatched = true;
       const response = await realFetch(request, init);

@@ -1,5 +1,5 @@
-import { isLazy } from "@orpc/server";
 import { describeValue, isPlainObject } from "../capability/validate-meta.js";
+import { isOrpcLazy } from "../orpc/procedure.js";
 import { checkToolNameCollisions } from "./collisions.js";
 import { buildRegistry } from "./registry-object.js";
 import { checkSchemaConvertibility } from "./schema-convertibility.js";
@@ -24,7 +24,7 @@ export function createCapabilityRegistry(defs: CapabilityDefs): CapabilityRegist
     );
   }
   const problems: string[] = [];
-  if (isLazy(defs)) {
+  if (isOrpcLazy(defs)) {
     problems.push(`(root): ${LAZY_PROBLEM}`);
   } else if ("~orpc" in defs) {
     problems.push("(root): defs is itself an oRPC procedure or contract; place procedures under named keys, e.g. { refund }");

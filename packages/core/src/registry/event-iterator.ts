@@ -1,6 +1,7 @@
 // oRPC marks `eventIterator(...)` schemas with an own symbol on `~standard`; matching the symbol's
-// description avoids importing @orpc/contract, which the server package does not re-export.
-const EVENT_ITERATOR_DETAILS = "ORPC_EVENT_ITERATOR_DETAILS";
+// description avoids importing @orpc/contract, which the server package does not re-export. oRPC 1 names it
+// EVENT_ITERATOR, oRPC 2 (where eventIterator is asyncIteratorObject) ASYNC_ITERATOR_OBJECT.
+const STREAMING_DETAILS = new Set(["ORPC_EVENT_ITERATOR_DETAILS", "ORPC_ASYNC_ITERATOR_OBJECT_SCHEMA_DETAILS"]);
 
 /** True for oRPC event-iterator (streaming) schemas, which cannot back a capability (core.md §2.1). */
 export function isEventIteratorSchema(schema: unknown): boolean {
@@ -8,7 +9,7 @@ export function isEventIteratorSchema(schema: unknown): boolean {
   const standard: unknown = (schema as { "~standard"?: unknown })["~standard"];
   if (typeof standard !== "object" || standard === null) return false;
   for (const symbol of Object.getOwnPropertySymbols(standard)) {
-    if (symbol.description === EVENT_ITERATOR_DETAILS) return true;
+    if (symbol.description !== undefined && STREAMING_DETAILS.has(symbol.description)) return true;
   }
   return false;
 }

@@ -1,5 +1,6 @@
-import { isLazy, isProcedure, type AnyProcedure } from "@orpc/server";
+import type { AnyProcedure } from "@orpc/server";
 import { describeValue, isPlainObject, validateAgentMeta } from "../capability/validate-meta.js";
+import { hasIgnoredAgentMeta, isOrpcLazy, isOrpcProcedure, procedureSchemas } from "../orpc/procedure.js";
 import { isEventIteratorSchema } from "./event-iterator.js";
 import type { AgentCapability, RegistryInspection } from "./types.js";
 
@@ -21,6 +22,10 @@ type WalkState = {
 export const LAZY_PROBLEM =
   "is a lazy router or procedure; resolve it first (e.g. `const resolved = await unlazyRouter(router)`) " +
   "and pass the resolved router to createCapabilityRegistry";
+
+export const IGNORED_AGENT_META_PROBLEM =
+  "passes a plain { agent } object to .meta(), which oRPC 2 ignores (it takes meta plugins only); " +
+  "declare the capability with .meta(agentMeta({ ... })) from @orpc-agent/core, which works on oRPC 1 and 2";
 
 /**
  * Walks a procedure tree depth-first in own-key order (core.md §2.1); the visiting order is the
@@ -49,9 +54,9 @@ function walkBranch(branch: Record<string, unknown>, prefix: string, state: Walk
 }
 
 function visitEntry(entry: unknown, id: string, state: WalkState): void {
-  if (isLazy(entry)) {
+  if (isOrpcLazy(entry)) {
     state.problems.push(`${id}: ${LAZY_PROBLEM}`);
-  } else if (isProcedure(entry)) {
+  } else if (isOrpcProcedure(entry)) {
     visitProcedure(entry, id, state);
   } else if (hasOrpcDefinition(entry)) {
     state.problems.push(
@@ -72,15 +77,26 @@ function visitEntry(entry: unknown, id: string, state: WalkState): void {
 }
 
 function visitProcedure(procedure: AnyProcedure, id: string, state: WalkState): void {
-  const def = procedure["~orpc"];
-  const agent: unknown = def.meta?.agent;
+  if (hasIgnoredAgentMeta(procedure)) {
+    // oRPC 2 keeps a plain `.meta({ agent })` object but never applies it: refuse rather than drop the capability.
+    state.problems.push(`${id}: ${IGNORED_AGENT_META_PROBLEM}`);
+    return;
+  }
+  const agent: unknown = procedure["~orpc"].meta?.agent;
   if (agent === undefined) {
     // SI-1: no agent meta means not a capability; listed so the omission is visible.
     state.excluded.push(Object.freeze({ path: id, reason: "no-agent-meta" as const }));
     return;
   }
   const meta = validateAgentMeta(id, agent, state.problems);
-  const { inputSchema, outputSchema } = def;
+  const { inputSchema, outputSchema, inputCount, outputCount } = procedureSchemas(procedure);
+  if (inputCount > 1 || outputCount > 1) {
+    state.problems.push(
+      `${id}: declares ${inputCount > 1 ? `${inputCount} input` : `${outputCount} output`} schemas (oRPC 2 chained .input()/.output()); ` +
+        "a capability takes one input and one output schema, so merge them into one",
+    );
+    return;
+  }
   let streaming = false;
   if (isEventIteratorSchema(inputSchema)) {
     state.problems.push(`${id}: input schema is an event iterator; streaming procedures cannot be capabilities`);

@@ -1,7 +1,8 @@
-import { Procedure, type AnyProcedure } from "@orpc/server";
+import type { AnyProcedure } from "@orpc/server";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { EXPOSURE_SURFACES, type AgentMeta, type ExposureSurface } from "../capability/types.js";
 import type { CapabilityError } from "../errors/capability-error.js";
+import { withoutInputSchema } from "../orpc/procedure.js";
 import { flattenPolicies } from "../policy/compose.js";
 import { isShadowPolicy } from "../policy/is-policy.js";
 import { policyScopeMatches } from "../policy/scope.js";
@@ -73,6 +74,7 @@ export function buildCapabilityPlan(
     id: capability.id,
     meta,
     procedure: capability.procedure,
+    // ADR-020: the executable copy is built by the oRPC seam, which knows each major's schema layout.
     executable: withoutInputSchema(capability.procedure),
     path: Object.freeze([...capability.path]),
     inputSchema: capability.inputSchema,
@@ -88,11 +90,4 @@ export function buildCapabilityPlan(
     approvalRequired: meta.approval?.required === true,
     contextual: meta.discovery === "contextual",
   });
-}
-
-/** @see docs/architecture/decisions.md#adr-020-what-executes-is-what-was-validated */
-function withoutInputSchema(procedure: AnyProcedure): AnyProcedure {
-  const def = procedure["~orpc"];
-  if (def.inputSchema === undefined) return procedure;
-  return new Procedure({ ...def, inputSchema: undefined });
 }

@@ -2,6 +2,7 @@ import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -21,7 +22,7 @@ function setup(options: { strict?: boolean; failApprovalRequested?: boolean } = 
   const registry = createCapabilityRegistry({
     refund: agentProcedure(os)
       .input(z.object({ orderId: z.string() }))
-      .meta({ agent: { description: "Refund.", expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true, type: "manager" } } })
+      .meta(agentMeta({ description: "Refund.", expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true, type: "manager" } }))
       .handler(({ input }) => ({ refunded: input.orderId })),
   });
   const coordinator = createInMemoryApprovalCoordinator();

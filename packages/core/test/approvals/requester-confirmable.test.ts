@@ -3,6 +3,7 @@ import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { captureStartupWarnings } from "../support/startup-warnings.js";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -27,7 +28,7 @@ function setup(options: { handler?: () => Promise<{ status: "approved"; approver
     notes: {
       send: agentProcedure(os)
         .input(z.object({ to: z.string(), amount: z.number().optional() }))
-        .meta({ agent: { description: "Send a note.", expose: { aiSdk: true }, sideEffect: "external", risk: "medium", approval: { required: true, type: "confirmation" } } })
+        .meta(agentMeta({ description: "Send a note.", expose: { aiSdk: true }, sideEffect: "external", risk: "medium", approval: { required: true, type: "confirmation" } }))
         .handler(({ input }) => {
           runs.push(input.to);
           return { sent: input.to };

@@ -3,6 +3,7 @@ import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   AUDIT_CHAIN_GENESIS,
   auditChainRecord,
@@ -25,10 +26,10 @@ const registry = createCapabilityRegistry({
   orders: {
     get: base
       .input(z.object({ orderId: z.string() }))
-      .meta({ agent: { description: "Read an order.", expose: { direct: true }, sideEffect: "read", risk: "low" } })
+      .meta(agentMeta({ description: "Read an order.", expose: { direct: true }, sideEffect: "read", risk: "low" }))
       .handler(async ({ input }) => ({ orderId: input.orderId, secret: "SENTINEL_OUTPUT_9d1" })),
     fail: base
-      .meta({ agent: { description: "Always fails.", expose: { direct: true }, sideEffect: "read", risk: "low" } })
+      .meta(agentMeta({ description: "Always fails.", expose: { direct: true }, sideEffect: "read", risk: "low" }))
       .handler(async () => {
         throw new Error("boom");
       }),

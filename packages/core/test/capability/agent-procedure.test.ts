@@ -2,6 +2,7 @@ import { call, os } from "@orpc/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { agentProcedure } from "../../src/capability/agent-procedure.js";
+import { agentMeta } from "@orpc-agent/core";
 
 describe("agentProcedure", () => {
   it("returns the very builder it is given", () => {
@@ -15,7 +16,7 @@ describe("agentProcedure", () => {
   it("builds ordinary oRPC procedures that keep agent meta and run without ctx.agent", async () => {
     const refund = agentProcedure(os)
       .input(z.object({ orderId: z.string() }))
-      .meta({ agent: { description: "Refund", expose: { mcp: true }, sideEffect: "write", risk: "high" } })
+      .meta(agentMeta({ description: "Refund", expose: { mcp: true }, sideEffect: "write", risk: "high" }))
       .handler(({ input, context }) => ({ orderId: input.orderId, actor: context.agent?.actor.id ?? null }));
 
     expect(refund["~orpc"].meta.agent?.description).toBe("Refund");

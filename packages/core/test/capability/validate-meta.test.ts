@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { normalizeAgentMeta, validateAgentMeta } from "../../src/capability/validate-meta.js";
 import { createCapabilityRegistry } from "../../src/registry/create-registry.js";
 import { buildError, buildProblems, procedureWith, validAgent } from "../registry/fixtures.js";
+import { agentMeta } from "@orpc-agent/core";
 
 const PATH = "orders.refund";
 const policy = { name: "p", phases: ["invocation"], evaluate: () => ({ type: "allow" }) };
@@ -215,10 +216,7 @@ describe("normalization (core.md §1.1)", () => {
   });
 
   it("reads meta set through os.meta on real procedures", () => {
-    const procedure = os
-      .$meta<{ agent?: unknown; other?: string }>({ other: "kept" })
-      .meta({ agent: validAgent })
-      .handler(() => 1);
+    const procedure = os.meta(agentMeta(validAgent)).handler(() => 1);
     const capability = createCapabilityRegistry({ p: procedure }).get("p");
     expect(capability?.meta.description).toBe("Look up an order");
     expect(capability?.procedure).toBe(procedure);

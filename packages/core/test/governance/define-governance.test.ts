@@ -9,11 +9,12 @@ import { definePolicy } from "../../src/policy/define-policy.js";
 import type { AgentPolicy, PolicyScope } from "../../src/policy/types.js";
 import { createCapabilityRegistry } from "../../src/registry/create-registry.js";
 import type { CapabilityRegistry } from "../../src/registry/types.js";
+import { agentMeta } from "@orpc-agent/core";
 
 function procedure(agent: AgentMeta) {
   return os
     .input(z.object({ id: z.string() }))
-    .meta({ agent })
+    .meta(agentMeta(agent))
     .handler(() => "ok");
 }
 

@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -229,7 +230,7 @@ describe("policy combination properties (core.md §3.1)", () => {
 
   it("SI-7: at discovery, any interleaving decides only its own capability; describe itself never rejects", async () => {
     const base = agentProcedure(os);
-    const meta = (description: string) => ({ agent: { description, expose: { mcp: true }, sideEffect: "read" as const, risk: "low" as const, tags: [description] } });
+    const meta = (description: string) => agentMeta({ description, expose: { mcp: true }, sideEffect: "read" as const, risk: "low" as const, tags: [description] });
     const registry = createCapabilityRegistry({
       first: base.meta(meta("first")).handler(() => 1),
       probe: base.meta(meta("probe")).handler(() => 2),
@@ -267,7 +268,7 @@ describe("policy combination properties (core.md §3.1)", () => {
         probe: {
           run: base
             .input(z.object({ amount: z.number() }))
-            .meta({ agent: { description: "Probe.", expose: { direct: true }, sideEffect: "read", risk: "low" } })
+            .meta(agentMeta({ description: "Probe.", expose: { direct: true }, sideEffect: "read", risk: "low" }))
             .handler(() => {
               executions++;
               return { ran: true };

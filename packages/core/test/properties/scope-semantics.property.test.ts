@@ -5,6 +5,7 @@ import { os } from "@orpc/server";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -84,15 +85,13 @@ function registryOf(caps: Cap[], ran: string[]) {
   for (const cap of caps) {
     const key = cap.id.slice(2);
     group[key] = base
-      .meta({
-        agent: {
-          description: `Capability ${cap.id}.`,
-          expose: Object.fromEntries(cap.expose.map((s) => [s, true])),
-          sideEffect: cap.sideEffect,
-          risk: cap.risk,
-          ...(cap.tags.length > 0 ? { tags: cap.tags } : {}),
-        },
-      })
+      .meta(agentMeta({
+        description: `Capability ${cap.id}.`,
+        expose: Object.fromEntries(cap.expose.map((s) => [s, true])),
+        sideEffect: cap.sideEffect,
+        risk: cap.risk,
+        ...(cap.tags.length > 0 ? { tags: cap.tags } : {}),
+      }))
       .handler(() => {
         ran.push(cap.id);
         return { ok: cap.id };

@@ -4,7 +4,7 @@ import { os } from "@orpc/server";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { agentProcedure, allow, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy } from "../../src/index.js";
+import { agentMeta, agentProcedure, allow, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy } from "../../src/index.js";
 import { canonicalJson } from "../../src/approvals/canonical-json.js";
 import { copyJsonTree } from "../../src/internal/json-tree.js";
 
@@ -33,9 +33,9 @@ describe("validated input properties (SI-6)", () => {
     const registry = createCapabilityRegistry({
       passthrough: base
         .input(z.object({ data: z.unknown() }))
-        .meta({ agent: { description: "Pass data through.", expose: { direct: true }, sideEffect: "read", risk: "low" } })
+        .meta(agentMeta({ description: "Pass data through.", expose: { direct: true }, sideEffect: "read", risk: "low" }))
         .handler(({ input }) => canonicalJson(input)),
-      schemaless: base.meta({ agent: { description: "No schema.", expose: { direct: true }, sideEffect: "read", risk: "low" } }).handler(({ input }) => canonicalJson(input)),
+      schemaless: base.meta(agentMeta({ description: "No schema.", expose: { direct: true }, sideEffect: "read", risk: "low" })).handler(({ input }) => canonicalJson(input)),
     });
     const watcher = definePolicy("watcher", (req) => {
       seen.push(req.input);

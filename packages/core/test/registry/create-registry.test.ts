@@ -1,7 +1,9 @@
-import { eventIterator, lazy, os } from "@orpc/server";
+import { eventIterator, os } from "@orpc/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { agentMeta } from "../../src/capability/agent-meta.js";
 import { agentProcedure } from "../../src/capability/agent-procedure.js";
+import { procedureSchemas } from "../../src/orpc/procedure.js";
 import { createCapabilityRegistry } from "../../src/registry/create-registry.js";
 import { readCapabilityList } from "../../src/registry/registry-object.js";
 import type { CapabilityDefs } from "../../src/registry/types.js";
@@ -11,7 +13,7 @@ const ap = agentProcedure(os);
 const refund = ap
   .input(z.object({ orderId: z.string() }))
   .output(z.object({ ok: z.boolean() }))
-  .meta({ agent: { description: "Refund an order", expose: { aiSdk: true }, sideEffect: "write", risk: "high" } })
+  .meta(agentMeta({ description: "Refund an order", expose: { aiSdk: true }, sideEffect: "write", risk: "high" }))
   .handler(() => ({ ok: true }));
 
 describe("createCapabilityRegistry: walk and registry order", () => {
@@ -30,8 +32,9 @@ describe("createCapabilityRegistry: walk and registry order", () => {
     const capability = createCapabilityRegistry({ orders: { refund } }).get("orders.refund");
     expect(capability).toMatchObject({ id: "orders.refund", path: ["orders", "refund"] });
     expect(capability?.procedure).toBe(refund);
-    expect(capability?.inputSchema).toBe(refund["~orpc"].inputSchema);
-    expect(capability?.outputSchema).toBe(refund["~orpc"].outputSchema);
+    expect(capability?.inputSchema).toBe(procedureSchemas(refund).inputSchema);
+    expect(capability?.outputSchema).toBe(procedureSchemas(refund).outputSchema);
+    expect(capability?.inputSchema).toBeDefined();
     expect(createCapabilityRegistry({ p: procedureWith(validAgent) }).get("p")?.inputSchema).toBeUndefined();
   });
 
@@ -95,7 +98,7 @@ describe("createCapabilityRegistry: exclusion and exposure", () => {
 
 describe("createCapabilityRegistry: rejected entries", () => {
   it("a lazy procedure is a problem telling to resolve it first", () => {
-    const lazyRefund = lazy(() => Promise.resolve({ default: refund }));
+    const lazyRefund = os.lazy(() => Promise.resolve({ default: refund }));
     const problems = buildProblems({ orders: { refund: lazyRefund } });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^orders\.refund: is a lazy router or procedure; resolve it first/);
@@ -108,14 +111,14 @@ describe("createCapabilityRegistry: rejected entries", () => {
   });
 
   it("a lazy root is a problem", () => {
-    const root = lazy(() => Promise.resolve({ default: { refund } }));
+    const root = os.lazy(() => Promise.resolve({ default: { refund } }));
     expect(buildProblems(root)).toEqual([expect.stringMatching(/^\(root\): is a lazy router .*unlazyRouter/)]);
   });
 
   it("an event-iterator output schema is a problem", () => {
     const stream = ap
       .output(eventIterator(z.object({ tick: z.number() })))
-      .meta({ agent: { ...validAgent, sideEffect: "read", risk: "low" } as never })
+      .meta(agentMeta({ ...validAgent, sideEffect: "read", risk: "low" } as never))
       .handler(async function* () {
         yield { tick: 1 };
       });
@@ -127,7 +130,7 @@ describe("createCapabilityRegistry: rejected entries", () => {
   it("an event-iterator input schema is a problem", () => {
     const upload = ap
       .input(eventIterator(z.string()))
-      .meta({ agent: { ...validAgent, expose: { direct: true } } as never })
+      .meta(agentMeta({ ...validAgent, expose: { direct: true } } as never))
       .handler(() => "done");
     expect(buildProblems({ upload })).toEqual([
       "upload: input schema is an event iterator; streaming procedures cannot be capabilities",
@@ -207,7 +210,7 @@ describe("createCapabilityRegistry: rejected entries", () => {
 describe("createCapabilityRegistry: aggregated error", () => {
   it("several problems across paths aggregate into one Error with problems", () => {
     const error = buildError({
-      orders: { refund: procedureWith({ ...validAgent, expose: { mcp: 1 } }), lazy: lazy(() => Promise.resolve({ default: refund })) },
+      orders: { refund: procedureWith({ ...validAgent, expose: { mcp: 1 } }), lazy: os.lazy(() => Promise.resolve({ default: refund })) },
       reports: { weekly: procedureWith({ ...validAgent, risk: "none" }) },
       ok: refund,
     });

@@ -1,9 +1,10 @@
 import { os } from "@orpc/server";
 import { createCapabilityRegistry } from "../../src/registry/create-registry.js";
 import type { CapabilityDefs } from "../../src/registry/types.js";
+import { agentMeta, type AgentMeta } from "../../src/index.js";
 
-// Meta is typed loosely here so tests can build the malformed procedures users might write.
-const looseBuilder = os.$meta<{ agent?: unknown }>({});
+// `agentMeta` is handed anything (cast) so tests can build the malformed procedures users might write.
+const looseBuilder = os;
 
 /** A valid, model-exposed read capability's meta. */
 export const validAgent = Object.freeze({
@@ -15,7 +16,7 @@ export const validAgent = Object.freeze({
 
 /** A real oRPC procedure (no input schema) whose `meta.agent` is `agent`, whatever it is. */
 export function procedureWith(agent: unknown) {
-  return looseBuilder.meta({ agent }).handler(() => "ok");
+  return looseBuilder.meta(agentMeta(agent as AgentMeta)).handler(() => "ok");
 }
 
 /** A real oRPC procedure without agent meta. */

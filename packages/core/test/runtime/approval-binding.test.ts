@@ -3,6 +3,7 @@ import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
 import { captureStartupWarnings } from "../support/startup-warnings.js";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -37,7 +38,7 @@ function refundRegistry(inputSchema: z.ZodType, calls: unknown[]): CapabilityReg
     orders: {
       refund: agentProcedure(os)
         .input(inputSchema)
-        .meta({ agent: refundMeta })
+        .meta(agentMeta(refundMeta))
         .handler(({ input }) => {
           calls.push(input);
           return { ok: true };
@@ -189,7 +190,7 @@ describe("SI-5: approval binds the exact operation", () => {
       notes: {
         // No input schema: the raw value is what gets gated.
         attach: agentProcedure(os)
-          .meta({ agent: { description: "Attach a note.", expose: { direct: true }, sideEffect: "write", risk: "medium", approval: { required: true } } })
+          .meta(agentMeta({ description: "Attach a note.", expose: { direct: true }, sideEffect: "write", risk: "medium", approval: { required: true } }))
           .handler(({ input }) => void calls.push(input)),
       },
     });
@@ -211,8 +212,8 @@ describe("coordinator input round-trip (core.md §15 item 10)", () => {
     const base = agentProcedure(os);
     const meta = { description: "Schedule a payout.", expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true } } as const;
     const procedure = schema
-      ? base.input(schema).meta({ agent: meta }).handler(({ input }) => void calls.push(input))
-      : base.meta({ agent: meta }).handler(({ input }) => void calls.push(input));
+      ? base.input(schema).meta(agentMeta(meta)).handler(({ input }) => void calls.push(input))
+      : base.meta(agentMeta(meta)).handler(({ input }) => void calls.push(input));
     return createCapabilityRegistry({ payouts: { schedule: procedure } });
   }
 

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
 import { captureStartupWarnings } from "../support/startup-warnings.js";
 import {
+  agentMeta,
   agentProcedure,
   allow,
   createAgentRuntime,
@@ -67,7 +68,7 @@ function setup(init: {
     orders: {
       refund: agentProcedure(os)
         .input(z.object({ id: z.string(), amount: z.number(), currency: z.string().default("EUR") }))
-        .meta({ agent: meta })
+        .meta(agentMeta(meta))
         .handler(({ input, context }) => {
           calls.push({ input, approval: context.agent?.approval });
           return { refunded: input.amount };

@@ -3,6 +3,7 @@ import { os } from "@orpc/server";
 import { z } from "zod";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   CapabilityError,
   createAgentRuntime,
@@ -29,22 +30,22 @@ const registry = createCapabilityRegistry({
   orders: {
     get: base
       .input(z.object({ id: z.string() }))
-      .meta({ agent: meta() })
+      .meta(agentMeta(meta()))
       .handler(({ input }) => {
         handlerCalls++;
         clock.advance(advanceInHandler);
         return { id: input.id };
       }),
-    anything: base.meta({ agent: meta() }).handler(() => {
+    anything: base.meta(agentMeta(meta())).handler(() => {
       handlerCalls++;
       return "ok";
     }),
-    hidden: base.meta({ agent: meta({ expose: { mcp: true } }) }).handler(() => "never"),
-    throws: base.meta({ agent: meta({ sideEffect: "write" }) }).handler(() => {
+    hidden: base.meta(agentMeta(meta({ expose: { mcp: true } }))).handler(() => "never"),
+    throws: base.meta(agentMeta(meta({ sideEffect: "write" }))).handler(() => {
       handlerCalls++;
       throw new Error("boom");
     }),
-    slow: base.meta({ agent: meta({ timeoutMs: 10 }) }).handler(({ signal }) => {
+    slow: base.meta(agentMeta(meta({ timeoutMs: 10 }))).handler(({ signal }) => {
       handlerCalls++;
       clock.advance(advanceInHandler);
       return new Promise((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason)));
@@ -213,7 +214,7 @@ describe("audit events (core.md §11)", () => {
     const audit = collectingSink();
     const guarded = createCapabilityRegistry({
       bad: base
-        .meta({ agent: meta({ policies: [definePolicy("fine", () => allow())] }) })
+        .meta(agentMeta(meta({ policies: [definePolicy("fine", () => allow())] })))
         .handler(() => {
           throw new Error("boom");
         }),

@@ -1,6 +1,7 @@
 import { os } from "@orpc/server";
 import { describe, expect, it } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   CapabilityError,
   createAgentRuntime,
@@ -40,7 +41,7 @@ describe("stage 10–11 bounded execution (SI-12)", () => {
   it("SI-12: a timeout ends cancelled/TIMEOUT and aborts the handler's signal with a TIMEOUT reason", async () => {
     const signals: AbortSignal[] = [];
     const { runtime, audit } = runtimeWith({
-      slow: base.meta({ agent: readMeta({ timeoutMs: 15 }) }).handler(hangingUntilAborted((s) => signals.push(s))),
+      slow: base.meta(agentMeta(readMeta({ timeoutMs: 15 }))).handler(hangingUntilAborted((s) => signals.push(s))),
     });
     const result = await runtime.invoke("slow", undefined, { actor: dana, context: {} });
     expect(result.status).toBe("cancelled");
@@ -56,7 +57,7 @@ describe("stage 10–11 bounded execution (SI-12)", () => {
 
   it("SI-12: runtime defaults.timeoutMs applies when the capability sets none", async () => {
     const audit = collectingSink();
-    const registry = createCapabilityRegistry({ slow: base.meta({ agent: readMeta() }).handler(hangingUntilAborted()) });
+    const registry = createCapabilityRegistry({ slow: base.meta(agentMeta(readMeta())).handler(hangingUntilAborted()) });
     const runtime = createAgentRuntime({ governance: defineGovernance({ registry }), audit: audit.sink, defaults: { timeoutMs: 15 } });
     const result = await runtime.invoke("slow", undefined, { actor: dana, context: {} });
     expect(result.status === "cancelled" && result.error.code).toBe("TIMEOUT");
@@ -65,7 +66,7 @@ describe("stage 10–11 bounded execution (SI-12)", () => {
   it("SI-12: a caller abort mid-flight ends cancelled/CANCELLED and aborts the handler's signal", async () => {
     const started = deferred<AbortSignal>();
     const { runtime, audit } = runtimeWith({
-      slow: base.meta({ agent: readMeta() }).handler(hangingUntilAborted((s) => started.resolve(s))),
+      slow: base.meta(agentMeta(readMeta())).handler(hangingUntilAborted((s) => started.resolve(s))),
     });
     const controller = new AbortController();
     const pending = runtime.invoke("slow", undefined, { actor: dana, context: {}, signal: controller.signal });
@@ -83,7 +84,7 @@ describe("stage 10–11 bounded execution (SI-12)", () => {
   it("SI-12: a pre-aborted signal never calls the procedure and emits no capability.started", async () => {
     let calls = 0;
     const { runtime, audit } = runtimeWith({
-      quick: base.meta({ agent: readMeta() }).handler(() => {
+      quick: base.meta(agentMeta(readMeta())).handler(() => {
         calls++;
         return "ran";
       }),
@@ -101,7 +102,7 @@ describe("stage 10–11 bounded execution (SI-12)", () => {
     const release = deferred<string>();
     const started = deferred();
     const { runtime, audit } = runtimeWith({
-      stubborn: base.meta({ agent: readMeta() }).handler(() => {
+      stubborn: base.meta(agentMeta(readMeta())).handler(() => {
         started.resolve();
         // Ignores its signal on purpose: the runtime must not wait for or consume this result.
         return release.promise;
@@ -128,7 +129,7 @@ describe("stage 10–11 bounded execution (SI-12)", () => {
     process.on("unhandledRejection", onUnhandled);
     try {
       const { runtime, audit } = runtimeWith({
-        stubborn: base.meta({ agent: readMeta({ timeoutMs: 10 }) }).handler(() => release.promise),
+        stubborn: base.meta(agentMeta(readMeta({ timeoutMs: 10 }))).handler(() => release.promise),
       });
       const result = await runtime.invoke("stubborn", undefined, { actor: dana, context: {} });
       expect(result.status === "cancelled" && result.error.code).toBe("TIMEOUT");
@@ -146,7 +147,7 @@ describe("stage 10–11 bounded execution (SI-12)", () => {
     const timeoutMs = 30;
     const waited: number[] = [];
     const { runtime, audit } = runtimeWith({
-      slow: base.meta({ agent: readMeta({ timeoutMs, retry: { maxAttempts: 2, backoffMs: 1 } }) }).handler(({ signal }) => {
+      slow: base.meta(agentMeta(readMeta({ timeoutMs, retry: { maxAttempts: 2, backoffMs: 1 } }))).handler(({ signal }) => {
         const t0 = performance.now();
         return new Promise<never>((_, reject) =>
           signal!.addEventListener("abort", () => {
@@ -171,7 +172,7 @@ describe("stage 10–11 bounded execution (SI-12)", () => {
     const controller = new AbortController();
     const audit = collectingSink();
     const registry = createCapabilityRegistry({
-      flaky: base.meta({ agent: readMeta({ retry: { maxAttempts: 3, backoffMs: 60_000 } }) }).handler(() => {
+      flaky: base.meta(agentMeta(readMeta({ retry: { maxAttempts: 3, backoffMs: 60_000 } }))).handler(() => {
         calls++;
         throw new CapabilityError({ code: "EXECUTION_FAILED", retryable: true });
       }),
@@ -194,7 +195,7 @@ describe("stage 10–11 bounded execution (SI-12)", () => {
   });
 
   it("SI-12: a caller abort after completion changes nothing", async () => {
-    const { runtime, audit } = runtimeWith({ quick: base.meta({ agent: readMeta() }).handler(() => "done") });
+    const { runtime, audit } = runtimeWith({ quick: base.meta(agentMeta(readMeta())).handler(() => "done") });
     const controller = new AbortController();
     const result = await runtime.invoke("quick", undefined, { actor: dana, context: {}, signal: controller.signal });
     controller.abort();

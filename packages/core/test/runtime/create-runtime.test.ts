@@ -2,6 +2,7 @@ import { os } from "@orpc/server";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -16,7 +17,7 @@ import { registerSchemaConverter } from "../../src/schema/index.js";
 
 const base = agentProcedure(os);
 const cap = (extra: Partial<AgentMeta> = {}) =>
-  base.meta({ agent: { description: "A capability.", expose: { aiSdk: true }, sideEffect: "read", risk: "low", ...extra } }).handler(() => "ok");
+  base.meta(agentMeta({ description: "A capability.", expose: { aiSdk: true }, sideEffect: "read", risk: "low", ...extra })).handler(() => "ok");
 
 const readOnly = () => createCapabilityRegistry({ a: cap(), b: cap({ expose: { mcp: true } }) });
 
@@ -92,8 +93,8 @@ describe("createAgentRuntime options (core.md §5)", () => {
     const schema: StandardSchemaV1 = { "~standard": { version: 1, vendor, validate: (value) => ({ value }) } };
     registerSchemaConverter(vendor, () => ({ type: "object" }));
     const registry = createCapabilityRegistry({
-      tools: { search: base.input(schema).meta({ agent: { description: "Search.", expose: { mcp: true }, sideEffect: "read", risk: "low" } }).handler(() => "ok") },
-      internal: base.input(schema).meta({ agent: { description: "Internal.", expose: { direct: true }, sideEffect: "read", risk: "low" } }).handler(() => "ok"),
+      tools: { search: base.input(schema).meta(agentMeta({ description: "Search.", expose: { mcp: true }, sideEffect: "read", risk: "low" })).handler(() => "ok") },
+      internal: base.input(schema).meta(agentMeta({ description: "Internal.", expose: { direct: true }, sideEffect: "read", risk: "low" })).handler(() => "ok"),
     });
     const governance = defineGovernance({ registry });
     expect(() => createAgentRuntime({ governance })).not.toThrow();

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { allow, CapabilityError, definePolicy, deny, hide, requireApproval, type Actor, type PolicyDecision } from "../../src/index.js";
+import { agentMeta, allow, CapabilityError, definePolicy, deny, hide, requireApproval, type Actor, type PolicyDecision } from "../../src/index.js";
 import { toJsonSchema } from "../../src/schema/index.js";
 import { base, build, counted, dana, delay, meta } from "./pipeline-harness.js";
 
@@ -38,7 +38,7 @@ describe("describe: exposure and descriptors (core.md §8)", () => {
         orders: {
           get: base
             .input(z.object({ id: z.string() }))
-            .meta({ agent: meta({ description: "Read an order.", expose: { aiSdk: true, mcp: true }, tags: ["orders"], risk: "medium" }) })
+            .meta(agentMeta(meta({ description: "Read an order.", expose: { aiSdk: true, mcp: true }, tags: ["orders"], risk: "medium" })))
             .handler(() => "x"),
           cancel: counted({ expose: { mcp: true }, sideEffect: "write" }).procedure,
           internal: counted({ expose: { direct: true, aiSdk: false } }).procedure,
@@ -72,7 +72,7 @@ describe("describe: exposure and descriptors (core.md §8)", () => {
 
   it("isolates descriptors: mutating a returned inputSchema or tags never affects the next describe", async () => {
     const schema = z.object({ id: z.string(), lines: z.array(z.object({ sku: z.string() })) });
-    const { runtime } = build({ defs: { order: base.input(schema).meta({ agent: meta({ tags: ["t"] }) }).handler(() => "x") } });
+    const { runtime } = build({ defs: { order: base.input(schema).meta(agentMeta(meta({ tags: ["t"] }))).handler(() => "x") } });
     const [first] = await runtime.describe("aiSdk", opts());
     const pristine = JSON.parse(JSON.stringify(first));
     const props = first!.inputSchema.properties as Record<string, Record<string, unknown>>;
@@ -90,7 +90,7 @@ describe("describe: exposure and descriptors (core.md §8)", () => {
 
   describe('inputSchemas: "shared"', () => {
     const schema = z.object({ id: z.string(), lines: z.array(z.object({ sku: z.string() })) });
-    const app = () => build({ defs: { order: base.input(schema).meta({ agent: meta({ tags: ["t"] }) }).handler(() => "x"), ping: counted().procedure } });
+    const app = () => build({ defs: { order: base.input(schema).meta(agentMeta(meta({ tags: ["t"] }))).handler(() => "x"), ping: counted().procedure } });
 
     it("gives the same deep-frozen tree on every call and to every actor, equal to the copy", async () => {
       const { runtime } = app();

@@ -1,6 +1,7 @@
 import { os } from "@orpc/server";
 import { describe, expect, it } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   CapabilityError,
   createAgentRuntime,
@@ -13,7 +14,7 @@ import { dana, deferred, flush, type Deferred } from "./execution-harness.js";
 
 const registry = createCapabilityRegistry({
   ping: agentProcedure(os)
-    .meta({ agent: { description: "Ping.", expose: { direct: true }, sideEffect: "none", risk: "low" } })
+    .meta(agentMeta({ description: "Ping.", expose: { direct: true }, sideEffect: "none", risk: "low" }))
     .handler(() => "pong"),
 });
 const governance = defineGovernance({ registry });

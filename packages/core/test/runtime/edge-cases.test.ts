@@ -3,6 +3,7 @@ import { z } from "zod";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { captureStartupWarnings } from "../support/startup-warnings.js";
 import {
+  agentMeta,
   allow,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -50,7 +51,7 @@ describe("§15 item 7: what call receives", () => {
         return next();
       })
       .input(z.object({ word: z.string().transform((w) => `${w}!`), qty: z.number().default(1) }))
-      .meta({ agent })
+      .meta(agentMeta(agent))
       .handler(({ input }) => {
         inHandler.push(input);
         return input;
@@ -105,7 +106,7 @@ describe("§15 item 7: what call receives", () => {
         return next();
       })
       .input(z.object({ word: z.string().trim(), qty: z.number().default(1) }))
-      .meta({ agent: meta({ approval: { required: true } }) })
+      .meta(agentMeta(meta({ approval: { required: true } })))
       .handler(({ input }) => input);
     const { runtime } = build({ defs: { trim: procedure } });
     const pending = await runtime.invoke("trim", { word: " hi ", extra: "raw only" }, { actor: dana, context: {} });
@@ -142,7 +143,7 @@ describe("§15 item 12: audit configuration warnings and the clock", () => {
   it("now() never drives timers: a frozen clock still times out policies and attempts", async () => {
     const frozen = new Date("2020-01-01T00:00:00Z");
     const stuckPolicy = definePolicy("stuck", () => new Promise<PolicyDecision>(() => {}), { scope: { capabilities: { ids: ["gated"] } } });
-    const hang = base.meta({ agent: meta() }).handler(({ signal }) => new Promise((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason))));
+    const hang = base.meta(agentMeta(meta())).handler(({ signal }) => new Promise((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason))));
     const { runtime } = build({
       defs: { gated: counted().procedure, hang },
       policies: [stuckPolicy],

@@ -2,6 +2,7 @@ import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -19,44 +20,42 @@ const meta = (extra: Partial<AgentMeta> = {}): AgentMeta => ({ description: "A c
 
 let calls = 0;
 const registry = createCapabilityRegistry({
-  slow: base.meta({ agent: meta({ timeoutMs: 10 }) }).handler(({ signal }) => {
+  slow: base.meta(agentMeta(meta({ timeoutMs: 10 }))).handler(({ signal }) => {
     calls++;
     return new Promise((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason)));
   }),
-  throws: base.meta({ agent: meta() }).handler(() => {
+  throws: base.meta(agentMeta(meta())).handler(() => {
     calls++;
     throw new Error("boom");
   }),
   badOutput: base
     .output(z.object({ total: z.number() }))
-    .meta({ agent: meta() })
+    .meta(agentMeta(meta()))
     .handler(() => {
       calls++;
       return { total: "NaN" } as never;
     }),
   badRedaction: base
-    .meta({
-      agent: meta({
+    .meta(agentMeta(meta({
         redact: {
           output: () => {
             throw new Error("redaction bug");
           },
         },
-      }),
-    })
+      })))
     .handler(() => {
       calls++;
       return { ok: true };
     }),
   typed: base
     .input(z.object({ amount: z.number() }))
-    .meta({ agent: meta() })
+    .meta(agentMeta(meta()))
     .handler(() => {
       calls++;
       return "ok";
     }),
   guarded: base
-    .meta({ agent: meta({ policies: [definePolicy("never", () => deny("nope"))] }) })
+    .meta(agentMeta(meta({ policies: [definePolicy("never", () => deny("nope"))] })))
     .handler(() => {
       calls++;
       return "ok";

@@ -1,6 +1,6 @@
 import { ORPCError } from "@orpc/server";
 import { describe, expect, it } from "vitest";
-import { allow, definePolicy, deny, hide } from "../../src/index.js";
+import { agentMeta, allow, definePolicy, deny, hide } from "../../src/index.js";
 import { base, build, counted, dana, errorOf, meta, priya } from "./pipeline-harness.js";
 
 describe("invoke re-checks everything discovery showed (SI-2)", () => {
@@ -60,7 +60,7 @@ describe("invoke re-checks everything discovery showed (SI-2)", () => {
         if (context.agent?.actor.id !== "priya") throw new ORPCError("FORBIDDEN", { message: "Only Priya may do this." });
         return next();
       })
-      .meta({ agent: meta() })
+      .meta(agentMeta(meta()))
       .handler(() => {
         handlerRan = true;
         return "done";

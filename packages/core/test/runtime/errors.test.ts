@@ -1,7 +1,8 @@
 import { ORPCError, ValidationError } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { CapabilityError, definePolicy, deny, type AgentAuditEvent } from "../../src/index.js";
+import { agentMeta, CapabilityError, definePolicy, deny, type AgentAuditEvent } from "../../src/index.js";
+import { ORPC_MAJOR } from "../../src/orpc/procedure.js";
 import { base, build, dana, errorOf, meta } from "./pipeline-harness.js";
 
 const GENERIC = { code: "INTERNAL_ERROR", message: "The operation failed.", retryable: false };
@@ -13,7 +14,7 @@ function visibleText(error: CapabilityError): string {
 }
 
 function throwing(thrown: () => unknown) {
-  return base.meta({ agent: meta() }).handler(() => {
+  return base.meta(agentMeta(meta())).handler(() => {
     throw thrown();
   });
 }
@@ -49,7 +50,7 @@ describe("internals never reach models (SI-9)", () => {
   it("SI-9: a declared .errors() entry thrown through errors.X() is exposed with its message", async () => {
     const shop = base
       .errors({ OUT_OF_STOCK: { message: "That item is out of stock." } })
-      .meta({ agent: meta() })
+      .meta(agentMeta(meta()))
       .handler(({ errors }) => {
         throw errors.OUT_OF_STOCK();
       });
@@ -74,7 +75,7 @@ describe("internals never reach models (SI-9)", () => {
     const broken = definePolicy("broken", () => {
       throw new Error(SECRET);
     });
-    const { runtime } = build({ defs: { op: base.meta({ agent: meta() }).handler(() => "ok") }, policies: [broken] });
+    const { runtime } = build({ defs: { op: base.meta(agentMeta(meta())).handler(() => "ok") }, policies: [broken] });
     const error = errorOf(await runtime.invoke("op", undefined, { actor: dana, context: {} }));
     expect(error).toMatchObject({ code: "POLICY_FAILED", exposeToModel: false, publicMessage: "The operation failed.", retryable: false });
     expect(error.toJSON()).toEqual(GENERIC);
@@ -84,7 +85,7 @@ describe("internals never reach models (SI-9)", () => {
   it("SI-9: OUTPUT_INVALID withholds the output, is generic, and the failed event says the procedure ran", async () => {
     const bad = base
       .output(z.object({ ok: z.boolean() }))
-      .meta({ agent: meta() })
+      .meta(agentMeta(meta()))
       .handler(() => ({ ok: SECRET }) as never);
     const { runtime, ofType } = build({ defs: { bad } });
     const result = await runtime.invoke("bad", undefined, { actor: dana, context: {} });
@@ -104,7 +105,7 @@ describe("internals never reach models (SI-9)", () => {
   it("SI-9: AUDIT_UNAVAILABLE from a strict started write is generic, keeps the sink error as cause, and the procedure never runs", async () => {
     let ran = false;
     const sinkError = new Error(SECRET);
-    const op = base.meta({ agent: meta() }).handler(() => {
+    const op = base.meta(agentMeta(meta())).handler(() => {
       ran = true;
       return "ok";
     });
@@ -135,7 +136,7 @@ describe("internals never reach models (SI-9)", () => {
   it("SI-9: the model serialization carries details only for INPUT_INVALID", async () => {
     const strict = base
       .input(z.object({ n: z.number() }))
-      .meta({ agent: meta() })
+      .meta(agentMeta(meta()))
       .handler(() => "ok");
     const { runtime } = build({
       defs: { strict },
@@ -154,7 +155,7 @@ describe("internals never reach models (SI-9)", () => {
   it("SI-9: INPUT_INVALID issues have paths and messages but never the offending values", async () => {
     const strict = base
       .input(z.object({ email: z.email(), count: z.number().int(), nested: z.object({ kind: z.enum(["a", "b"]) }), tags: z.array(z.number()) }))
-      .meta({ agent: meta() })
+      .meta(agentMeta(meta()))
       .handler(() => "ok");
     const { runtime, events } = build({ defs: { strict } });
     const result = await runtime.invoke(
@@ -185,7 +186,7 @@ describe("stage-11 error mapping (core.md §6.2)", () => {
       .use(() => {
         throw thrown();
       })
-      .meta({ agent: meta() })
+      .meta(agentMeta(meta()))
       .handler(() => {
         handlerRan = true;
         return "ok";
@@ -211,7 +212,9 @@ describe("stage-11 error mapping (core.md §6.2)", () => {
   });
 
   it("maps other client-error (4xx) ORPCError codes to an exposed EXECUTION_FAILED carrying their message", async () => {
-    for (const code of ["NOT_FOUND", "CONFLICT", "TOO_MANY_REQUESTS", "CUSTOM_APP_CODE"]) {
+    // oRPC 2 errors carry no status (the handler derives it from the code), so a custom 4xx code exists on 1.x only.
+    const custom = ORPC_MAJOR === 1 ? "CUSTOM_APP_CODE" : "UNPROCESSABLE_CONTENT";
+    for (const code of ["NOT_FOUND", "CONFLICT", "TOO_MANY_REQUESTS", custom]) {
       const thrown = new ORPCError(code, { message: `message for ${code}`, ...(code === "CUSTOM_APP_CODE" ? { status: 422 } : {}) });
       const { runtime } = build({ defs: { op: viaMiddleware(() => thrown).procedure } });
       const error = errorOf(await runtime.invoke("op", undefined, { actor: dana, context: {} }));
@@ -242,7 +245,7 @@ describe("stage-11 error mapping (core.md §6.2)", () => {
     // A refine that would fail a second run: the handler still runs, on the value stage 5 validated.
     const flaky = base
       .input(z.object({ code: z.string().refine(() => validations++ === 0, "Code no longer valid.") }))
-      .meta({ agent: meta() })
+      .meta(agentMeta(meta()))
       .handler(({ input }) => input.code);
     const { runtime } = build({ defs: { flaky } });
     const result = await runtime.invoke("flaky", { code: SECRET }, { actor: dana, context: {} });

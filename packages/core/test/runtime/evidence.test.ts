@@ -2,6 +2,7 @@ import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   allow,
   CapabilityError,
@@ -39,12 +40,11 @@ let flakyCalls = 0;
 const registry = createCapabilityRegistry({
   read: base
     .input(noteInput)
-    .meta({ agent: meta() })
+    .meta(agentMeta(meta()))
     .handler(({ input }) => ({ echoed: input.note, secret: S_OUTPUT })),
   redacted: base
     .input(noteInput)
-    .meta({
-      agent: meta({
+    .meta(agentMeta(meta({
         retry: { maxAttempts: 1, backoffMs: 1 },
         redact: {
           output: (output) => {
@@ -52,8 +52,7 @@ const registry = createCapabilityRegistry({
             return { visible: (output as { visible: number }).visible };
           },
         },
-      }),
-    })
+      })))
     .handler(() => {
       flakyCalls++;
       if (flakyCalls === 1) throw new CapabilityError({ code: "EXECUTION_FAILED", retryable: true, cause: new Error(S_ERROR) });
@@ -61,41 +60,39 @@ const registry = createCapabilityRegistry({
     }),
   throws: base
     .input(noteInput)
-    .meta({ agent: meta() })
+    .meta(agentMeta(meta()))
     .handler(() => {
       throw new Error(`database said ${S_ERROR}`);
     }),
   throwsCapabilityError: base
     .input(noteInput)
-    .meta({ agent: meta() })
+    .meta(agentMeta(meta()))
     .handler(() => {
       throw new CapabilityError({ code: "EXECUTION_FAILED", cause: new Error(S_ERROR), details: undefined });
     }),
   typed: base
     .input(z.object({ amount: z.number() }))
-    .meta({ agent: meta() })
+    .meta(agentMeta(meta()))
     .handler(() => "never"),
   slow: base
     .input(noteInput)
-    .meta({ agent: meta({ timeoutMs: 10 }) })
+    .meta(agentMeta(meta({ timeoutMs: 10 })))
     .handler(({ signal }) => new Promise((_, reject) => signal?.addEventListener("abort", () => reject(new Error(S_ERROR))))),
   guarded: base
     .input(noteInput)
-    .meta({ agent: meta({ policies: [definePolicy("inspect", (req) => ((req.input as { note: string }).note.includes("deny") ? deny("c", "Denied.") : allow())), definePolicy("fails", (req) => {
+    .meta(agentMeta(meta({ policies: [definePolicy("inspect", (req) => ((req.input as { note: string }).note.includes("deny") ? deny("c", "Denied.") : allow())), definePolicy("fails", (req) => {
       if ((req.input as { note: string }).note.includes("fail")) throw new Error(S_ERROR);
       return allow();
-    })] }) })
+    })] })))
     .handler(() => "ok"),
   refund: base
     .input(noteInput)
-    .meta({
-      agent: meta({
+    .meta(agentMeta(meta({
         sideEffect: "write",
         risk: "high",
         approval: { required: true },
         redact: { output: (output) => ({ refunded: (output as { refunded: boolean }).refunded }) },
-      }),
-    })
+      })))
     .handler(({ input }) => ({ refunded: true, note: input.note, secret: S_OUTPUT })),
 });
 
@@ -222,7 +219,7 @@ describe("SI-10: no payloads in evidence", () => {
   });
 
   it("SI-10: capabilities.discovered is constant-size and names no ids unless verbose", async () => {
-    const proc = () => base.meta({ agent: meta() }).handler(() => "ok");
+    const proc = () => base.meta(agentMeta(meta())).handler(() => "ok");
     const short = createCapabilityRegistry({ a: proc(), b: proc() });
     const long = createCapabilityRegistry({
       an_extraordinarily_long_capability_segment: { with_more_words_than_anyone_needs: proc() },
@@ -246,7 +243,7 @@ describe("SI-10: no payloads in evidence", () => {
   });
 
   it("SI-10: the discovery digest compares catalogs: equal for equal id sets, different otherwise", async () => {
-    const proc = () => base.meta({ agent: meta() }).handler(() => "ok");
+    const proc = () => base.meta(agentMeta(meta())).handler(() => "ok");
     const ab = evidenceRuntime(createCapabilityRegistry({ a: proc(), b: proc() }));
     const ba = evidenceRuntime(createCapabilityRegistry({ b: proc(), a: proc() }));
     const actor: Actor = { id: "dana", kind: "user" };
@@ -259,8 +256,8 @@ describe("SI-10: no payloads in evidence", () => {
   });
 
   it("SI-10: audit.verbose adds capabilityIds in registry order", async () => {
-    const proc = () => base.meta({ agent: meta() }).handler(() => "ok");
-    const { runtime, audit } = evidenceRuntime(createCapabilityRegistry({ zeta: proc(), alpha: proc(), hidden: base.meta({ agent: meta({ expose: { mcp: true } }) }).handler(() => "x") }), {
+    const proc = () => base.meta(agentMeta(meta())).handler(() => "ok");
+    const { runtime, audit } = evidenceRuntime(createCapabilityRegistry({ zeta: proc(), alpha: proc(), hidden: base.meta(agentMeta(meta({ expose: { mcp: true } }))).handler(() => "x") }), {
       verbose: true,
     });
     await runtime.describe("aiSdk", { actor: { id: "dana", kind: "user" }, context: {} });

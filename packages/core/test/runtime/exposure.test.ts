@@ -1,6 +1,6 @@
 import { os } from "@orpc/server";
 import { describe, expect, it } from "vitest";
-import { createCapabilityRegistry, type ExposureSurface } from "../../src/index.js";
+import { agentMeta, createCapabilityRegistry, type ExposureSurface } from "../../src/index.js";
 import { build, counted, dana, errorOf, meta } from "./pipeline-harness.js";
 
 const ALL_SURFACES: ExposureSurface[] = ["direct", "aiSdk", "mcp", "workflow", "test"];
@@ -71,7 +71,7 @@ describe("invoke and describe: exposure (SI-1)", () => {
 
   it("SI-1 (§15 item 1): truthy non-boolean expose values fail the registry build instead of exposing", () => {
     for (const value of [1, "true", {}, []]) {
-      const procedure = os.$meta<{ agent?: unknown }>({}).meta({ agent: { ...meta(), expose: { mcp: value } } }).handler(() => "x");
+      const procedure = os.meta(agentMeta({ ...meta(), expose: { mcp: value as never } })).handler(() => "x");
       expect(() => createCapabilityRegistry({ leaky: procedure })).toThrow(/leaky/);
     }
   });

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { definePolicy, type Actor, type AgentInvocationInfo, type PolicyRequest } from "../../src/index.js";
+import { agentMeta, definePolicy, type Actor, type AgentInvocationInfo, type PolicyRequest } from "../../src/index.js";
 import { base, build, counted, dana, errorOf, meta } from "./pipeline-harness.js";
 
 function impersonationTarget() {
   const seen: { agent?: AgentInvocationInfo; input?: unknown } = {};
   const procedure = base
     .input(z.object({ note: z.string(), actor: z.unknown(), role: z.string(), userId: z.string() }))
-    .meta({ agent: meta() })
+    .meta(agentMeta(meta()))
     .handler(({ input, context }) => {
       seen.agent = context.agent;
       seen.input = input;

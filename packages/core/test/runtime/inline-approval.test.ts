@@ -3,6 +3,7 @@ import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
 import { captureStartupWarnings } from "../support/startup-warnings.js";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -39,15 +40,13 @@ function setup(handler: Handler, options: { rejectSelfApproval?: boolean } = {})
     orders: {
       refund: agentProcedure(os)
         .input(z.object({ id: z.string(), amount: z.number() }))
-        .meta({
-          agent: {
-            description: "Refund an order.",
-            expose: { direct: true, aiSdk: true },
-            sideEffect: "write",
-            risk: "high",
-            approval: { required: true, expiresInMs: 1_000 },
-          },
-        })
+        .meta(agentMeta({
+          description: "Refund an order.",
+          expose: { direct: true, aiSdk: true },
+          sideEffect: "write",
+          risk: "high",
+          approval: { required: true, expiresInMs: 1_000 },
+        }))
         .handler(({ input, context }) => {
           calls.push({ input, agent: context.agent });
           return { refunded: input.amount };

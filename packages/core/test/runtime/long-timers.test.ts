@@ -1,7 +1,7 @@
 // Timeouts longer than a timer can hold (2^31 − 1 ms, about 24.8 days). Node fires such a timer after 1 ms with a
 // TimeoutOverflowWarning, so an unclamped 30-day timeout would cancel every call at once.
 import { afterEach, describe, expect, it } from "vitest";
-import { allow, definePolicy } from "../../src/index.js";
+import { agentMeta, allow, definePolicy } from "../../src/index.js";
 import { MAX_TIMER_DELAY_MS, timerDelay } from "../../src/internal/promise.js";
 import { base, build, dana, meta } from "./pipeline-harness.js";
 
@@ -23,7 +23,7 @@ describe("timeouts beyond the longest timer delay", () => {
   });
 
   it("a capability with a 30-day timeout runs its procedure to completion instead of timing out at once", async () => {
-    const slow = base.meta({ agent: meta({ timeoutMs: THIRTY_DAYS }) }).handler(async () => {
+    const slow = base.meta(agentMeta(meta({ timeoutMs: THIRTY_DAYS }))).handler(async () => {
       await after(20);
       return "done";
     });
@@ -40,7 +40,7 @@ describe("timeouts beyond the longest timer delay", () => {
       return allow();
     });
     const { runtime } = build({
-      defs: { quick: base.meta({ agent: meta() }).handler(() => "done") },
+      defs: { quick: base.meta(agentMeta(meta())).handler(() => "done") },
       policies: [slowAllow],
       defaults: { policyTimeoutMs: THIRTY_DAYS },
     });

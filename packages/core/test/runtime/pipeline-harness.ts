@@ -1,6 +1,7 @@
 // Shared scaffolding for the invoke/describe pipeline tests: actors, an in-memory audit sink and small builders.
 import { os } from "@orpc/server";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -27,7 +28,7 @@ export function meta(overrides: Partial<AgentMeta> = {}): AgentMeta {
 /** A capability without an input schema that returns "ok" and counts its calls. */
 export function counted(overrides: Partial<AgentMeta> = {}) {
   const calls = { count: 0 };
-  const procedure = base.meta({ agent: meta(overrides) }).handler(() => {
+  const procedure = base.meta(agentMeta(meta(overrides))).handler(() => {
     calls.count++;
     return "ok";
   });

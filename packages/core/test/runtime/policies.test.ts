@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { captureStartupWarnings } from "../support/startup-warnings.js";
-import { allow, definePolicy, deny, type AgentPolicy, type PolicyDecision, type PolicyRequest } from "../../src/index.js";
+import { agentMeta, allow, definePolicy, deny, type AgentPolicy, type PolicyDecision, type PolicyRequest } from "../../src/index.js";
 import { base, build, counted, dana, deferred, delay, errorOf, meta } from "./pipeline-harness.js";
 
 // The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
@@ -14,7 +14,7 @@ function defaultingOrder() {
   const seen: unknown[] = [];
   const procedure = base
     .input(z.object({ amount: z.number(), currency: z.string().default("EUR") }))
-    .meta({ agent: meta({ sideEffect: "none" }) })
+    .meta(agentMeta(meta({ sideEffect: "none" })))
     .handler(({ input }) => {
       seen.push(input);
       return input;
@@ -96,7 +96,7 @@ describe("invoke: what was validated executes (SI-6)", () => {
   it("SI-6: nested values are frozen too, so a deep mutation also fails closed", async () => {
     const target = base
       .input(z.object({ lines: z.array(z.object({ sku: z.string() })) }))
-      .meta({ agent: meta() })
+      .meta(agentMeta(meta()))
       .handler(({ input }) => input.lines.length);
     const deep = definePolicy("deep", (req) => {
       (req.input as { lines: { sku: string }[] }).lines[0]!.sku = "other";
@@ -108,7 +108,7 @@ describe("invoke: what was validated executes (SI-6)", () => {
 
   it("SI-6: without a schema the caller's raw input object is not frozen by the runtime; policies and the handler share a frozen snapshot", async () => {
     const seenByHandler: unknown[] = [];
-    const schemaless = base.meta({ agent: meta() }).handler(({ input }) => {
+    const schemaless = base.meta(agentMeta(meta())).handler(({ input }) => {
       seenByHandler.push(input);
       return "ok";
     });

@@ -2,6 +2,7 @@ import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   allow,
   createAgentRuntime,
@@ -28,7 +29,7 @@ describe("refund over the limit", () => {
     orders: {
       refund: agentProcedure(os)
         .input(z.object({ orderId: z.string(), amount: z.number().positive() }))
-        .meta({ agent: { description: "Refund part or all of an order.", expose: { aiSdk: true }, sideEffect: "write", risk: "high" } })
+        .meta(agentMeta({ description: "Refund part or all of an order.", expose: { aiSdk: true }, sideEffect: "write", risk: "high" }))
         .handler(({ input, context }) => {
           refunds.push({ input, agent: context.agent! });
           return { refundId: `rf_${refunds.length}`, amount: input.amount };

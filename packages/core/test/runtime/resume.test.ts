@@ -3,6 +3,7 @@ import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
 import { captureStartupWarnings } from "../support/startup-warnings.js";
 import {
+  agentMeta,
   agentProcedure,
   allow,
   createAgentRuntime,
@@ -42,7 +43,7 @@ function refundRegistry(calls: Call[], expose: AgentMeta["expose"] = { aiSdk: tr
     orders: {
       refund: agentProcedure(os.$context<{ tenant?: string }>())
         .input(z.object({ id: z.string(), amount: z.number() }))
-        .meta({ agent: { description: "Refund an order.", expose, sideEffect: "write", risk: "high", approval: { required: true, type: "manager" } } })
+        .meta(agentMeta({ description: "Refund an order.", expose, sideEffect: "write", risk: "high", approval: { required: true, type: "manager" } }))
         .handler(({ input, context }) => {
           const { agent, ...rest } = context;
           calls.push({ input, agent: agent!, context: rest });

@@ -2,6 +2,7 @@ import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   CapabilityError,
   createAgentRuntime,
@@ -21,7 +22,7 @@ function scripted(meta: Omit<AgentMeta, "description" | "expose"> & Partial<Pick
   const seen: AgentInvocationInfo[] = [];
   const procedure = base
     .input(z.object({ id: z.string() }))
-    .meta({ agent: { description: "Scripted capability.", expose: { direct: true, aiSdk: true }, ...meta } })
+    .meta(agentMeta({ description: "Scripted capability.", expose: { direct: true, aiSdk: true }, ...meta }))
     .handler(({ input, context }) => {
       seen.push(context.agent!);
       const failure = failures[seen.length - 1];
@@ -40,7 +41,7 @@ function runtimeFor(registry: CapabilityRegistry) {
 describe("stage 11 retry (SI-11)", () => {
   it.each(["write", "destructive", "external"] as const)("SI-11: a %s capability with retry but without idempotent fails the registry build", (sideEffect) => {
     const procedure = base
-      .meta({ agent: { description: "Charge.", expose: { direct: true }, sideEffect, risk: "high", retry: { maxAttempts: 1 } } })
+      .meta(agentMeta({ description: "Charge.", expose: { direct: true }, sideEffect, risk: "high", retry: { maxAttempts: 1 } }))
       .handler(() => "ok");
     let caught: unknown;
     try {
@@ -57,10 +58,10 @@ describe("stage 11 retry (SI-11)", () => {
 
   it("SI-11: a write with retry and idempotent: true, or with maxAttempts 0, builds", () => {
     const idempotent = base
-      .meta({ agent: { description: "Charge.", expose: { direct: true }, sideEffect: "write", risk: "high", idempotent: true, retry: { maxAttempts: 2 } } })
+      .meta(agentMeta({ description: "Charge.", expose: { direct: true }, sideEffect: "write", risk: "high", idempotent: true, retry: { maxAttempts: 2 } }))
       .handler(() => "ok");
     const noRetry = base
-      .meta({ agent: { description: "Charge.", expose: { direct: true }, sideEffect: "write", risk: "high", retry: { maxAttempts: 0 } } })
+      .meta(agentMeta({ description: "Charge.", expose: { direct: true }, sideEffect: "write", risk: "high", retry: { maxAttempts: 0 } }))
       .handler(() => "ok");
     expect(createCapabilityRegistry({ idempotent, noRetry }).ids()).toEqual(["idempotent", "noRetry"]);
   });
@@ -89,7 +90,7 @@ describe("stage 11 retry (SI-11)", () => {
   it("SI-11: a timed-out non-idempotent write is not retried", async () => {
     let calls = 0;
     const procedure = base
-      .meta({ agent: { description: "Slow write.", expose: { direct: true }, sideEffect: "write", risk: "high", timeoutMs: 15 } })
+      .meta(agentMeta({ description: "Slow write.", expose: { direct: true }, sideEffect: "write", risk: "high", timeoutMs: 15 }))
       .handler(({ signal }) => {
         calls++;
         return new Promise((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason)));
@@ -106,7 +107,7 @@ describe("stage 11 retry (SI-11)", () => {
     // The registry build forbids this meta; a hand-built registry smuggles it in to check the runtime's own guard.
     let calls = 0;
     const procedure = base
-      .meta({ agent: { description: "Slow write.", expose: { direct: true }, sideEffect: "write", risk: "high", timeoutMs: 15 } })
+      .meta(agentMeta({ description: "Slow write.", expose: { direct: true }, sideEffect: "write", risk: "high", timeoutMs: 15 }))
       .handler(({ signal }) => {
         calls++;
         return new Promise((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason)));
@@ -230,7 +231,7 @@ describe("stage 11 retry (SI-11)", () => {
     let calls = 0;
     const procedure = base
       .output(z.object({ total: z.number() }))
-      .meta({ agent: { description: "Bad output.", expose: { direct: true }, sideEffect: "read", risk: "low", retry: { maxAttempts: 3, backoffMs: 1 } } })
+      .meta(agentMeta({ description: "Bad output.", expose: { direct: true }, sideEffect: "read", risk: "low", retry: { maxAttempts: 3, backoffMs: 1 } }))
       .handler(() => {
         calls++;
         return { total: "not a number" } as never;
@@ -265,7 +266,7 @@ describe("stage 11 retry (SI-11)", () => {
   it("SI-11: a timed-out read with retry is retried with previousErrorCode TIMEOUT", async () => {
     let calls = 0;
     const procedure = base
-      .meta({ agent: { description: "Slow read.", expose: { direct: true }, sideEffect: "read", risk: "low", timeoutMs: 15, retry: { maxAttempts: 1, backoffMs: 1 } } })
+      .meta(agentMeta({ description: "Slow read.", expose: { direct: true }, sideEffect: "read", risk: "low", timeoutMs: 15, retry: { maxAttempts: 1, backoffMs: 1 } }))
       .handler(({ signal }) => {
         calls++;
         if (calls > 1) return "second";

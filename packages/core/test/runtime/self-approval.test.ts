@@ -3,6 +3,7 @@ import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
 import { captureStartupWarnings } from "../support/startup-warnings.js";
 import {
+  agentMeta,
   agentProcedure,
   CapabilityError,
   createAgentRuntime,
@@ -34,16 +35,14 @@ function setup(options: { rejectSelfApproval?: boolean } = {}) {
     orders: {
       refund: agentProcedure(os)
         .input(z.object({ id: z.string(), amount: z.number() }))
-        .meta({
-          agent: { description: "Refund an order.", expose: { aiSdk: true, mcp: true }, sideEffect: "write", risk: "high", approval: { required: true } },
-        })
+        .meta(agentMeta({ description: "Refund an order.", expose: { aiSdk: true, mcp: true }, sideEffect: "write", risk: "high", approval: { required: true } }))
         .handler(({ input, context }) => {
           calls.push(context.agent!);
           return { refunded: input.amount };
         }),
       get: agentProcedure(os)
         .input(z.object({ id: z.string() }))
-        .meta({ agent: { description: "Read an order.", expose: { direct: true, aiSdk: true }, sideEffect: "read", risk: "low" } })
+        .meta(agentMeta({ description: "Read an order.", expose: { direct: true, aiSdk: true }, sideEffect: "read", risk: "low" }))
         .handler(({ input }) => ({ id: input.id })),
     },
   });

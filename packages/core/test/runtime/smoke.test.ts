@@ -2,7 +2,7 @@ import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { captureStartupWarnings } from "../support/startup-warnings.js";
-import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy, deny, type AgentAuditEvent } from "../../src/index.js";
+import { agentMeta, agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy, deny, type AgentAuditEvent } from "../../src/index.js";
 
 // The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
 captureStartupWarnings(["W1"]);
@@ -12,11 +12,11 @@ const registry = createCapabilityRegistry({
   orders: {
     get: base
       .input(z.object({ id: z.string() }))
-      .meta({ agent: { description: "Read an order.", expose: { aiSdk: true, direct: true }, sideEffect: "read", risk: "low" } })
+      .meta(agentMeta({ description: "Read an order.", expose: { aiSdk: true, direct: true }, sideEffect: "read", risk: "low" }))
       .handler(({ input, context }) => ({ id: input.id, by: context.agent?.actor.id })),
     refund: base
       .input(z.object({ id: z.string(), amount: z.number() }))
-      .meta({ agent: { description: "Refund.", expose: { aiSdk: true }, sideEffect: "write", risk: "high", approval: { required: true } } })
+      .meta(agentMeta({ description: "Refund.", expose: { aiSdk: true }, sideEffect: "write", risk: "high", approval: { required: true } }))
       .handler(({ input }) => ({ refunded: input.amount })),
   },
 });

@@ -2,6 +2,7 @@ import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   allow,
   CapabilityError,
@@ -21,24 +22,24 @@ let flakyCalls = 0;
 const registry = createCapabilityRegistry({
   get: base
     .input(z.object({ id: z.string() }))
-    .meta({ agent: meta() })
+    .meta(agentMeta(meta()))
     .handler(({ input }) => ({ id: input.id })),
-  guarded: base.meta({ agent: meta({ tags: ["guarded"] }) }).handler(() => "ok"),
-  broken: base.meta({ agent: meta({ tags: ["broken"] }) }).handler(() => "never"),
-  flaky: base.meta({ agent: meta({ retry: { maxAttempts: 2, backoffMs: 1 } }) }).handler(() => {
+  guarded: base.meta(agentMeta(meta({ tags: ["guarded"] }))).handler(() => "ok"),
+  broken: base.meta(agentMeta(meta({ tags: ["broken"] }))).handler(() => "never"),
+  flaky: base.meta(agentMeta(meta({ retry: { maxAttempts: 2, backoffMs: 1 } }))).handler(() => {
     flakyCalls++;
     if (flakyCalls < 3) throw new CapabilityError({ code: "EXECUTION_FAILED", retryable: true });
     return "third time";
   }),
-  throws: base.meta({ agent: meta() }).handler(() => {
+  throws: base.meta(agentMeta(meta())).handler(() => {
     throw new Error("boom");
   }),
-  slow: base.meta({ agent: meta({ timeoutMs: 10 }) }).handler(
+  slow: base.meta(agentMeta(meta({ timeoutMs: 10 }))).handler(
     ({ signal }) => new Promise((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason))),
   ),
   refund: base
     .input(z.object({ amount: z.number() }))
-    .meta({ agent: meta({ sideEffect: "write", risk: "high", approval: { required: true } }) })
+    .meta(agentMeta(meta({ sideEffect: "write", risk: "high", approval: { required: true } })))
     .handler(({ input }) => ({ refunded: input.amount })),
 });
 const governance = defineGovernance({

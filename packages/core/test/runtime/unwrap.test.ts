@@ -2,6 +2,7 @@ import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   CapabilityError,
   createAgentRuntime,
@@ -20,14 +21,14 @@ const registry = createCapabilityRegistry({
   orders: {
     get: agentProcedure(os)
       .input(z.object({ id: z.string() }))
-      .meta({ agent: { description: "Read an order.", expose: { direct: true }, sideEffect: "read", risk: "low" } })
+      .meta(agentMeta({ description: "Read an order.", expose: { direct: true }, sideEffect: "read", risk: "low" }))
       .handler(({ input }) => ({ id: input.id, total: 30 })),
     refund: agentProcedure(os)
       .input(z.object({ id: z.string() }))
-      .meta({ agent: { description: "Refund an order.", expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true } } })
+      .meta(agentMeta({ description: "Refund an order.", expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true } }))
       .handler(() => ({ refunded: true })),
     slow: agentProcedure(os)
-      .meta({ agent: { description: "Never finishes.", expose: { direct: true }, sideEffect: "read", risk: "low", timeoutMs: 5 } })
+      .meta(agentMeta({ description: "Never finishes.", expose: { direct: true }, sideEffect: "read", risk: "low", timeoutMs: 5 }))
       .handler(({ signal }) => new Promise((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason)))),
   },
 });

@@ -5,6 +5,7 @@ import { os } from "@orpc/server";
 import { RPCHandler } from "@orpc/server/node";
 import { z } from "zod";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -88,14 +89,14 @@ export function shopDefs(effects: Effects) {
     notes: {
       read: base
         .input(z.object({ id: z.string() }))
-        .meta({ agent: { description: "Read a note.", expose: everywhere, sideEffect: "read", risk: "low", tags: ["notes"] } })
+        .meta(agentMeta({ description: "Read a note.", expose: everywhere, sideEffect: "read", risk: "low", tags: ["notes"] }))
         .handler(async ({ input, context }) => {
           note("notes.read", context, input);
           return { id: input.id, at: new Date("2030-01-02T03:04:05.000Z"), labels: new Map([["a", 1]]) };
         }),
       slowRead: base
         .input(z.object({ id: z.string() }))
-        .meta({ agent: { description: "Read slowly.", expose: everywhere, sideEffect: "read", risk: "low", timeoutMs: 5_000 } })
+        .meta(agentMeta({ description: "Read slowly.", expose: everywhere, sideEffect: "read", risk: "low", timeoutMs: 5_000 }))
         .handler(async ({ input, context, signal }) => {
           note("notes.slowRead", context, input);
           await effects.pass();
@@ -105,7 +106,7 @@ export function shopDefs(effects: Effects) {
     orders: {
       refund: base
         .input(z.object({ orderId: z.string(), cents: z.number().int().positive() }))
-        .meta({ agent: { description: "Refund an order.", expose: everywhere, sideEffect: "write", risk: "high", tags: ["orders"] } })
+        .meta(agentMeta({ description: "Refund an order.", expose: everywhere, sideEffect: "write", risk: "high", tags: ["orders"] }))
         .handler(async ({ input, context }) => {
           note("orders.refund", context, input);
           await effects.pass();
@@ -113,22 +114,20 @@ export function shopDefs(effects: Effects) {
         }),
       gatedRefund: base
         .input(z.object({ orderId: z.string(), cents: z.number() }))
-        .meta({
-          agent: {
-            description: "Refund with approval.",
-            expose: everywhere,
-            sideEffect: "write",
-            risk: "high",
-            approval: { required: true, type: "manager" },
-          },
-        })
+        .meta(agentMeta({
+          description: "Refund with approval.",
+          expose: everywhere,
+          sideEffect: "write",
+          risk: "high",
+          approval: { required: true, type: "manager" },
+        }))
         .handler(async ({ input, context }) => {
           note("orders.gatedRefund", context, input);
           return { refunded: input.cents };
         }),
       stuckWrite: base
         .input(z.object({ orderId: z.string() }))
-        .meta({ agent: { description: "A write ignoring its signal.", expose: everywhere, sideEffect: "write", risk: "medium", timeoutMs: 30 } })
+        .meta(agentMeta({ description: "A write ignoring its signal.", expose: everywhere, sideEffect: "write", risk: "medium", timeoutMs: 30 }))
         .handler(async ({ input, context }) => {
           note("orders.stuckWrite", context, input);
           await new Promise((r) => setTimeout(r, 80));
@@ -136,7 +135,7 @@ export function shopDefs(effects: Effects) {
         }),
       stuckRead: base
         .input(z.object({ orderId: z.string() }))
-        .meta({ agent: { description: "A read ignoring its signal.", expose: everywhere, sideEffect: "read", risk: "low", timeoutMs: 30 } })
+        .meta(agentMeta({ description: "A read ignoring its signal.", expose: everywhere, sideEffect: "read", risk: "low", timeoutMs: 30 }))
         .handler(async ({ input, context }) => {
           note("orders.stuckRead", context, input);
           await new Promise((r) => setTimeout(r, 80));
@@ -144,11 +143,11 @@ export function shopDefs(effects: Effects) {
         }),
       big: base
         .input(z.object({ size: z.number() }))
-        .meta({ agent: { description: "A large answer.", expose: everywhere, sideEffect: "read", risk: "low" } })
+        .meta(agentMeta({ description: "A large answer.", expose: everywhere, sideEffect: "read", risk: "low" }))
         .handler(({ input }) => ({ blob: "x".repeat(input.size) })),
       boom: base
         .input(z.object({}))
-        .meta({ agent: { description: "Throws an internal error.", expose: everywhere, sideEffect: "write", risk: "low" } })
+        .meta(agentMeta({ description: "Throws an internal error.", expose: everywhere, sideEffect: "write", risk: "low" }))
         .handler(() => {
           throw new Error("secret internal detail: users_table");
         }),
@@ -156,7 +155,7 @@ export function shopDefs(effects: Effects) {
     ui: {
       archive: base
         .input(z.object({ recordId: z.string() }))
-        .meta({ agent: { description: "Archive the record on screen.", expose: everywhere, sideEffect: "write", risk: "low", discovery: "contextual" } })
+        .meta(agentMeta({ description: "Archive the record on screen.", expose: everywhere, sideEffect: "write", risk: "low", discovery: "contextual" }))
         .handler(({ input, context }) => {
           note("ui.archive", context, input);
           return { archived: input.recordId };
@@ -165,7 +164,7 @@ export function shopDefs(effects: Effects) {
     admin: {
       purge: base
         .input(z.object({}))
-        .meta({ agent: { description: "Purge everything.", expose: {}, sideEffect: "destructive", risk: "critical" } })
+        .meta(agentMeta({ description: "Purge everything.", expose: {}, sideEffect: "destructive", risk: "critical" }))
         .handler(() => ({ purged: true })),
     },
   };

@@ -3,7 +3,7 @@
 import { os } from "@orpc/server";
 import { z } from "zod";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
+import { agentMeta, agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
 import { createMCPServer } from "../../src/index.js";
 
 // #region readme
@@ -14,12 +14,10 @@ const registry = createCapabilityRegistry({
   notes: {
     search: ap
       .input(z.object({ text: z.string() }))
-      .meta({ agent: { description: "Find notes containing a text.", expose: { mcp: true }, sideEffect: "read", risk: "low" } })
+      .meta(agentMeta({ description: "Find notes containing a text.", expose: { mcp: true }, sideEffect: "read", risk: "low" }))
       .handler(({ input }) => ({ notes: notes.filter((note) => note.toLowerCase().includes(input.text.toLowerCase())) })),
     clear: ap
-      .meta({
-        agent: { description: "Delete every note.", expose: { mcp: true }, sideEffect: "destructive", risk: "high", approval: { required: true } },
-      })
+      .meta(agentMeta({ description: "Delete every note.", expose: { mcp: true }, sideEffect: "destructive", risk: "high", approval: { required: true } }))
       .handler(() => ({ cleared: notes.splice(0).length })),
   },
 });

@@ -2,6 +2,7 @@
 // audit trail and a record of what interruptible handlers saw.
 import { z } from "zod";
 import {
+  agentMeta,
   allow,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -75,36 +76,36 @@ export function createTestApp(runtimeOptions: Partial<AgentRuntimeOptions<{ tena
     orders: {
       get: ap
         .input(z.object({ id: z.string() }))
-        .meta({ agent: meta("Read an order.") })
+        .meta(agentMeta(meta("Read an order.")))
         .handler(({ input, context }) => ({ id: input.id, readBy: context.agent?.actor.id })),
       refund: ap
         .input(z.object({ orderId: z.string(), amount: z.number() }))
-        .meta({ agent: meta("Refund an order.", { expose: { mcp: true, direct: true }, sideEffect: "write", risk: "high", idempotent: true, approval: { required: true } }) })
+        .meta(agentMeta(meta("Refund an order.", { expose: { mcp: true, direct: true }, sideEffect: "write", risk: "high", idempotent: true, approval: { required: true } })))
         .handler(({ input }) => ({ refunded: input.amount })),
     },
     admin: {
-      purge: ap.meta({ agent: meta("Purge everything.", { sideEffect: "destructive", risk: "critical" }) }).handler(() => ({ purged: true })),
+      purge: ap.meta(agentMeta(meta("Purge everything.", { sideEffect: "destructive", risk: "critical" }))).handler(() => ({ purged: true })),
     },
     notes: {
       echo: ap
         .input(z.looseObject({}))
-        .meta({ agent: meta("Return the arguments as received.", { sideEffect: "none" }) })
+        .meta(agentMeta(meta("Return the arguments as received.", { sideEffect: "none" })))
         .handler(({ input }) => ({ received: input })),
       count: ap
         .input(z.object({ n: z.number() }))
-        .meta({ agent: meta("Count to n.") })
+        .meta(agentMeta(meta("Count to n.")))
         .handler(({ input }) => ({ counted: input.n })),
-      whoami: ap.meta({ agent: meta("Report the executing actor and tenant.") }).handler(({ context }) => ({
+      whoami: ap.meta(agentMeta(meta("Report the executing actor and tenant."))).handler(({ context }) => ({
         actor: context.agent?.actor.id,
         tenant: (context as { tenant?: string }).tenant,
       })),
-      fail: ap.meta({ agent: meta("Fails with an internal error.") }).handler(() => {
+      fail: ap.meta(agentMeta(meta("Fails with an internal error."))).handler(() => {
         throw new Error("db password is hunter2");
       }),
-      slow: ap.meta({ agent: meta("Runs until cancelled.", { timeoutMs: 5_000 }) }).handler(({ signal }) => waitForAbort("notes.slow", signal)),
-      sleepy: ap.meta({ agent: meta("Outlives its timeout.", { timeoutMs: 20 }) }).handler(({ signal }) => waitForAbort("notes.sleepy", signal)),
-      bound: ap.meta({ agent: meta("Only meaningful inside a bound context.", { discovery: "contextual" }) }).handler(() => ({ bound: true })),
-      internal: ap.meta({ agent: meta("Not for MCP.", { expose: { direct: true } }) }).handler(() => ({ internal: true })),
+      slow: ap.meta(agentMeta(meta("Runs until cancelled.", { timeoutMs: 5_000 }))).handler(({ signal }) => waitForAbort("notes.slow", signal)),
+      sleepy: ap.meta(agentMeta(meta("Outlives its timeout.", { timeoutMs: 20 }))).handler(({ signal }) => waitForAbort("notes.sleepy", signal)),
+      bound: ap.meta(agentMeta(meta("Only meaningful inside a bound context.", { discovery: "contextual" }))).handler(() => ({ bound: true })),
+      internal: ap.meta(agentMeta(meta("Not for MCP.", { expose: { direct: true } }))).handler(() => ({ internal: true })),
     },
   });
   const policies = [

@@ -105,7 +105,8 @@ export function createCapabilityRouter<TReq extends Context, TApp>(o: Capability
         return await service.describe(rt, { actor: auth.actor, context: auth.context, surface, scope: input.scope });
       } catch (error) {
         if (error instanceof CapabilityError && error.code === "TIMEOUT") {
-          throw new ORPCError("TIMEOUT", { status: 503, message: "The discovery budget expired.", data: { code: "TIMEOUT" } });
+          // SERVICE_UNAVAILABLE is 503 on both majors: oRPC 2 ignores `status` and derives it from the code (TIMEOUT is 408).
+          throw new ORPCError("SERVICE_UNAVAILABLE", { status: 503, message: "The discovery budget expired.", data: { code: "TIMEOUT" } });
         }
         throw error;
       }

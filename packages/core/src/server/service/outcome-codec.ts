@@ -1,24 +1,12 @@
-import { StandardRPCJsonSerializer } from "@orpc/client/standard";
 import type { RemoteExecutionResult } from "../../client/types.js";
+import { decodeRpcJson, encodeRpcJson, type RpcJson } from "../../orpc/rpc-json.js";
 import type { JournalOutcome } from "../journal/types.js";
 
 // Outcomes are stored through oRPC's RPC JSON serializer, the encoding the wire uses, so a replay is
 // type-identical to the first response (Date, Map, Set, bigint survive); distributed.md §5.3.
-const serializer = new StandardRPCJsonSerializer();
 
-export type EncodedValue = { json: unknown; meta: unknown[] };
-
-/** Encodes a value as plain JSON data, or throws when it holds something RPC JSON cannot carry (a Blob). */
-export function encodeRpcJson(value: unknown): EncodedValue {
-  const [json, meta, , blobs] = serializer.serialize(value);
-  if (blobs.length > 0) throw new TypeError("Files and blobs cannot be journaled.");
-  return { json, meta };
-}
-
-export function decodeRpcJson(encoded: unknown): unknown {
-  const { json, meta } = encoded as EncodedValue;
-  return serializer.deserialize(json, (meta ?? []) as never);
-}
+export type EncodedValue = RpcJson;
+export { decodeRpcJson, encodeRpcJson };
 
 const utf8 = new TextEncoder();
 
@@ -40,6 +28,6 @@ export function encodeOutcome(result: Exclude<RemoteExecutionResult, { status: "
 
 /** The stored envelope as a replay: `replayed: true`, everything else as first answered. */
 export function decodeOutcome<O>(outcome: JournalOutcome): RemoteExecutionResult<O> {
-  const envelope = decodeRpcJson(outcome.body) as Exclude<RemoteExecutionResult<O>, { status: "outcome-unknown" }>;
+  const envelope = decodeRpcJson(outcome.body as RpcJson) as Exclude<RemoteExecutionResult<O>, { status: "outcome-unknown" }>;
   return { ...envelope, replayed: true };
 }

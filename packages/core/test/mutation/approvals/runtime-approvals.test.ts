@@ -4,6 +4,7 @@ import { os } from "@orpc/server";
 import { describe, expect, it, vi } from "vitest";
 import { captureStartupWarnings } from "../../support/startup-warnings.js";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -21,7 +22,7 @@ captureStartupWarnings(["W4"]);
 const registry = createCapabilityRegistry({
   orders: {
     refund: agentProcedure(os)
-      .meta({ agent: { description: "Refund.", expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true } } })
+      .meta(agentMeta({ description: "Refund.", expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true } }))
       .handler(() => "refunded"),
   },
 });

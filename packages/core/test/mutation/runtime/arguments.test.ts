@@ -2,7 +2,7 @@
 // TypeError that names the argument and the accepted shape (core.md §5, §6, §7, §8).
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { describe, expect, it } from "vitest";
-import { createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentRuntimeOptions } from "../../../src/index.js";
+import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentRuntimeOptions } from "../../../src/index.js";
 import { registerSchemaConverter } from "../../../src/schema/index.js";
 import { base, build, counted, dana, meta } from "../../runtime/pipeline-harness.js";
 
@@ -33,7 +33,7 @@ describe("createAgentRuntime arguments", () => {
     const vendor = "mutation-unconvertible";
     const schema: StandardSchemaV1 = { "~standard": { version: 1, vendor, validate: (value) => ({ value }) } };
     registerSchemaConverter(vendor, () => ({ type: "object" }));
-    const registry = createCapabilityRegistry({ tools: { search: base.input(schema).meta({ agent: meta() }).handler(() => "ok") } });
+    const registry = createCapabilityRegistry({ tools: { search: base.input(schema).meta(agentMeta(meta())).handler(() => "ok") } });
     const failure = new Error("no converter for this vendor");
     registerSchemaConverter(vendor, () => {
       throw failure;

@@ -3,7 +3,7 @@
 // backoffMs × 2^(n−1).
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CapabilityError, type AgentAuditEvent } from "../../../src/index.js";
+import { agentMeta, CapabilityError, type AgentAuditEvent } from "../../../src/index.js";
 import { deferred, flush, recordingTracer } from "../../runtime/execution-harness.js";
 import { base, build, dana, meta } from "../../runtime/pipeline-harness.js";
 
@@ -36,7 +36,7 @@ describe("stage 11 attempt resources (core.md §16)", () => {
   it("leaves no timer and no caller-signal listener behind once the attempt settles", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const controller = new AbortController();
-    const { runtime } = build({ defs: { quick: base.meta({ agent: meta() }).handler(() => "done") } });
+    const { runtime } = build({ defs: { quick: base.meta(agentMeta(meta())).handler(() => "done") } });
     const result = await runtime.invoke("quick", undefined, { actor: dana, context: {}, signal: controller.signal });
     expect(result).toMatchObject({ status: "completed", output: "done" });
     expect(vi.getTimerCount()).toBe(0);
@@ -47,8 +47,8 @@ describe("stage 11 attempt resources (core.md §16)", () => {
     numericTimers();
     const { runtime } = build({
       defs: {
-        quick: base.meta({ agent: meta() }).handler(() => "done"),
-        stuck: base.meta({ agent: meta({ timeoutMs: 5 }) }).handler(() => new Promise<never>(() => {})),
+        quick: base.meta(agentMeta(meta())).handler(() => "done"),
+        stuck: base.meta(agentMeta(meta({ timeoutMs: 5 }))).handler(() => new Promise<never>(() => {})),
       },
     });
     expect(await runtime.invoke("quick", undefined, { actor: dana, context: {} })).toMatchObject({ status: "completed", output: "done" });
@@ -59,7 +59,7 @@ describe("stage 11 attempt resources (core.md §16)", () => {
   it("SI-12: ends an attempt's span once, though the procedure settles after its timeout", async () => {
     const late = deferred<string>();
     const tracer = recordingTracer();
-    const { runtime } = build({ defs: { slow: base.meta({ agent: meta({ timeoutMs: 10 }) }).handler(() => late.promise) }, tracing: tracer.adapter });
+    const { runtime } = build({ defs: { slow: base.meta(agentMeta(meta({ timeoutMs: 10 }))).handler(() => late.promise) }, tracing: tracer.adapter });
     const result = await runtime.invoke("slow", undefined, { actor: dana, context: {} });
     expect(result.status === "cancelled" && result.error.code).toBe("TIMEOUT");
     late.resolve("too late");
@@ -75,7 +75,7 @@ describe("stage 11 attempt resources (core.md §16)", () => {
       if (event.type === "capability.started") controller.abort();
     };
     const { runtime } = build({
-      defs: { pay: base.meta({ agent: meta() }).handler(() => (calls++, "paid")) },
+      defs: { pay: base.meta(agentMeta(meta())).handler(() => (calls++, "paid")) },
       audit: { sinks: [sink], strict: true },
     });
     const result = await runtime.invoke("pay", undefined, { actor: dana, context: {}, signal: controller.signal });
@@ -88,7 +88,7 @@ describe("stage 11 attempt resources (core.md §16)", () => {
     const tracer = recordingTracer();
     const { runtime } = build({
       defs: {
-        flaky: base.meta({ agent: meta({ retry: { maxAttempts: 3, backoffMs: 60_000 } }) }).handler(() => {
+        flaky: base.meta(agentMeta(meta({ retry: { maxAttempts: 3, backoffMs: 60_000 } }))).handler(() => {
           throw retryable();
         }),
       },
@@ -110,7 +110,7 @@ describe("stage 11 backoff (SI-11 retry mechanics)", () => {
     let calls = 0;
     const { runtime } = build({
       defs: {
-        flaky: base.meta({ agent: meta({ retry: backoff }) }).handler(() => {
+        flaky: base.meta(agentMeta(meta({ retry: backoff }))).handler(() => {
           calls++;
           if (calls <= backoff.maxAttempts) throw retryable();
           return "ok";

@@ -3,6 +3,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { describe, expect, it, vi } from "vitest";
 import { captureStartupWarnings } from "../../support/startup-warnings.js";
 import {
+  agentMeta,
   allow,
   createInMemoryApprovalCoordinator,
   definePolicy,
@@ -37,7 +38,7 @@ function schemaCapability(schema: StandardSchemaV1) {
   const seen: unknown[] = [];
   const procedure = base
     .input(schema as never)
-    .meta({ agent: meta({ expose: { direct: true } }) })
+    .meta(agentMeta(meta({ expose: { direct: true } })))
     .handler(({ input }) => {
       seen.push(input);
       return input;
@@ -128,7 +129,7 @@ describe("stage 9: a require-approval with no approval yet engages stage 8", () 
 
   it("an inline approval at the late gate lets the call complete with ctx.agent.approval set", async () => {
     const agents: AgentInvocationInfo[] = [];
-    const procedure = base.meta({ agent: meta({ sideEffect: "write" }) }).handler(({ context }) => (agents.push(context.agent!), "paid"));
+    const procedure = base.meta(agentMeta(meta({ sideEffect: "write" }))).handler(({ context }) => (agents.push(context.agent!), "paid"));
     const handler = vi.fn(async (_req: ApprovalRequest) => ({ status: "approved" as const, approver: priya }));
     const { runtime } = build({ defs: { pay: procedure }, policies: [late()], approvals: { handler } });
     const result = await runtime.invoke("pay", { amount: 5 }, { actor: dana, context: {} });
@@ -206,7 +207,7 @@ describe("evidence shapes", () => {
 
   it("calls the procedure with its router path", async () => {
     const paths: unknown[] = [];
-    const procedure = base.meta({ agent: meta() }).handler(({ path }) => (paths.push(path), "ok"));
+    const procedure = base.meta(agentMeta(meta())).handler(({ path }) => (paths.push(path), "ok"));
     const { runtime } = build({ defs: { orders: { audit: { read: procedure } } } });
     await runtime.invoke("orders.audit.read", undefined, { actor: dana, context: {} });
     expect(paths).toEqual([["orders", "audit", "read"]]);

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { captureStartupWarnings } from "../../support/startup-warnings.js";
 import { base, build, counted, dana, meta, priya } from "../../runtime/pipeline-harness.js";
+import { agentMeta } from "@orpc-agent/core";
 
 // The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
 captureStartupWarnings(["W3"]);
@@ -21,14 +22,14 @@ function phasedClock() {
 describe("no audit sink: no event is built", () => {
   it("describe never reads the clock", async () => {
     const clock = phasedClock();
-    const { runtime } = build({ defs: { a: base.meta({ agent: meta() }).handler(() => "ok") }, audit: [], now: clock.now });
+    const { runtime } = build({ defs: { a: base.meta(agentMeta(meta())).handler(() => "ok") }, audit: [], now: clock.now });
     expect((await runtime.describe("aiSdk", { actor: dana, context: {} })).map((d) => d.id)).toEqual(["a"]);
     expect(clock.state.reads).toEqual([]);
   });
 
   it("invoke reads the clock once, for startedAt, and never on the way into the procedure", async () => {
     const clock = phasedClock();
-    const proc = base.meta({ agent: meta() }).handler(() => {
+    const proc = base.meta(agentMeta(meta())).handler(() => {
       clock.state.phase = "after";
       return "ok";
     });
@@ -53,7 +54,7 @@ describe("no audit sink: no event is built", () => {
 
   it("an inline approval reads the clock for requestedAt and the expiry check only", async () => {
     const clock = phasedClock();
-    const proc = base.meta({ agent: meta({ sideEffect: "write", approval: { required: true } }) }).handler(() => {
+    const proc = base.meta(agentMeta(meta({ sideEffect: "write", approval: { required: true } }))).handler(() => {
       clock.state.phase = "after";
       return "ok";
     });

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { captureStartupWarnings } from "../../support/startup-warnings.js";
-import { allow, definePolicy, type ApprovalRequest } from "../../../src/index.js";
+import { agentMeta, allow, definePolicy, type ApprovalRequest } from "../../../src/index.js";
 import { recordingTracer } from "../../runtime/execution-harness.js";
 import { base, build, dana, meta, priya } from "../../runtime/pipeline-harness.js";
 
@@ -15,7 +15,7 @@ describe("core.md §16: no async hop that is not needed", () => {
     const tracer = recordingTracer();
     const procedure = base
       .input(z.object({ amount: z.number() }))
-      .meta({ agent: meta() })
+      .meta(agentMeta(meta()))
       .handler(({ input }) => input.amount);
     // One policy in both phases, so stage 7 and stage 9 each run a synchronous batch.
     const look = definePolicy("look", () => allow(), { phases: ["invocation", "execution"] });
@@ -35,7 +35,7 @@ describe("SI-6: the input is snapshotted (frozen) exactly when a policy, an appr
     const seen: unknown[] = [];
     const pay = base
       .input(z.object({ amount: z.number() }))
-      .meta({ agent: meta({ sideEffect: "write", ...(options.approval ? { approval: { required: true } } : {}) }) })
+      .meta(agentMeta(meta({ sideEffect: "write", ...(options.approval ? { approval: { required: true } } : {}) })))
       .handler(({ input }) => (seen.push(input), "paid"));
     const { runtime } = build({
       defs: { pay },

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { captureStartupWarnings } from "../../support/startup-warnings.js";
 import {
+  agentMeta,
   allow,
   createInMemoryApprovalCoordinator,
   definePolicy,
@@ -31,7 +32,7 @@ function refund(schema: StandardSchemaV1 = z.object({ amount: z.number() })) {
   const ran: unknown[] = [];
   const procedure = base
     .input(schema as never)
-    .meta({ agent: meta({ expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true } }) })
+    .meta(agentMeta(meta({ expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true } })))
     .handler(({ input }) => (ran.push(input), { refunded: (input as { amount: number }).amount }));
   return { procedure, ran };
 }

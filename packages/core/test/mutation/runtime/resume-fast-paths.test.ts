@@ -3,7 +3,7 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { describe, expect, it } from "vitest";
 import { captureStartupWarnings } from "../../support/startup-warnings.js";
-import { allow, createInMemoryApprovalCoordinator, definePolicy, type ApprovalCoordinator } from "../../../src/index.js";
+import { agentMeta, allow, createInMemoryApprovalCoordinator, definePolicy, type ApprovalCoordinator } from "../../../src/index.js";
 import { base, build, dana, meta, priya } from "../../runtime/pipeline-harness.js";
 
 // The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
@@ -27,7 +27,7 @@ describe("resume R8..R11 stay in one turn when the schema and policies are synch
     };
     const procedure = base
       .input(schema)
-      .meta({ agent: meta({ expose: { direct: true }, sideEffect: "write", approval: { required: true } }) })
+      .meta(agentMeta(meta({ expose: { direct: true }, sideEffect: "write", approval: { required: true } })))
       .handler(({ input }) => input.amount);
     const inner = createInMemoryApprovalCoordinator();
     const closedAtConsume: boolean[] = [];

@@ -3,11 +3,12 @@
 // "__proto__" key (as JSON.parse produces) would re-parent the copy and hand the procedure inherited properties.
 import { describe, expect, it } from "vitest";
 import { base, build, dana, meta } from "../../runtime/pipeline-harness.js";
+import { agentMeta } from "@orpc-agent/core";
 
 describe("stage 11 call context", () => {
   it("keeps a JSON-parsed own __proto__ key as data: the procedure's context still inherits from Object.prototype", async () => {
     const seen: Record<string, unknown>[] = [];
-    const proc = base.meta({ agent: meta() }).handler(({ context }) => {
+    const proc = base.meta(agentMeta(meta())).handler(({ context }) => {
       seen.push(context as Record<string, unknown>);
       return "ok";
     });

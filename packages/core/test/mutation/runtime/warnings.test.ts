@@ -2,11 +2,11 @@
 // reads a capability's own meta.policies by phase.
 import { os } from "@orpc/server";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
-import { agentProcedure, allow, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy, type AgentMeta } from "../../../src/index.js";
+import { agentMeta, agentProcedure, allow, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy, type AgentMeta } from "../../../src/index.js";
 
 const base = agentProcedure(os);
 const cap = (extra: Partial<AgentMeta> = {}) =>
-  base.meta({ agent: { description: "A capability.", expose: { aiSdk: true }, sideEffect: "write", risk: "low", ...extra } }).handler(() => "ok");
+  base.meta(agentMeta({ description: "A capability.", expose: { aiSdk: true }, sideEffect: "write", risk: "low", ...extra })).handler(() => "ok");
 
 let warn: MockInstance<typeof console.warn>;
 beforeEach(() => {

@@ -5,6 +5,7 @@ import { os } from "@orpc/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { captureStartupWarnings } from "../../support/startup-warnings.js";
 import type * as Core from "../../../src/index.js";
+import { agentMeta } from "@orpc-agent/core";
 
 // The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
 captureStartupWarnings(["W4"]);
@@ -34,7 +35,7 @@ describe("the runtime on Web Crypto alone", () => {
     const registry = core.createCapabilityRegistry({
       refund: core
         .agentProcedure(os)
-        .meta({ agent: { description: "Refund.", expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true } } })
+        .meta(agentMeta({ description: "Refund.", expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true } }))
         .handler(({ input }) => ({ refunded: (input as { amount: number }).amount })),
     });
     const runtime = core.createAgentRuntime({
@@ -70,7 +71,7 @@ describe("the runtime on Web Crypto alone", () => {
     const registry = core.createCapabilityRegistry({
       refund: core
         .agentProcedure(os)
-        .meta({ agent: { description: "Refund.", expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true } } })
+        .meta(agentMeta({ description: "Refund.", expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true } }))
         .handler(() => "refunded"),
     });
     const runtime = core.createAgentRuntime({ governance: core.defineGovernance({ registry }), audit: () => {}, approvals: { coordinator } });
@@ -84,7 +85,7 @@ describe("the runtime on Web Crypto alone", () => {
   it("gives capabilities.discovered the same digest as a runtime with node:crypto", async () => {
     const digestWith = async (core: typeof Core) => {
       const events: Core.AgentAuditEvent[] = [];
-      const cap = core.agentProcedure(os).meta({ agent: { description: "Read.", expose: { mcp: true }, sideEffect: "read", risk: "low" } }).handler(() => "ok");
+      const cap = core.agentProcedure(os).meta(agentMeta({ description: "Read.", expose: { mcp: true }, sideEffect: "read", risk: "low" })).handler(() => "ok");
       const registry = core.createCapabilityRegistry({ b: cap, a: cap });
       const runtime = core.createAgentRuntime({ governance: core.defineGovernance({ registry }), audit: (e) => void events.push(e) });
       await runtime.describe("mcp", { actor: { id: "dana", kind: "user" }, context: {} });

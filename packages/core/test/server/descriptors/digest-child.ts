@@ -1,14 +1,14 @@
 // Run in a separate process by digest.test.ts (G1): prints the digests a fresh process computes.
 import { os } from "@orpc/server";
 import { z } from "zod";
-import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "../../../src/index.js";
+import { agentMeta, agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "../../../src/index.js";
 import { createInMemoryInvocationJournal, createInvocationService } from "../../../src/server/index.js";
 
 const registry = createCapabilityRegistry({
   orders: {
     refund: agentProcedure(os)
       .input(z.object({ orderId: z.string() }))
-      .meta({ agent: { description: "Refund an order.", expose: { aiSdk: true, mcp: true }, sideEffect: "write", risk: "high", tags: ["b", "a"] } })
+      .meta(agentMeta({ description: "Refund an order.", expose: { aiSdk: true, mcp: true }, sideEffect: "write", risk: "high", tags: ["b", "a"] }))
       .handler(() => 1),
   },
 });

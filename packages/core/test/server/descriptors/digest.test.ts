@@ -5,6 +5,7 @@ import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -32,8 +33,8 @@ let handled = 0;
 const registryOf = (m: AgentMeta = meta(), s: z.ZodType = schema) =>
   createCapabilityRegistry({
     orders: {
-      refund: base.input(s).meta({ agent: m }).handler(() => ++handled),
-      note: base.input(z.object({ text: z.string() })).meta({ agent: meta({ description: "Note.", sideEffect: "read", discovery: "contextual" }) }).handler(() => "ok"),
+      refund: base.input(s).meta(agentMeta(m)).handler(() => ++handled),
+      note: base.input(z.object({ text: z.string() })).meta(agentMeta(meta({ description: "Note.", sideEffect: "read", discovery: "contextual" }))).handler(() => "ok"),
     },
   });
 const serviceOf = (o: Partial<InvocationServiceOptions> = {}) =>

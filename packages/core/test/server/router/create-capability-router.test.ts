@@ -6,6 +6,7 @@ import { RPCHandler as NodeRPCHandler } from "@orpc/server/node";
 import { z } from "zod";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -81,7 +82,7 @@ describe("createCapabilityRouter construction (S2)", () => {
 describe("S9: toolNaming collisions", () => {
   const base = agentProcedure(os);
   const cap = (expose: Record<string, boolean>) =>
-    base.input(z.object({})).meta({ agent: { description: "x", expose, sideEffect: "read", risk: "low" } }).handler(() => 1);
+    base.input(z.object({})).meta(agentMeta({ description: "x", expose, sideEffect: "read", risk: "low" })).handler(() => 1);
   const runtimeOn = (registry = createCapabilityRegistry({ a: cap({ aiSdk: true }), b: cap({ aiSdk: true }), c: cap({ mcp: true }) })) =>
     createAgentRuntime({ governance: defineGovernance({ registry }), audit: () => {} });
   const serviceWith = (toolNaming: { aiSdk?: (id: string) => string; mcp?: (id: string) => string }) =>

@@ -2,6 +2,7 @@ import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   allow,
   createAgentRuntime,
@@ -107,7 +108,7 @@ describe("service.resume across processes (distributed.md §6, §10 A1–A7)", (
       orders: {
         gatedRefund: base
           .input(z.object({ orderId: z.string(), cents: z.number() }))
-          .meta({ agent: { description: "Refund with approval.", expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true } } })
+          .meta(agentMeta({ description: "Refund with approval.", expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true } }))
           .handler(() => ({ refunded: 0 })),
       },
     });
