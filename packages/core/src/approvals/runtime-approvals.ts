@@ -21,7 +21,9 @@ export function wrapCoordinator(
     get: (id) => coordinator.get(id),
     markConsumed: (id, executionId) => coordinator.markConsumed(id, executionId),
     reRequest: (id, reRequestOptions) => reRequestApproval(coordinator, id, reRequestOptions, options),
-    async decide(id: string, decision: ApprovalDecision): Promise<ApprovalRecord> {
+    async decide(id: string, given: ApprovalDecision): Promise<ApprovalRecord> {
+      // Read once: the guards, the seal, the store and the audit all see one approver, whatever getters it has (SI-8).
+      const decision = decisionOnce(given);
       // Read first even without rejectSelfApproval: a quorum record refuses its requester under every rule.
       const record = await coordinator.get(id);
       const approverId = (decision as { approver?: { id?: unknown } } | null)?.approver?.id;
@@ -40,6 +42,16 @@ export function wrapCoordinator(
     wrapped.list = (filter) => list(filter);
   }
   return Object.freeze(wrapped);
+}
+
+/** A plain copy of the decision, its approver in the JSON form a store keeps; anything malformed is kept for the coordinator to refuse. */
+function decisionOnce(given: ApprovalDecision): ApprovalDecision {
+  if (typeof given !== "object" || given === null) return given;
+  const { status, approver, comment, seal } = given;
+  const copy = { status, approver: typeof approver === "object" && approver !== null ? (JSON.parse(JSON.stringify(approver)) as typeof approver) : approver } as ApprovalDecision;
+  if (comment !== undefined) copy.comment = comment;
+  if (seal !== undefined) copy.seal = seal;
+  return copy;
 }
 
 function decisionEvent(record: ApprovalRecord, decision: ApprovalDecision, timestamp: Date): AgentAuditEvent {
