@@ -1,11 +1,11 @@
 import { os } from "@orpc/server";
 import { describe, expect, it } from "vitest";
 import { approvalDefinition, wideningSince } from "../../src/approvals/definition.js";
-import { agentProcedure, createCapabilityRegistry, defineGovernance } from "../../src/index.js";
+import { agentMeta, agentProcedure, createCapabilityRegistry, defineGovernance } from "../../src/index.js";
 import { buildCapabilityPlan } from "../../src/runtime/plan.js";
 
 function planOf(agent: Record<string, unknown>) {
-  const procedure = agentProcedure(os).meta({ agent: { description: "Pay.", expose: { direct: true }, sideEffect: "write", risk: "high", ...agent } as never }).handler(() => "ok");
+  const procedure = agentProcedure(os).meta(agentMeta({ description: "Pay.", expose: { direct: true }, sideEffect: "write", risk: "high", ...agent } as never)).handler(() => "ok");
   const governance = defineGovernance({ registry: createCapabilityRegistry({ pay: procedure }) });
   return buildCapabilityPlan(governance.registry.capabilities()[0]!, [], 30_000);
 }

@@ -2,6 +2,7 @@ import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -21,7 +22,7 @@ const governance = defineGovernance({
     refunds: {
       issue: base
         .input(z.object({ amount: z.number() }))
-        .meta({ agent: { description: "Issue a refund.", expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true } } })
+        .meta(agentMeta({ description: "Issue a refund.", expose: { direct: true }, sideEffect: "write", risk: "high", approval: { required: true } }))
         .handler(async ({ input }) => ({ refunded: input.amount })),
     },
   }),

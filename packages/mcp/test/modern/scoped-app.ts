@@ -1,6 +1,7 @@
 // A small app with per-tool scopes: reports.export needs `reports:export`; secret.export needs it too but is hidden
 // from everyone but the admin.
 import {
+  agentMeta,
   allow,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -13,12 +14,11 @@ import { admin } from "../support/app.js";
 import { ap } from "../support/orpc.js";
 
 export function createScopedApp(): { runtime: AgentRuntime<{ tenant: string }> } {
-  const scoped = (description: string) => ({
-    agent: { description, expose: { mcp: true }, sideEffect: "read" as const, risk: "low" as const, adapters: { mcp: { scopes: ["reports:export"] } } },
-  });
+  const scoped = (description: string) =>
+    agentMeta({ description, expose: { mcp: true }, sideEffect: "read", risk: "low", adapters: { mcp: { scopes: ["reports:export"] } } });
   const registry = createCapabilityRegistry({
-    reports: { export: ap.meta(scoped("Export the reports.") as never).handler(() => ({ exported: true })) },
-    secret: { export: ap.meta(scoped("Export the secrets.") as never).handler(() => ({ exported: "secrets" })) },
+    reports: { export: ap.meta(scoped("Export the reports.")).handler(() => ({ exported: true })) },
+    secret: { export: ap.meta(scoped("Export the secrets.")).handler(() => ({ exported: "secrets" })) },
   });
   const policies = [
     definePolicy("admins-only", (req) => (req.actor.id === admin.id ? allow() : hide()), {
