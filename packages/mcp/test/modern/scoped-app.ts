@@ -15,7 +15,8 @@ import { ap } from "../support/orpc.js";
 
 export function createScopedApp(): { runtime: AgentRuntime<{ tenant: string }> } {
   const scoped = (description: string) =>
-    agentMeta({ description, expose: { mcp: true }, sideEffect: "read", risk: "low", adapters: { mcp: { scopes: ["reports:export"] } } });
+    // `adapters.mcp.scopes` is read by the MCP adapter; AgentMeta does not type it yet.
+    agentMeta({ description, expose: { mcp: true }, sideEffect: "read", risk: "low", adapters: { mcp: { scopes: ["reports:export"] } } } as never);
   const registry = createCapabilityRegistry({
     reports: { export: ap.meta(scoped("Export the reports.")).handler(() => ({ exported: true })) },
     secret: { export: ap.meta(scoped("Export the secrets.")).handler(() => ({ exported: "secrets" })) },
