@@ -54,7 +54,8 @@ export type AgentMeta = {
   discovery?: "discoverable" | "contextual";
   adapters?: {
     aiSdk?: { toolName?: string };
-    mcp?: { toolName?: string; annotations?: McpToolAnnotations };
+    /** `scopes`: OAuth scopes a `tools/call` needs on the MCP endpoint (`403 insufficient_scope` otherwise, for step-up). */
+    mcp?: { toolName?: string; annotations?: McpToolAnnotations; scopes?: string[] };
   };
 };
 

@@ -181,6 +181,11 @@ function validateAdapters(adapters: unknown, id: string, problems: string[]): vo
     return;
   }
   checkToolName(mcp.toolName, "adapters.mcp.toolName", id, problems);
+  const scopes = mcp.scopes;
+  // OAuth scope tokens (RFC 6749 §3.3): they end up inside a WWW-Authenticate quoted string.
+  if (scopes !== undefined && (!Array.isArray(scopes) || scopes.length === 0 || scopes.some((scope) => typeof scope !== "string" || !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope)))) {
+    bad(problems, id, `adapters.mcp.scopes must be a non-empty array of OAuth scope tokens, got ${describeValue(scopes)}`);
+  }
   const annotations = mcp.annotations;
   if (annotations === undefined) return;
   if (!isPlainObject(annotations)) {

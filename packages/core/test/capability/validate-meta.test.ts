@@ -72,6 +72,8 @@ const matrix: [string, unknown, string][] = [
   ["adapters.aiSdk.toolName empty", { ...validAgent, adapters: { aiSdk: { toolName: "" } } }, 'agent.adapters.aiSdk.toolName must be a non-empty string, got ""'],
   ["adapters.mcp.toolName not a string", { ...validAgent, adapters: { mcp: { toolName: 5 } } }, "agent.adapters.mcp.toolName must be a non-empty string, got 5"],
   ["adapters.mcp.annotations not an object", { ...validAgent, adapters: { mcp: { annotations: "ro" } } }, 'agent.adapters.mcp.annotations must be a plain object, got "ro"'],
+  ["adapters.mcp.scopes empty", { ...validAgent, adapters: { mcp: { scopes: [] } } }, "agent.adapters.mcp.scopes must be a non-empty array of OAuth scope tokens, got an array"],
+  ["adapters.mcp.scopes with a space", { ...validAgent, adapters: { mcp: { scopes: ["a b"] } } }, "agent.adapters.mcp.scopes must be a non-empty array of OAuth scope tokens, got an array"],
   ["annotations.title not a string", { ...validAgent, adapters: { mcp: { annotations: { title: 1 } } } }, "agent.adapters.mcp.annotations.title must be a string, got 1"],
   ["annotations.readOnlyHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { readOnlyHint: "yes" } } } }, 'agent.adapters.mcp.annotations.readOnlyHint must be a boolean, got "yes"'],
   ["annotations.destructiveHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { destructiveHint: 0 } } } }, "agent.adapters.mcp.annotations.destructiveHint must be a boolean, got 0"],
