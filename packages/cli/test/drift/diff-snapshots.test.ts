@@ -59,6 +59,9 @@ describe("diffSnapshots §7.1: per capability", () => {
     expect(fieldDiff(gate(), gate(2))).toEqual([["narrowing", "approval.quorum"]]);
     expect(fieldDiff(gate(2, false), gate(undefined, false))).toEqual([["widening", "approval.quorum"]]);
     expect(fieldDiff(gate(2), {})).toEqual([["widening", "approval"]]);
+    // Policy-gated: dropping the metadata leaves one approver (issue 29, SI-8 attack).
+    expect(fieldDiff(gate(2, false), {})).toEqual([["widening", "approval.quorum"]]);
+    expect(fieldDiff({}, gate(2, false))).toEqual([["narrowing", "approval.quorum"]]);
     expect(fieldDiff(gate(2), gate(2))).toEqual([]);
   });
 

@@ -88,10 +88,11 @@ function approvalChanges(before: CapabilityEntry, after: CapabilityEntry, add: A
     add("neutral", "approval.type", `approval type ${before.approval?.type ?? "(none)"} → ${after.approval?.type ?? "(none)"}`);
   }
   // Fewer approvers is a weaker control, more a stronger one. The quorum applies to every approval the capability
-  // asks for (policy-demanded ones too), so it counts whenever both sides declare approval metadata.
+  // asks for (policy-demanded ones too), so it counts whichever side declares it (removing the approval metadata of
+  // a policy-gated quorum of 2 leaves one approver), unless the gate itself came or went, reported above.
   const quorumWas = before.approval?.quorum ?? 1;
   const quorumNow = after.approval?.quorum ?? 1;
-  if (before.approval !== undefined && after.approval !== undefined && quorumWas !== quorumNow) {
+  if (quorumWas !== quorumNow && wasRequired === isRequired) {
     add(quorumNow < quorumWas ? "widening" : "narrowing", "approval.quorum", `approval quorum ${quorumWas} → ${quorumNow}`);
   }
   const was = before.approval?.expiresInMs;
