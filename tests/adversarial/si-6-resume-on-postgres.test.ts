@@ -3,12 +3,8 @@
 import { createPgApprovalCoordinator, APPROVALS_DDL } from "@orpc-agent/postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { captureStartupWarnings } from "./support/startup-warnings.js";
 import { z } from "zod";
 import { approvalOf, base, build, dana, errorOf, meta, mo } from "./support/runtime.js";
-
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
-captureStartupWarnings(["W4"]);
 
 const schema = `orpc_adv_submitted_${process.pid}`;
 let pool: pg.Pool;
@@ -41,7 +37,7 @@ describe("resume through the PostgreSQL coordinator (SI-5, SI-6)", () => {
   it("SI-6: a transform applies once: the handler gets the approved 500, never 50 000", async () => {
     const pay = payInCents();
     const coordinator = createPgApprovalCoordinator({ query: (sql, params) => pool.query(sql, params) });
-    const { runtime } = build({ defs: { pay: pay.procedure }, approvals: { coordinator } });
+    const { runtime } = build({ defs: { pay: pay.procedure }, approvals: { coordinator, seal: false } });
     const approval = approvalOf(await runtime.invoke("pay", { amount: 5 }, { actor: dana, context: {} }));
     expect(approval.input).toEqual({ amount: 500 });
     await coordinator.decide(approval.id, { status: "approved", approver: mo });
@@ -53,7 +49,7 @@ describe("resume through the PostgreSQL coordinator (SI-5, SI-6)", () => {
   it("SI-5: a submitted input rewritten in the table is refused, the approval stays unconsumed", async () => {
     const pay = payInCents();
     const coordinator = createPgApprovalCoordinator({ query: (sql, params) => pool.query(sql, params) });
-    const { runtime } = build({ defs: { pay: pay.procedure }, approvals: { coordinator } });
+    const { runtime } = build({ defs: { pay: pay.procedure }, approvals: { coordinator, seal: false } });
     const approval = approvalOf(await runtime.invoke("pay", { amount: 5 }, { actor: dana, context: {} }));
     await coordinator.decide(approval.id, { status: "approved", approver: mo });
     await pool.query(`update orpc_agent_approvals set submitted_input = '{"amount": 50000}'::jsonb where id = $1`, [approval.id]);

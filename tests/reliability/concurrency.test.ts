@@ -51,7 +51,7 @@ describe("racing resumes on the real PostgreSQL server", () => {
     const governance = defineGovernance({ registry: createRegistry(counters) });
     const events: AgentAuditEvent[] = [];
     // One runtime per request, as in production (core.md §5); all share the coordinator and its pool.
-    const runtimeForRequest = () => createAgentRuntime({ governance, approvals: { coordinator }, audit: (e) => void events.push(e) });
+    const runtimeForRequest = () => createAgentRuntime({ governance, approvals: { coordinator, seal: false }, audit: (e) => void events.push(e) });
     const losers = new Map<string, number>();
     let resumes = 0;
     const started = performance.now();

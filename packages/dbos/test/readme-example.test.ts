@@ -42,6 +42,8 @@ describe(`README example on a ${REAL_SERVER}`, () => {
   // receive 57P01 from the forced drop).
   let examplePool: pg.Pool | undefined;
   beforeAll(async () => {
+    // The README reads its seal secret from the environment; a test-only one stands in here.
+    process.env.APPROVAL_SEAL_SECRET ??= "test-only-seal-secret-at-least-32-bytes-long";
     db = await createTestDatabase("readme");
     process.env.DATABASE_URL = db.url;
   });
@@ -92,7 +94,7 @@ describe(`README example on a ${REAL_SERVER}`, () => {
       }),
     });
     const coordinator = createPgApprovalCoordinator({ query });
-    const runtime = () => createAgentRuntime({ governance, approvals: { coordinator } });
+    const runtime = () => createAgentRuntime({ governance, approvals: { coordinator, seal: { keys: [{ id: "2026-12", secret: process.env.APPROVAL_SEAL_SECRET! }] } } });
     const service = createInvocationService({ journal: createPgInvocationJournal({ query }), namespace: "shop", revision: "2025-01-15" });
 
     const steps = createDbosCapabilitySteps({

@@ -46,7 +46,7 @@ type Tables = { approvals: string; audit: string };
 function boot(query: PgQuery, tables: Tables) {
   const coordinator = createPgApprovalCoordinator({ query, table: tables.approvals });
   const sink = createPgAuditSink({ query, table: tables.audit, batch: { size: 20, flushMs: 50 } });
-  const runtime = createAgentRuntime({ governance, approvals: { coordinator }, audit: { sinks: [sink], strict: true } });
+  const runtime = createAgentRuntime({ governance, approvals: { coordinator, seal: false }, audit: { sinks: [sink], strict: true } });
   return { runtime, sink };
 }
 

@@ -32,6 +32,8 @@ describe(`README example on a ${REAL_SERVER}`, () => {
   const schema = testSchemaName("readme");
   let admin: pg.Pool;
   beforeAll(async () => {
+    // The README reads its seal secret from the environment; a test-only one stands in here.
+    process.env.APPROVAL_SEAL_SECRET ??= "test-only-seal-secret-at-least-32-bytes-long";
     admin = createTestPool({ max: 1 });
     await admin.query(`drop schema if exists ${schema} cascade`);
     await admin.query(`create schema ${schema}`);
@@ -80,7 +82,8 @@ describe(`README example on a ${REAL_SERVER}`, () => {
     const runtime = createAgentRuntime({
       governance,
       now,
-      approvals: { coordinator },
+      // Seals requests and decisions: a row edited in the table is refused at resume (docs: tamper-evident approvals).
+      approvals: { coordinator, seal: { keys: [{ id: "2026-12", secret: process.env.APPROVAL_SEAL_SECRET! }] } },
       audit: { sinks: [sink], strict: true },
     });
 

@@ -74,7 +74,7 @@ export function openApp(o: { url: string; generation: number }) {
   const governance = defineGovernance({ registry });
   const coordinator = createPgApprovalCoordinator({ query });
   const audit = createPgAuditSink({ query });
-  const runtime = () => createAgentRuntime({ governance, approvals: { coordinator }, audit });
+  const runtime = () => createAgentRuntime({ governance, approvals: { coordinator, seal: false }, audit });
   const service = createInvocationService({ journal: createPgInvocationJournal({ query }), namespace: NAMESPACE, revision: "crash-test", leaseMs: LEASE_MS });
 
   // The workflow's persisted initiating user; its attributes are this process's, so a resumed step shows fresh ones.

@@ -102,7 +102,7 @@ export function createShop(o: { approvalExpiresInMs?: number } = {}) {
     runtimesBuilt++;
     return createAgentRuntime({
       governance,
-      approvals: { coordinator },
+      approvals: { coordinator, seal: false },
       audit: (event) => void audit.push(event),
       ...(o.approvalExpiresInMs === undefined ? {} : { defaults: { approvalExpiresInMs: o.approvalExpiresInMs } }),
     });

@@ -159,14 +159,14 @@ describe(`SI-4: quorum approvals race on a ${REAL_SERVER}`, () => {
     });
     const runtime = createAgentRuntime({
       governance,
-      approvals: { coordinator: coordinators[0]! },
+      approvals: { coordinator: coordinators[0]!, seal: false },
       audit: (event) => {
         events.push(event);
       },
     });
     // The runtime wrapper reads the record, then delegates: ten wrappers over ten connections.
     const wrappers = coordinators.map((coordinator) =>
-      createAgentRuntime({ governance, approvals: { coordinator }, audit: (event) => void events.push(event) }).approvals,
+      createAgentRuntime({ governance, approvals: { coordinator, seal: false }, audit: (event) => void events.push(event) }).approvals,
     );
 
     const suspended = await runtime.invoke("payments.wire", { to: "acct_1", amount: 900 }, { actor: REQUESTER, surface: "direct" });

@@ -58,7 +58,7 @@ afterAll(async () => {
 /** A fresh runtime over a fresh coordinator: what a restarted process builds. */
 function bootRuntime() {
   const coordinator: ApprovalCoordinator = createPgApprovalCoordinator({ query });
-  return createAgentRuntime({ governance, approvals: { coordinator } });
+  return createAgentRuntime({ governance, approvals: { coordinator, seal: false } });
 }
 
 async function requestApproval(runtime: ReturnType<typeof bootRuntime>, id: string, input: unknown): Promise<string> {
@@ -83,7 +83,7 @@ describe("the Postgres coordinator under createAgentRuntime", () => {
       input: { orderId: "ord_7", amount: 12.5 },
     });
 
-    const runtime = createAgentRuntime({ governance, approvals: { coordinator } });
+    const runtime = createAgentRuntime({ governance, approvals: { coordinator, seal: false } });
     await runtime.approvals.decide(approvalId, { status: "approved", approver: manager });
     const resumed = await runtime.resume(approvalId, { context: {} });
     expect(resumed.status).toBe("completed");

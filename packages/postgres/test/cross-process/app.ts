@@ -127,7 +127,7 @@ export function openApp(o: { schema: string; clockOffsetMs?: number; hang?: Hang
   const service: InvocationService = createInvocationService({ journal, namespace: NAMESPACE, revision: "r1", leaseMs: LEASE_MS, now });
   /** One runtime per request (core.md §5); they share the module-scoped stores and sink. */
   const makeRuntime = (): AgentRuntime<AppContext> =>
-    createAgentRuntime<AppContext>({ governance, now, approvals: { coordinator }, audit: { sinks: [sink] } });
+    createAgentRuntime<AppContext>({ governance, now, approvals: { coordinator, seal: false }, audit: { sinks: [sink] } });
 
   const close = async () => {
     await sink.close();

@@ -45,6 +45,6 @@ export function openConsumeApp(o: { schema: string; pool: pg.Pool; crashAtStarte
     }
     return pgSink(event);
   };
-  const runtime = createAgentRuntime({ governance, approvals: { coordinator }, audit: { sinks: [sink], strict: true } });
+  const runtime = createAgentRuntime({ governance, approvals: { coordinator, seal: false }, audit: { sinks: [sink], strict: true } });
   return { runtime, coordinator, tables: t };
 }

@@ -45,6 +45,8 @@ describe(`README journal example on a ${REAL_SERVER}`, () => {
   const schema = testSchemaName("journal_readme");
   let admin: pg.Pool;
   beforeAll(async () => {
+    // The README reads its seal secret from the environment; a test-only one stands in here.
+    process.env.APPROVAL_SEAL_SECRET ??= "test-only-seal-secret-at-least-32-bytes-long";
     admin = createTestPool({ max: 1 });
     await admin.query(`drop schema if exists ${schema} cascade`);
     await admin.query(`create schema ${schema}`);
@@ -99,7 +101,7 @@ describe(`README journal example on a ${REAL_SERVER}`, () => {
     const journal = createPgInvocationJournal({ query, now });
     const service = createInvocationService({ journal, namespace: "shop", revision: "2026-06-01", now });
     // Per request: a runtime.
-    const makeRuntime = () => createAgentRuntime({ governance, now, approvals: { coordinator }, audit: { sinks: [sink] } });
+    const makeRuntime = () => createAgentRuntime({ governance, now, approvals: { coordinator, seal: { keys: [{ id: "2026-12", secret: process.env.APPROVAL_SEAL_SECRET! }] } }, audit: { sinks: [sink] } });
 
     // Remote callers reach the service through the capability router; mount it in your RPCHandler.
     const agent = createCapabilityRouter<{ userId?: string }, object>({

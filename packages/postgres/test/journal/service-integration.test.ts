@@ -56,7 +56,7 @@ function boot(effects: string[]) {
     revision: "r1",
     maxStoredOutputBytes: 1_000,
   });
-  const runtime = () => createAgentRuntime({ governance: defineGovernance({ registry }), approvals: { coordinator }, audit: () => {} });
+  const runtime = () => createAgentRuntime({ governance: defineGovernance({ registry }), approvals: { coordinator, seal: false }, audit: () => {} });
   return { service, runtime, coordinator };
 }
 
