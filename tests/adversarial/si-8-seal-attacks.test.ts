@@ -139,6 +139,15 @@ describe("attacks on sealed approvals that once resumed (issue 29, SI-8)", () =>
     await refused(a, store, approval.id);
   });
 
+  it("SI-8: the submitted input edited in the store (to one the schema still reduces to the approved value) is refused", async () => {
+    const store = tamperable();
+    const a = app(store.coordinator);
+    const approval = approvalOf(await a.runtime.invoke("refund", { amount: 5 }, { actor: gold, context: {} }));
+    await a.runtime.approvals.decide(approval.id, { status: "approved", approver: manager });
+    store.set((r) => ({ ...r, submittedInput: { amount: 5, note: "smuggled past the approver" } }));
+    await refused(a, store, approval.id);
+  });
+
   it("SI-8: an untouched record with attributes, comment and a quorum still resumes once", async () => {
     const store = tamperable();
     const a = app(store.coordinator, 2);
@@ -175,6 +184,7 @@ describe("the same attacks as SQL on the real server (issue 29, SI-8)", () => {
     ["the requester's acting agent", `update ${table} set actor = actor || '{"via":{"id":"trusted-bot"}}'::jsonb where id = $1`],
     ["the approver's attributes", `update ${table} set decided_by = jsonb_set(decided_by, '{attributes,role}', '"manager"') where id = $1`],
     ["the decision comment", `update ${table} set decision_comment = 'any amount' where id = $1`],
+    ["the submitted input", `update ${table} set submitted_input = '{"amount":5,"note":"smuggled"}'::jsonb where id = $1`],
   ];
   for (const [what, sql] of edits) {
     it(`SI-8: ${what} edited in the table is refused like an unknown approval`, async () => {

@@ -4,7 +4,7 @@ import type { ApprovalRequest } from "../types.js";
 
 // The exact texts a seal's MAC is taken over. Each names its kind, so a request MAC never verifies as a decision's.
 
-/** Everything an approver is shown or a resume relies on, except the input itself, bound through its hash. */
+/** Everything an approver is shown or a resume relies on; the validated input is bound through its hash. */
 export function requestSealText(request: ApprovalRequest): string {
   return canonicalJson({
     v: 1,
@@ -15,6 +15,8 @@ export function requestSealText(request: ApprovalRequest): string {
     // The whole requester, attributes and acting agent included: policies read them at resume (SI-3).
     actor: jsonForm(request.actor),
     inputHash: request.inputHash,
+    // Resume validates the submitted input again, so it is bound too (absent and null alike: no JSON form to keep).
+    submittedInput: request.submittedInput == null ? null : jsonForm(request.submittedInput),
     reasons: request.reasons,
     types: request.types,
     risk: request.risk,
