@@ -2,6 +2,8 @@
 // as stored. Each edit below must be refused at resume exactly like an unknown approval id (SI-8), before the
 // handler runs and without consuming the record. The store is an in-memory coordinator whose `get` an attacker
 // (anyone with write access to the store) can rewrite; the Postgres half replays the edits on the real server.
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../../packages/core/src/approvals/canonical-json.js";
 import { createPgApprovalCoordinator, APPROVALS_DDL } from "@orpc-agent/postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +19,7 @@ import { approvalOf, base, build, dana, errorOf, meta, mo } from "./support/runt
 
 const K1 = { id: "k1", secret: "k1-secret-that-is-long-enough-for-hmac!!" };
 const cfo: Actor = Object.freeze({ id: "cfo", kind: "user" });
+const hex = (text: string) => createHash("sha256").update(text).digest("hex");
 
 type Tamper = (record: ApprovalRecord) => ApprovalRecord;
 
@@ -146,6 +149,22 @@ describe("attacks on sealed approvals that once resumed (issue 29, SI-8)", () =>
     await a.runtime.approvals.decide(approval.id, { status: "approved", approver: manager });
     store.set((r) => ({ ...r, submittedInput: { amount: 5, note: "smuggled past the approver" } }));
     await refused(a, store, approval.id);
+  });
+
+  it("SI-8: a consumed record edited in the store is not laundered into a fresh sealed approval by reRequest", async () => {
+    const store = tamperable();
+    const a = app(store.coordinator);
+    const approval = approvalOf(await a.runtime.invoke("refund", { amount: 5 }, { actor: gold, context: {} }));
+    await a.runtime.approvals.decide(approval.id, { status: "approved", approver: manager });
+    expect((await a.runtime.resume(approval.id, { context: {} })).status).toBe("completed");
+    const big = { amount: 5_000_000 };
+    store.set((r) => ({ ...r, input: big, submittedInput: big, inputHash: hex(canonicalJson(big)), risk: "low" }));
+    const operator: Actor = { id: "ops", kind: "user" };
+    await expect(a.runtime.approvals.reRequest(approval.id, { operator, reason: "never started" })).rejects.toThrow(`Approval "${approval.id}" was not found`);
+    expect(await store.inner.get(`${approval.id}.r`)).toBeNull();
+    // The untouched record re-requests as before.
+    store.set(undefined);
+    expect((await a.runtime.approvals.reRequest(approval.id, { operator, reason: "never started" })).status).toBe("pending");
   });
 
   it("SI-8: an untouched record with attributes, comment and a quorum still resumes once", async () => {

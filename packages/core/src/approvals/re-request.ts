@@ -2,6 +2,7 @@ import { toAuditActorRef } from "../audit/actor-ref.js";
 import type { AuditEmitter } from "../audit/emitter.js";
 import type { AgentAuditEvent } from "../audit/types.js";
 import { isWellFormedActor, type Actor } from "../capability/types.js";
+import type { ApprovalSealer } from "./seal/sealer.js";
 import type { ApprovalCoordinator, ApprovalRecord, ApprovalRequest } from "./types.js";
 
 export type ReRequestApprovalOptions = {
@@ -22,12 +23,14 @@ export async function reRequestApproval(
   coordinator: ApprovalCoordinator,
   id: string,
   options: ReRequestApprovalOptions,
-  deps: { audit: AuditEmitter; now: () => Date },
+  deps: { audit: AuditEmitter; now: () => Date; sealer?: ApprovalSealer | undefined },
 ): Promise<ApprovalRecord> {
   if (!isWellFormedActor(options?.operator)) throw new TypeError("reRequest: operator must be a well-formed actor");
   if (typeof options.reason !== "string" || options.reason.trim() === "") throw new TypeError("reRequest: reason must be a non-empty string");
   const record = await coordinator.get(id);
-  if (record === null) throw new Error(`Approval "${id}" was not found`);
+  // With `approvals.seal`, a record the runtime did not seal as stored is unknown here as at resume (SI-8): the
+  // fresh request would be sealed, laundering an edited or minted row into one an approver trusts.
+  if (record === null || (deps.sealer !== undefined && !(await verifies(deps.sealer, record)))) throw new Error(`Approval "${id}" was not found`);
   if (record.status !== "consumed" || record.consumedByExecutionId === undefined) {
     throw new Error(`Approval "${id}" cannot be re-requested (status: ${record.status}); only a consumed approval can`);
   }
@@ -62,6 +65,14 @@ export async function reRequestApproval(
     else deps.audit.emit(event);
   }
   return created;
+}
+
+async function verifies(sealer: ApprovalSealer, record: ApprovalRecord): Promise<boolean> {
+  try {
+    return await sealer.verifyRecord(record);
+  } catch {
+    return false;
+  }
 }
 
 function reRequestEvent(created: ApprovalRecord, consumed: ApprovalRecord, options: ReRequestApprovalOptions, timestamp: Date): AgentAuditEvent {

@@ -4,6 +4,7 @@ import type { AuditEmitter } from "../audit/emitter.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { refusesSelfApproval, type SelfApprovalRule } from "./self-approval.js";
 import { reRequestApproval } from "./re-request.js";
+import type { ApprovalSealer } from "./seal/sealer.js";
 import { decidesAsActingAgent } from "./acting-agent.js";
 import { approvalProgress, quorumOf } from "./quorum.js";
 import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, RuntimeApprovals } from "./types.js";
@@ -14,7 +15,7 @@ import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, RuntimeAppr
  */
 export function wrapCoordinator(
   coordinator: ApprovalCoordinator,
-  options: { audit: AuditEmitter; now: () => Date; selfApproval: SelfApprovalRule },
+  options: { audit: AuditEmitter; now: () => Date; selfApproval: SelfApprovalRule; sealer?: ApprovalSealer | undefined },
 ): RuntimeApprovals {
   const wrapped: RuntimeApprovals = {
     create: (request) => coordinator.create(request),
