@@ -167,6 +167,20 @@ describe("attacks on sealed approvals that once resumed (issue 29, SI-8)", () =>
     expect((await a.runtime.approvals.reRequest(approval.id, { operator, reason: "never started" })).status).toBe("pending");
   });
 
+  it("SI-8: a request handed to runtime.approvals.create (not asked for by an invocation) is never sealed, so it never resumes", async () => {
+    const store = tamperable();
+    const a = app(store.coordinator);
+    const genuine = approvalOf(await a.runtime.invoke("refund", { amount: 5 }, { actor: gold, context: {} }));
+    const { status: _status, seal: _seal, ...request } = (await store.inner.get(genuine.id))!;
+    const big = { amount: 5_000_000 };
+    const forged = await a.runtime.approvals.create({ ...request, id: "apr_forged", input: big, submittedInput: big, inputHash: hex(canonicalJson(big)) });
+    expect(forged.seal).toBeUndefined();
+    await a.runtime.approvals.decide("apr_forged", { status: "approved", approver: manager });
+    const unknown = await a.runtime.resume("apr_does-not-exist", { context: {} });
+    expect(errorOf(await a.runtime.resume("apr_forged", { context: {} }))).toEqual(errorOf(unknown));
+    expect(a.ran).toEqual([]);
+  });
+
   it("SI-8: an untouched record with attributes, comment and a quorum still resumes once", async () => {
     const store = tamperable();
     const a = app(store.coordinator, 2);

@@ -7,7 +7,7 @@ import { reRequestApproval } from "./re-request.js";
 import type { ApprovalSealer } from "./seal/sealer.js";
 import { decidesAsActingAgent } from "./acting-agent.js";
 import { approvalProgress, quorumOf } from "./quorum.js";
-import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, RuntimeApprovals } from "./types.js";
+import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, ApprovalRequest, RuntimeApprovals } from "./types.js";
 
 /**
  * `runtime.approvals`: the coordinator, with `decide` guarded and audited (core.md §10). Self-approval is refused
@@ -15,10 +15,12 @@ import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, RuntimeAppr
  */
 export function wrapCoordinator(
   coordinator: ApprovalCoordinator,
-  options: { audit: AuditEmitter; now: () => Date; selfApproval: SelfApprovalRule; sealer?: ApprovalSealer | undefined },
+  options: { audit: AuditEmitter; now: () => Date; selfApproval: SelfApprovalRule; sealer?: ApprovalSealer | undefined; unsealed?: ApprovalCoordinator },
 ): RuntimeApprovals {
   const wrapped: RuntimeApprovals = {
-    create: (request) => coordinator.create(request),
+    // A request handed in from outside was not asked for by an invocation: with `approvals.seal` it is stored
+    // unsealed (any seal it carries dropped), so it can be decided but never resumed (SI-8).
+    create: (request) => (options.unsealed === undefined ? coordinator.create(request) : options.unsealed.create(withoutSeal(request))),
     get: (id) => coordinator.get(id),
     markConsumed: (id, executionId) => coordinator.markConsumed(id, executionId),
     reRequest: (id, reRequestOptions) => reRequestApproval(coordinator, id, reRequestOptions, options),
@@ -43,6 +45,12 @@ export function wrapCoordinator(
     wrapped.list = (filter) => list(filter);
   }
   return Object.freeze(wrapped);
+}
+
+function withoutSeal(request: ApprovalRequest): ApprovalRequest {
+  if (typeof request !== "object" || request === null) return request;
+  const { seal: _seal, ...rest } = request;
+  return rest;
 }
 
 /** A plain copy of the decision, its approver in the JSON form a store keeps; anything malformed is kept for the coordinator to refuse. */

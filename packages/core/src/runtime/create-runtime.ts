@@ -83,7 +83,7 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
   const runtime: AgentRuntime<TContext> = {
     governance,
     registry: governance.registry,
-    approvals: wrapCoordinator(coordinator, { audit, now, sealer, selfApproval: { rejectSelfApproval, requesterConfirmable } }),
+    approvals: wrapCoordinator(coordinator, { audit, now, sealer, ...(sealer === undefined ? {} : { unsealed: stored }), selfApproval: { rejectSelfApproval, requesterConfirmable } }),
     invoke: (id, input, invokeOptions) => invoke(state, id, input, invokeOptions as never),
     describe: (surface, describeOptions) => describe(state, surface, describeOptions as never),
     resume: (approvalId, resumeOptions) => resume(state, approvalId, resumeOptions as never),
