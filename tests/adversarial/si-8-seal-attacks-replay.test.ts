@@ -224,6 +224,20 @@ afterAll(async () => {
 });
 
 describe("the seal's stated limit on the real server (issue 29)", () => {
+  it("SI-8: a consumed row minted in the table (a copy under a new id) is not re-requested into a sealed approval", async () => {
+    const a = app(createPgApprovalCoordinator({ query: (sql, params) => pool.query(sql, params) }));
+    const approval = approvalOf(await a.runtime.invoke("refund", { amount: 5 }, { actor: dana, context: {} }));
+    await a.runtime.approvals.decide(approval.id, { status: "approved", approver: mo });
+    expect((await a.runtime.resume(approval.id, { context: {} })).status).toBe("completed");
+    const columns = "capability_id, surface, actor, input, input_hash, reasons, types, risk, side_effect, status, requested_at, expires_at, decided_by, decided_at, decision_comment, submitted_input, quorum, approvals, seal, decision_seal, definition_digest, manifest_digest, definition, consumed_by_execution_id";
+    await pool.query(`insert into ${table} (id, ${columns}) select 'apr_minted_consumed', ${columns} from ${table} where id = $1`, [approval.id]);
+    const operator: Actor = { id: "ops", kind: "user" };
+    await expect(a.runtime.approvals.reRequest("apr_minted_consumed", { operator, reason: "never started" })).rejects.toThrow('Approval "apr_minted_consumed" was not found');
+    expect((await pool.query(`select count(*)::int as n from ${table} where id = 'apr_minted_consumed.r'`)).rows[0].n).toBe(0);
+    // The genuine consumed record still re-requests.
+    expect((await a.runtime.approvals.reRequest(approval.id, { operator, reason: "never started" })).status).toBe("pending");
+  });
+
   it("SI-8 (documented limit): a consumed row put back to approved with its execution id cleared resumes again; the seal does not stop it", async () => {
     const a = app(createPgApprovalCoordinator({ query: (sql, params) => pool.query(sql, params) }));
     const approval = approvalOf(await a.runtime.invoke("refund", { amount: 5 }, { actor: dana, context: {} }));
