@@ -1,0 +1,169 @@
+// The MCP Inspector CLI (`@modelcontextprotocol/inspector --cli`) drives the v2 endpoint as a third, independent
+// client: over Streamable HTTP on loopback and over stdio, in both of its protocol eras (`legacy` = 2025-era
+// initialize, `modern` = 2026-07-28). The Inspector needs Node >= 22.19, so on the Node 20.19 leg it runs on a Node 24
+// binary from scripts/install-node.sh; the server under test stays on the leg's own Node.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeAfterTest, closeEverythingAfterEachTest } from "../support/cleanup.js";
+import { createInspectorApp } from "./inspector-app.js";
+import { nowInSeconds, serveApp } from "./support.js";
+
+closeEverythingAfterEachTest();
+
+const packageDir = fileURLToPath(new URL("../..", import.meta.url));
+// The package's `mcp-inspector` bin (it has no exports map, so its package.json resolves).
+const inspectorBin = join(dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/inspector/package.json")), "clients/launcher/build/index.js");
+const stdioServer = [process.execPath, "--conditions=@orpc-agent/source", "--import", "tsx", "test/modern/inspector-stdio-server.ts"];
+
+let inspectorNode: string;
+let home: string;
+
+beforeAll(() => {
+  const [major, minor] = process.versions.node.split(".").map(Number) as [number, number];
+  inspectorNode =
+    major > 22 || (major === 22 && minor >= 19)
+      ? process.execPath
+      : execFileSync("sh", [join(packageDir, "../../scripts/install-node.sh"), "24"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+  // The Inspector keeps a catalog, client config and OAuth state under $HOME/.mcp-inspector: never the developer's.
+  home = mkdtempSync(join(tmpdir(), "orpc-agent-inspector-"));
+}, 180_000);
+
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+/** Spawns `mcp-inspector --cli` quietly with JSON output; resolves with its exit code and both streams. */
+function inspector(args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(inspectorNode, [inspectorBin, "--cli", "--format", "json", "--quiet", ...args], {
+      cwd: packageDir,
+      env: { ...process.env, HOME: home, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    closeAfterTest(() => void child.kill());
+  });
+}
+
+/** The Inspector's result payload (exit 0, or 5 when the tool answered isError). */
+function result(run: Run): { tools?: { name: string }[]; structuredContent?: unknown; isError?: boolean; content?: { text?: string }[] } {
+  expect(run.stdout, run.stderr).not.toBe("");
+  return (JSON.parse(run.stdout) as { result: never }).result;
+}
+
+/** The Inspector's error envelope (stderr under --quiet). */
+function failure(run: Run): { code: string; message: string } {
+  return (JSON.parse(run.stderr.trim().split("\n").at(-1)!) as { error: { code: string; message: string } }).error;
+}
+
+const ERAS = [
+  { era: "legacy", revision: "2025-11-25" },
+  { era: "modern", revision: "2026-07-28" },
+] as const;
+
+describe.each(ERAS)("Inspector CLI over Streamable HTTP, $era era ($revision)", ({ era }) => {
+  const http = (url: URL, token: string | undefined, ...args: string[]) =>
+    inspector([url.href, "--transport", "http", "--protocol-era", era, "--stored-auth-only", ...(token === undefined ? [] : ["--header", `Authorization: Bearer ${token}`]), ...args]);
+
+  it("lists per actor: dana and the admin see different catalogs", async () => {
+    const { url } = await serveApp(createInspectorApp());
+    const [danaList, adminList] = await Promise.all([http(url, "tok-dana", "--method", "tools/list"), http(url, "tok-admin", "--method", "tools/list")]);
+    expect(danaList.code).toBe(0);
+    expect(adminList.code).toBe(0);
+    expect(result(danaList).tools!.map((tool) => tool.name)).toEqual(["notes_whoami", "notes_count", "orders_refund", "accounts_close"]);
+    expect(result(adminList).tools!.map((tool) => tool.name)).toEqual(["notes_whoami", "notes_count", "orders_refund", "accounts_close", "admin_purge"]);
+  });
+
+  it("calls: ok, approval required, denied and invalid input, in the runtime's envelope", async () => {
+    const { url } = await serveApp(createInspectorApp());
+    const call = (name: string, args: Record<string, unknown> = {}) => http(url, "tok-dana", "--method", "tools/call", "--tool-name", name, "--tool-args-json", JSON.stringify(args));
+    const [ok, refund, denied, invalid] = await Promise.all([
+      call("notes_whoami"),
+      call("orders_refund", { orderId: "o1", amount: 5 }),
+      call("accounts_close"),
+      call("notes_count", {}),
+    ]);
+    expect(ok.code).toBe(0);
+    expect(result(ok).structuredContent).toEqual({ status: "ok", data: { actor: "u_dana", tenant: "t1" } });
+    expect(JSON.parse(result(ok).content![0]!.text!)).toEqual(result(ok).structuredContent);
+
+    expect(refund.code).toBe(0);
+    expect(result(refund).structuredContent).toMatchObject({ status: "approval-required", approvalId: expect.stringMatching(/^apr_/) });
+
+    // The Inspector exits 5 (tool_is_error) on isError results, and still prints the result.
+    expect(denied.code).toBe(5);
+    expect(result(denied)).toMatchObject({ isError: true, structuredContent: { status: "error", error: { code: "POLICY_DENIED", message: "Ask a person to close accounts." } } });
+    expect(failure(denied).code).toBe("tool_is_error");
+
+    expect(invalid.code).toBe(5);
+    expect(result(invalid)).toMatchObject({ isError: true, structuredContent: { status: "error", error: { code: "INPUT_INVALID" } } });
+  });
+
+  it("conceals: a hidden tool is refused exactly as an unknown one (SI-8)", async () => {
+    const { url } = await serveApp(createInspectorApp());
+    const [hidden, unknown] = await Promise.all([
+      http(url, "tok-dana", "--method", "tools/call", "--tool-name", "admin_purge"),
+      http(url, "tok-dana", "--method", "tools/call", "--tool-name", "no_such_tl"),
+    ]);
+    // The Inspector resolves the name against the actor's own tools/list before calling, so both refusals are
+    // `tool_not_found`; the outputs differ only by the name typed.
+    expect(hidden.code).toBe(unknown.code);
+    expect(failure(hidden).code).toBe("tool_not_found");
+    expect(hidden.stdout).toBe(unknown.stdout);
+    expect(hidden.stderr.replaceAll("admin_purge", "<name>")).toBe(unknown.stderr.replaceAll("no_such_tl", "<name>"));
+  });
+
+  it("refuses no token, a bad, expired or wrong-audience token as auth_required (401), an under-scoped one as insufficient scope (403)", async () => {
+    const tokens = {
+      "tok-expired": { expiresAt: nowInSeconds() - 10 },
+      "tok-elsewhere": { resource: new URL("https://other.example.com/mcp") },
+      "tok-noscope": { scopes: [] },
+    };
+    const { url } = await serveApp(createInspectorApp(), { requiredScopes: ["mcp"] }, tokens);
+    const runs = await Promise.all([undefined, "tok-nobody", "tok-expired", "tok-elsewhere", "tok-noscope", "tok-dana"].map((token) => http(url, token, "--method", "tools/list")));
+    const [none, bad, expired, elsewhere, noscope, dana] = runs.map((run) => ({ code: run.code, error: run.code === 0 ? undefined : failure(run) }));
+    expect(dana).toEqual({ code: 0, error: undefined });
+    for (const refused of [none, bad, expired, elsewhere]) expect(refused).toMatchObject({ code: 3, error: { code: "auth_required" } });
+    // 403 insufficient_scope is no login prompt for the Inspector: a general failure naming the scope to step up to.
+    expect(noscope).toEqual({ code: 1, error: { code: "error", message: 'Insufficient scope: required "mcp"' } });
+    for (const run of runs.slice(0, 5)) expect(run.stdout).toBe("");
+  });
+});
+
+describe.each(ERAS)("Inspector CLI over stdio, $era era ($revision)", ({ era }) => {
+  const stdio = (...args: string[]) => inspector(["--protocol-era", era, ...args, "--", ...stdioServer]);
+
+  it("lists and calls: ok, approval required, denied, invalid input, and conceals a hidden tool", async () => {
+    const call = (name: string, args: Record<string, unknown> = {}) => stdio("--method", "tools/call", "--tool-name", name, "--tool-args-json", JSON.stringify(args));
+    const [list, ok, refund, denied, invalid, hidden, unknown] = await Promise.all([
+      stdio("--method", "tools/list"),
+      call("notes_whoami"),
+      call("orders_refund", { orderId: "o1", amount: 5 }),
+      call("accounts_close"),
+      call("notes_count", {}),
+      call("admin_purge"),
+      call("no_such_tl"),
+    ]);
+    // stdio carries no credentials: the server runs as one fixed actor (dana), whose catalog lacks admin_purge.
+    expect(result(list).tools!.map((tool) => tool.name)).toEqual(["notes_whoami", "notes_count", "orders_refund", "accounts_close"]);
+    expect(result(ok).structuredContent).toEqual({ status: "ok", data: { actor: "u_dana", tenant: "stdio" } });
+    expect(result(refund).structuredContent).toMatchObject({ status: "approval-required" });
+    expect(result(denied).structuredContent).toMatchObject({ status: "error", error: { code: "POLICY_DENIED" } });
+    expect(result(invalid).structuredContent).toMatchObject({ status: "error", error: { code: "INPUT_INVALID" } });
+    expect([list.code, ok.code, refund.code, denied.code, invalid.code]).toEqual([0, 0, 0, 5, 5]);
+    expect(hidden.code).toBe(unknown.code);
+    expect(failure(hidden).code).toBe("tool_not_found");
+    expect(hidden.stdout).toBe(unknown.stdout);
+    expect(hidden.stderr.replaceAll("admin_purge", "<name>")).toBe(unknown.stderr.replaceAll("no_such_tl", "<name>"));
+  });
+});
