@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CapabilityClientError, createHttpCapabilityClient, type HttpCapabilityClientOptions } from "../../src/http/index.js";
 import { dana, latch, newInvocationId, startShop, type Shop } from "../server/remote-fixture.js";
+import { ORPC_MAJOR } from "../../src/orpc/procedure.js";
 
 // A canned HTTP server standing in for proxies, crashed servers and refusals: it counts every request it sees.
 type Behaviour = (req: IncomingMessage, res: ServerResponse) => void;
@@ -37,7 +38,11 @@ const reply = (status: number, body: unknown): Behaviour => (_req, res) => {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(typeof body === "string" ? body : JSON.stringify(body));
 };
-const orpcError = (status: number, code: string, data?: unknown) => ({ json: { defined: false, code, status, message: code, data } });
+// The error body each major's RPCHandler writes: 1.x carries the status, 2.x an `inferable` flag instead.
+const orpcError = (status: number, code: string, data?: unknown) =>
+  ORPC_MAJOR === 1
+    ? { json: { defined: false, code, status, message: code, data } }
+    : { json: { defined: false, inferable: false, code, message: code, data } };
 const cannedClient = (extra: Partial<HttpCapabilityClientOptions> = {}) =>
   createHttpCapabilityClient({ url: cannedUrl, ...extra });
 const invokeOn = (client: ReturnType<typeof cannedClient>, invocationId = newInvocationId()) =>

@@ -1,6 +1,6 @@
 import { call, os } from "@orpc/server";
 import { describe, expect, it } from "vitest";
-import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentInvocationInfo } from "../../src/index.js";
+import { agentMeta, agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentInvocationInfo } from "../../src/index.js";
 import { dana } from "./execution-harness.js";
 
 const seen: { context: unknown }[] = [];
@@ -11,7 +11,7 @@ const withMiddleware = base.use(({ context, next }) => {
   middlewareSaw.push(context.agent);
   return next();
 });
-const meta = { agent: { description: "Echo the context.", expose: { direct: true, mcp: true }, sideEffect: "read", risk: "low" } } as const;
+const meta = agentMeta({ description: "Echo the context.", expose: { direct: true, mcp: true }, sideEffect: "read", risk: "low" });
 
 const echo = base.meta(meta).handler(({ context }) => {
   seen.push({ context });
