@@ -6,7 +6,7 @@ import { generateText, stepCountIs } from "ai";
 import * as aiTest from "ai/test";
 import { z } from "zod";
 import { expect, it } from "vitest";
-import { agentProcedure, createAgentRuntime, createCapabilityRegistry, createInMemoryApprovalCoordinator, defineGovernance, definePolicy, deny, type AgentAuditEvent } from "@orpc-agent/core";
+import { agentMeta, agentProcedure, createAgentRuntime, createCapabilityRegistry, createInMemoryApprovalCoordinator, defineGovernance, definePolicy, deny, type AgentAuditEvent } from "@orpc-agent/core";
 import { toAISDKTools, type AISDKToolResult } from "../src/index.js";
 
 const MAJOR = process.env.ORPC_AGENT_AI_MAJOR ?? "5";
@@ -22,7 +22,7 @@ function governance(handlerRuns: string[]) {
       accounts: {
         close: ap
           .input(z.object({ accountId: z.string() }))
-          .meta({ agent: { description: "Close an account.", expose: { aiSdk: true, direct: true }, sideEffect: "destructive", risk: "high" } })
+          .meta(agentMeta({ description: "Close an account.", expose: { aiSdk: true, direct: true }, sideEffect: "destructive", risk: "high" }))
           .handler(({ input }) => (handlerRuns.push(input.accountId), { closed: input.accountId })),
       },
     }),
