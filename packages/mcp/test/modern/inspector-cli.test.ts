@@ -2,13 +2,14 @@
 // client: over Streamable HTTP on loopback and over stdio, in both of its protocol eras (`legacy` = 2025-era
 // initialize, `modern` = 2026-07-28). The Inspector needs Node >= 22.19, so on the Node 20.19 leg it runs on a Node 24
 // binary from scripts/install-node.sh; the server under test stays on the leg's own Node.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp } from "../support/app.js";
 import { closeAfterTest, closeEverythingAfterEachTest } from "../support/cleanup.js";
 import { createInspectorApp } from "./inspector-app.js";
 import { nowInSeconds, serveApp } from "./support.js";
@@ -38,7 +39,7 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 type Run = { code: number | null; stdout: string; stderr: string };
 
 /** Spawns `mcp-inspector --cli` quietly with JSON output; resolves with its exit code and both streams. */
-function inspector(args: string[]): Promise<Run> {
+function inspector(args: string[], onSpawn?: (child: ChildProcess) => void): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(inspectorNode, [inspectorBin, "--cli", "--format", "json", "--quiet", ...args], {
       cwd: packageDir,
@@ -52,6 +53,7 @@ function inspector(args: string[]): Promise<Run> {
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
     closeAfterTest(() => void child.kill());
+    onSpawn?.(child);
   });
 }
 
@@ -72,8 +74,9 @@ const ERAS = [
 ] as const;
 
 describe.each(ERAS)("Inspector CLI over Streamable HTTP, $era era ($revision)", ({ era }) => {
-  const http = (url: URL, token: string | undefined, ...args: string[]) =>
-    inspector([url.href, "--transport", "http", "--protocol-era", era, "--stored-auth-only", ...(token === undefined ? [] : ["--header", `Authorization: Bearer ${token}`]), ...args]);
+  const http = (url: URL, token: string | undefined, ...args: string[]) => httpWith(undefined, url, token, ...args);
+  const httpWith = (onSpawn: ((child: ChildProcess) => void) | undefined, url: URL, token: string | undefined, ...args: string[]) =>
+    inspector([url.href, "--transport", "http", "--protocol-era", era, "--stored-auth-only", ...(token === undefined ? [] : ["--header", `Authorization: Bearer ${token}`]), ...args], onSpawn);
 
   it("lists per actor: dana and the admin see different catalogs", async () => {
     const { url } = await serveApp(createInspectorApp());
@@ -111,10 +114,13 @@ describe.each(ERAS)("Inspector CLI over Streamable HTTP, $era era ($revision)", 
 
   it("conceals: a hidden tool is refused exactly as an unknown one (SI-8)", async () => {
     const { url } = await serveApp(createInspectorApp());
-    const [hidden, unknown] = await Promise.all([
+    const [hidden, unknown, asAdmin] = await Promise.all([
       http(url, "tok-dana", "--method", "tools/call", "--tool-name", "admin_purge"),
       http(url, "tok-dana", "--method", "tools/call", "--tool-name", "no_such_tl"),
+      http(url, "tok-admin", "--method", "tools/call", "--tool-name", "admin_purge"),
     ]);
+    // The hidden tool is real: its owner calls it.
+    expect(result(asAdmin).structuredContent).toEqual({ status: "ok", data: { purged: true } });
     // The Inspector resolves the name against the actor's own tools/list before calling, so both refusals are
     // `tool_not_found`; the outputs differ only by the name typed.
     expect(hidden.code).toBe(unknown.code);
@@ -137,6 +143,18 @@ describe.each(ERAS)("Inspector CLI over Streamable HTTP, $era era ($revision)", 
     // 403 insufficient_scope is no login prompt for the Inspector: a general failure naming the scope to step up to.
     expect(noscope).toEqual({ code: 1, error: { code: "error", message: 'Insufficient scope: required "mcp"' } });
     for (const run of runs.slice(0, 5)) expect(run.stdout).toBe("");
+  });
+
+  it("cancellation: the Inspector dying mid-call closes the stream, which reaches the handler as an abort", async () => {
+    const app = createTestApp();
+    const { url } = await serveApp(app);
+    let child!: ChildProcess;
+    const run = httpWith((spawned) => (child = spawned), url, "tok-dana", "--method", "tools/call", "--tool-name", "notes_slow");
+    await app.interruptions.started("notes.slow");
+    // SIGKILL: no chance to send anything; only the closed connection can tell the server.
+    child.kill("SIGKILL");
+    expect(await app.interruptions.settled("notes.slow")).toEqual({ aborted: true });
+    expect((await run).code).toBe(null);
   });
 });
 
