@@ -1,11 +1,10 @@
 import type { RemoteExecutionResult } from "../../client/types.js";
-import { decodeRpcJson, encodeRpcJson, type RpcJson } from "../../orpc/rpc-json.js";
+import { decodeRpcJson, encodeRpcJson } from "../../orpc/rpc-json.js";
 import type { JournalOutcome } from "../journal/types.js";
 
 // Outcomes are stored through oRPC's RPC JSON serializer, the encoding the wire uses, so a replay is
 // type-identical to the first response (Date, Map, Set, bigint survive); distributed.md §5.3.
 
-export type EncodedValue = RpcJson;
 export { decodeRpcJson, encodeRpcJson };
 
 const utf8 = new TextEncoder();
