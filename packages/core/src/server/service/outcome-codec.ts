@@ -1,5 +1,5 @@
 import type { RemoteExecutionResult } from "../../client/types.js";
-import { decodeRpcJson, encodeRpcJson } from "../../orpc/rpc-json.js";
+import { decodeRpcJson, encodeRpcJson, type RpcJson } from "../../orpc/rpc-json.js";
 import type { JournalOutcome } from "../journal/types.js";
 
 // Outcomes are stored through oRPC's RPC JSON serializer, the encoding the wire uses, so a replay is
