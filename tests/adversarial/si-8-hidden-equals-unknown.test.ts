@@ -13,6 +13,10 @@ import { connectHttp, listen } from "../../packages/mcp/test/support/http.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { base, build, dana, meta, mo } from "./support/runtime.js";
+import { captureStartupWarnings } from "./support/startup-warnings.js";
+
+// Writes a hide policy may gate, with no coordinator configured: W2, captured and asserted.
+captureStartupWarnings(["W2"]);
 
 // Hidden from dana at discovery and at invocation, the way an application hides an admin tool.
 const hideFromDana = definePolicy("hide-from-dana", (req) => (req.actor.id === "dana" ? hide() : allow()), { phases: ["discovery", "invocation"] });

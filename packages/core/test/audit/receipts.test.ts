@@ -13,6 +13,10 @@ import {
   type AgentAuditEvent,
   type AuditChainLink,
 } from "../../src/index.js";
+import { captureStartupWarnings } from "../support/startup-warnings.js";
+
+// The gated capability runs without a coordinator on purpose: W1, captured and asserted.
+captureStartupWarnings(["W1"]);
 
 // ADR-025 receipts across an approval: the suspended call has none, the resumed one gets the receipt of its
 // terminal event, and the receipt locates that execution's events in the (verifiable) chain.
