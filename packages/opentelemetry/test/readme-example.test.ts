@@ -1,6 +1,5 @@
-// The README's example, verbatim except for two lines: the import path (the package's tsconfig cannot resolve its
-// own name, so the test imports the entry that "@orpc-agent/opentelemetry" points to) and the `os` cast (inside
-// this monorepo the root and core resolve two installs of @orpc/server whose types differ only by an optional peer).
+// The README's example, verbatim except for one line: the import path (the package's tsconfig cannot resolve its
+// own name, so the test imports the entry that "@orpc-agent/opentelemetry" points to).
 import { os } from "@orpc/server";
 import { z } from "zod";
 import { expect, it } from "vitest";
@@ -8,7 +7,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "
 import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
 import { createOpenTelemetryTracing } from "../src/index.js";
 
-const ap = agentProcedure(os as never);
+const ap = agentProcedure(os);
 const governance = defineGovernance({
   registry: createCapabilityRegistry({
     orders: {

@@ -22,7 +22,7 @@ export const mallory = { id: "u_mallory", kind: "user" as const };
 export const priya = { id: "u_priya", kind: "user" as const };
 
 // `os` comes from the root install and core from its own; the builder types differ only by an optional peer.
-const ap = agentProcedure(os as never);
+const ap = agentProcedure(os);
 const orderInput = z.object({ id: z.string(), note: z.string().optional() });
 
 /**

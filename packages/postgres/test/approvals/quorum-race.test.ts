@@ -169,7 +169,7 @@ describe(`SI-4: quorum approvals race on a ${REAL_SERVER}`, () => {
       createAgentRuntime({ governance, approvals: { coordinator, seal: false }, audit: (event) => void events.push(event) }).approvals,
     );
 
-    const suspended = await runtime.invoke("payments.wire", { to: "acct_1", amount: 900 }, { actor: REQUESTER, surface: "direct" });
+    const suspended = await runtime.invoke("payments.wire", { to: "acct_1", amount: 900 }, { actor: REQUESTER, context: {}, surface: "direct" });
     expect(suspended.status).toBe("approval-required");
     if (suspended.status !== "approval-required") return;
     const id = suspended.approval.id;
@@ -191,7 +191,7 @@ describe(`SI-4: quorum approvals race on a ${REAL_SERVER}`, () => {
     expect(decisionEvents.map((e) => e.type).sort()).toEqual(["capability.approval_recorded", "capability.approval_recorded", "capability.approved"]);
     expect(decisionEvents.map((e) => e.actor.id).sort()).toEqual(stored.approvals!.map((vote) => vote.approver.id).sort());
 
-    const resumes = await Promise.all(Array.from({ length: 10 }, () => runtime.resume(id, { expectedActor: REQUESTER, expectedSurface: "direct" })));
+    const resumes = await Promise.all(Array.from({ length: 10 }, () => runtime.resume(id, { context: {}, expectedActor: REQUESTER, expectedSurface: "direct" })));
     expect(resumes.filter((r) => r.status === "completed")).toHaveLength(1);
     for (const result of resumes.filter((r) => r.status !== "completed")) {
       expect(result.status === "failed" && result.error.code).toBe("APPROVAL_CONSUMED");
