@@ -1,25 +1,12 @@
 // SI-5 / SI-6 on the real server: the submitted input survives the approvals table, so a transform applies once
 // on resume, and a row whose submitted input was rewritten cannot change what executes.
-import { createPgApprovalCoordinator, APPROVALS_DDL } from "@orpc-agent/postgres";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPgApprovalCoordinator } from "@orpc-agent/postgres";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { approvalOf, base, build, dana, errorOf, meta, mo } from "./support/runtime.js";
+import { useApprovalsSchema } from "./support/approvals-schema.js";
 
-const schema = `orpc_adv_submitted_${process.pid}`;
-let pool: pg.Pool;
-
-beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 2, options: `-c search_path=${schema}` });
-  pool.on("error", () => {});
-  await pool.query(`drop schema if exists ${schema} cascade`);
-  await pool.query(`create schema ${schema}`);
-  await pool.query(APPROVALS_DDL);
-});
-afterAll(async () => {
-  await pool.query(`drop schema if exists ${schema} cascade`);
-  await pool.end();
-});
+const db = useApprovalsSchema("orpc_adv_submitted");
 
 function payInCents() {
   const seen: unknown[] = [];
@@ -36,7 +23,7 @@ function payInCents() {
 describe("resume through the PostgreSQL coordinator (SI-5, SI-6)", () => {
   it("SI-6: a transform applies once: the handler gets the approved 500, never 50 000", async () => {
     const pay = payInCents();
-    const coordinator = createPgApprovalCoordinator({ query: (sql, params) => pool.query(sql, params) });
+    const coordinator = createPgApprovalCoordinator({ query: db.query });
     const { runtime } = build({ defs: { pay: pay.procedure }, approvals: { coordinator, seal: false } });
     const approval = approvalOf(await runtime.invoke("pay", { amount: 5 }, { actor: dana, context: {} }));
     expect(approval.input).toEqual({ amount: 500 });
@@ -48,11 +35,11 @@ describe("resume through the PostgreSQL coordinator (SI-5, SI-6)", () => {
 
   it("SI-5: a submitted input rewritten in the table is refused, the approval stays unconsumed", async () => {
     const pay = payInCents();
-    const coordinator = createPgApprovalCoordinator({ query: (sql, params) => pool.query(sql, params) });
+    const coordinator = createPgApprovalCoordinator({ query: db.query });
     const { runtime } = build({ defs: { pay: pay.procedure }, approvals: { coordinator, seal: false } });
     const approval = approvalOf(await runtime.invoke("pay", { amount: 5 }, { actor: dana, context: {} }));
     await coordinator.decide(approval.id, { status: "approved", approver: mo });
-    await pool.query(`update orpc_agent_approvals set submitted_input = '{"amount": 50000}'::jsonb where id = $1`, [approval.id]);
+    await db.pool().query(`update orpc_agent_approvals set submitted_input = '{"amount": 50000}'::jsonb where id = $1`, [approval.id]);
     const result = await runtime.resume(approval.id, { context: {} });
     expect(errorOf(result).code).toBe("APPROVAL_INPUT_MISMATCH");
     expect(pay.seen).toEqual([]);

@@ -1,11 +1,11 @@
 // Issue 29, attacker's view, part 2: seals replayed, copied, reshaped or malformed, records with broken instants,
 // decisions whose getters answer differently, and the one edit the seal does not stop (a consumed row put back).
-import { createPgApprovalCoordinator, APPROVALS_DDL } from "@orpc-agent/postgres";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPgApprovalCoordinator } from "@orpc-agent/postgres";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createInMemoryApprovalCoordinator, type Actor, type ApprovalCoordinator, type ApprovalDecision, type ApprovalRecord } from "@orpc-agent/core";
 import { approvalOf, base, build, dana, errorOf, meta, mo } from "./support/runtime.js";
+import { APPROVALS_TABLE, useApprovalsSchema } from "./support/approvals-schema.js";
 
 const K1 = { id: "k1", secret: "k1-secret-that-is-long-enough-for-hmac!!" };
 const ann: Actor = Object.freeze({ id: "ann", kind: "user" });
@@ -207,45 +207,32 @@ describe("replayed and reshaped seals (issue 29, SI-8)", () => {
   });
 });
 
-const schema = `orpc_adv_seal_replay_${process.pid}`;
-const table = "orpc_agent_approvals";
-let pool: pg.Pool;
-
-beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 2, options: `-c search_path=${schema}` });
-  pool.on("error", () => {});
-  await pool.query(`drop schema if exists ${schema} cascade`);
-  await pool.query(`create schema ${schema}`);
-  await pool.query(APPROVALS_DDL);
-});
-afterAll(async () => {
-  await pool.query(`drop schema if exists ${schema} cascade`);
-  await pool.end();
-});
+const db = useApprovalsSchema("orpc_adv_seal_replay");
+const table = APPROVALS_TABLE;
 
 describe("the seal's stated limit on the real server (issue 29)", () => {
   it("SI-8: a consumed row minted in the table (a copy under a new id) is not re-requested into a sealed approval", async () => {
-    const a = app(createPgApprovalCoordinator({ query: (sql, params) => pool.query(sql, params) }));
+    const a = app(createPgApprovalCoordinator({ query: db.query }));
     const approval = approvalOf(await a.runtime.invoke("refund", { amount: 5 }, { actor: dana, context: {} }));
     await a.runtime.approvals.decide(approval.id, { status: "approved", approver: mo });
     expect((await a.runtime.resume(approval.id, { context: {} })).status).toBe("completed");
     const columns = "capability_id, surface, actor, input, input_hash, reasons, types, risk, side_effect, status, requested_at, expires_at, decided_by, decided_at, decision_comment, submitted_input, quorum, approvals, seal, decision_seal, definition_digest, manifest_digest, definition, consumed_by_execution_id";
-    await pool.query(`insert into ${table} (id, ${columns}) select 'apr_minted_consumed', ${columns} from ${table} where id = $1`, [approval.id]);
+    await db.pool().query(`insert into ${table} (id, ${columns}) select 'apr_minted_consumed', ${columns} from ${table} where id = $1`, [approval.id]);
     const operator: Actor = { id: "ops", kind: "user" };
     await expect(a.runtime.approvals.reRequest("apr_minted_consumed", { operator, reason: "never started" })).rejects.toThrow('Approval "apr_minted_consumed" was not found');
-    expect((await pool.query(`select count(*)::int as n from ${table} where id = 'apr_minted_consumed.r'`)).rows[0].n).toBe(0);
+    expect((await db.pool().query(`select count(*)::int as n from ${table} where id = 'apr_minted_consumed.r'`)).rows[0].n).toBe(0);
     // The genuine consumed record still re-requests.
     expect((await a.runtime.approvals.reRequest(approval.id, { operator, reason: "never started" })).status).toBe("pending");
   });
 
   it("SI-8 (documented limit): a consumed row put back to approved with its execution id cleared resumes again; the seal does not stop it", async () => {
-    const a = app(createPgApprovalCoordinator({ query: (sql, params) => pool.query(sql, params) }));
+    const a = app(createPgApprovalCoordinator({ query: db.query }));
     const approval = approvalOf(await a.runtime.invoke("refund", { amount: 5 }, { actor: dana, context: {} }));
     await a.runtime.approvals.decide(approval.id, { status: "approved", approver: mo });
     expect((await a.runtime.resume(approval.id, { context: {} })).status).toBe("completed");
     // Status alone cannot be flipped (a check constraint ties `approved` to no consuming execution), so clear both.
-    await expect(pool.query(`update ${table} set status = 'approved' where id = $1`, [approval.id])).rejects.toThrow(/check constraint/);
-    await pool.query(`update ${table} set status = 'approved', consumed_by_execution_id = null where id = $1`, [approval.id]);
+    await expect(db.pool().query(`update ${table} set status = 'approved' where id = $1`, [approval.id])).rejects.toThrow(/check constraint/);
+    await db.pool().query(`update ${table} set status = 'approved', consumed_by_execution_id = null where id = $1`, [approval.id]);
     expect((await a.runtime.resume(approval.id, { context: {} })).status).toBe("completed");
     expect(a.ran).toEqual([5, 5]);
   });

@@ -4,9 +4,8 @@
 // (anyone with write access to the store) can rewrite; the Postgres half replays the edits on the real server.
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../../packages/core/src/approvals/canonical-json.js";
-import { createPgApprovalCoordinator, APPROVALS_DDL } from "@orpc-agent/postgres";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPgApprovalCoordinator } from "@orpc-agent/postgres";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   createInMemoryApprovalCoordinator,
@@ -16,6 +15,7 @@ import {
   type ApprovalRecord,
 } from "@orpc-agent/core";
 import { approvalOf, base, build, dana, errorOf, meta, mo } from "./support/runtime.js";
+import { APPROVALS_TABLE, useApprovalsSchema } from "./support/approvals-schema.js";
 
 const K1 = { id: "k1", secret: "k1-secret-that-is-long-enough-for-hmac!!" };
 const cfo: Actor = Object.freeze({ id: "cfo", kind: "user" });
@@ -192,25 +192,12 @@ describe("attacks on sealed approvals that once resumed (issue 29, SI-8)", () =>
   });
 });
 
-const schema = `orpc_adv_seal_attacks_${process.pid}`;
-const table = "orpc_agent_approvals";
-let pool: pg.Pool;
-
-beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 2, options: `-c search_path=${schema}` });
-  pool.on("error", () => {});
-  await pool.query(`drop schema if exists ${schema} cascade`);
-  await pool.query(`create schema ${schema}`);
-  await pool.query(APPROVALS_DDL);
-});
-afterAll(async () => {
-  await pool.query(`drop schema if exists ${schema} cascade`);
-  await pool.end();
-});
+const db = useApprovalsSchema("orpc_adv_seal_attacks");
+const table = APPROVALS_TABLE;
 
 describe("the same attacks as SQL on the real server (issue 29, SI-8)", () => {
-  const pgApp = (quorum?: number) => app(createPgApprovalCoordinator({ query: (sql, params) => pool.query(sql, params) }), quorum);
-  const status = async (id: string) => (await pool.query(`select status from ${table} where id = $1`, [id])).rows[0].status;
+  const pgApp = (quorum?: number) => app(createPgApprovalCoordinator({ query: db.query }), quorum);
+  const status = async (id: string) => (await db.pool().query(`select status from ${table} where id = $1`, [id])).rows[0].status;
 
   const edits: [string, string][] = [
     ["the requester's attributes", `update ${table} set actor = jsonb_set(actor, '{attributes,tier}', '"gold"') where id = $1`],
@@ -225,7 +212,7 @@ describe("the same attacks as SQL on the real server (issue 29, SI-8)", () => {
       const approval = approvalOf(await a.runtime.invoke("refund", { amount: 5 }, { actor: basic, context: {} }));
       await a.runtime.approvals.decide(approval.id, { status: "approved", approver: clerk, comment: "up to 5" });
       const unknown = await a.runtime.resume("apr_does-not-exist", { context: {} });
-      await pool.query(sql, [approval.id]);
+      await db.pool().query(sql, [approval.id]);
       expect(errorOf(await a.runtime.resume(approval.id, { context: {} }))).toEqual(errorOf(unknown));
       expect(a.ran).toEqual([]);
       expect(await status(approval.id)).toBe("approved");
@@ -237,7 +224,7 @@ describe("the same attacks as SQL on the real server (issue 29, SI-8)", () => {
     const approval = approvalOf(await a.runtime.invoke("refund", { amount: 5 }, { actor: gold, context: {} }));
     await a.runtime.approvals.decide(approval.id, { status: "approved", approver: { id: "ann", kind: "user" } });
     await a.runtime.approvals.decide(approval.id, { status: "approved", approver: manager });
-    await pool.query(
+    await db.pool().query(
       `update ${table} set approvals = approvals || jsonb_build_array(jsonb_build_object('approver', '{"id":"cfo","kind":"user"}'::jsonb, 'at', now()::text)) where id = $1`,
       [approval.id],
     );

@@ -3,28 +3,15 @@
 // the same edits go through, which is what the seal is for.
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../../packages/core/src/approvals/canonical-json.js";
-import { createPgApprovalCoordinator, APPROVALS_DDL } from "@orpc-agent/postgres";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPgApprovalCoordinator } from "@orpc-agent/postgres";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ApprovalSealOptions } from "@orpc-agent/core";
 import { approvalOf, base, build, dana, errorOf, meta, mo } from "./support/runtime.js";
+import { APPROVALS_TABLE, useApprovalsSchema } from "./support/approvals-schema.js";
 
-const schema = `orpc_adv_sealed_${process.pid}`;
-const table = "orpc_agent_approvals";
-let pool: pg.Pool;
-
-beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 2, options: `-c search_path=${schema}` });
-  pool.on("error", () => {});
-  await pool.query(`drop schema if exists ${schema} cascade`);
-  await pool.query(`create schema ${schema}`);
-  await pool.query(APPROVALS_DDL);
-});
-afterAll(async () => {
-  await pool.query(`drop schema if exists ${schema} cascade`);
-  await pool.end();
-});
+const db = useApprovalsSchema("orpc_adv_sealed");
+const table = APPROVALS_TABLE;
 
 const K1 = { id: "k1", secret: "k1-secret-that-is-long-enough-for-hmac!!" };
 const K2 = { id: "k2", secret: "k2-secret-that-is-long-enough-for-hmac!!" };
@@ -40,7 +27,7 @@ function app(seal: ApprovalSealOptions | false, quorum?: number) {
         ran.push({ cap, actor: context.agent!.actor.id, amount: input.amount });
         return "refunded";
       });
-  const coordinator = createPgApprovalCoordinator({ query: (sql, params) => pool.query(sql, params) });
+  const coordinator = createPgApprovalCoordinator({ query: db.query });
   const { runtime } = build({ defs: { smallRefund: refund("smallRefund"), largeRefund: refund("largeRefund") }, approvals: { coordinator, seal } });
   return { runtime, coordinator, ran };
 }
@@ -71,18 +58,18 @@ describe("sealed approvals survive nothing but the runtime's own writes (issue 2
     it(`SI-8: ${what} edited in the table is refused like an unknown approval; the handler never runs`, async () => {
       const a = await approvedSmallRefund({ keys: [K1] });
       const unknown = await a.runtime.resume("apr_does-not-exist", { context: {} });
-      await pool.query(sql, [a.id, ...extra]);
+      await db.pool().query(sql, [a.id, ...extra]);
       const result = await a.runtime.resume(a.id, { context: {} });
       expect(errorOf(result)).toEqual(errorOf(unknown));
       expect(a.ran).toEqual([]);
       // Refused before anything else: the record is neither consumed nor otherwise changed.
-      expect((await pool.query(`select status from ${table} where id = $1`, [a.id])).rows[0].status).toBe("approved");
+      expect((await db.pool().query(`select status from ${table} where id = $1`, [a.id])).rows[0].status).toBe("approved");
     });
   }
 
   it("SI-8: without a seal, the same capability/actor edit executes the large refund as someone else (the attack the seal stops)", async () => {
     const a = await approvedSmallRefund(false);
-    await pool.query(tamperings[0]![1], [a.id]);
+    await db.pool().query(tamperings[0]![1], [a.id]);
     expect((await a.runtime.resume(a.id, { context: {} })).status).toBe("completed");
     expect(a.ran).toEqual([{ cap: "largeRefund", actor: "eve", amount: 5 }]);
   });
@@ -91,7 +78,7 @@ describe("sealed approvals survive nothing but the runtime's own writes (issue 2
     const a = app({ keys: [K1] });
     const approval = approvalOf(await a.runtime.invoke("smallRefund", { amount: 5 }, { actor: dana, context: {} }));
     await a.runtime.approvals.decide(approval.id, { status: "rejected", approver: mo });
-    await pool.query(`update ${table} set status = 'approved' where id = $1`, [approval.id]);
+    await db.pool().query(`update ${table} set status = 'approved' where id = $1`, [approval.id]);
     const unknown = await a.runtime.resume("apr_does-not-exist", { context: {} });
     expect(errorOf(await a.runtime.resume(approval.id, { context: {} }))).toEqual(errorOf(unknown));
     expect(a.ran).toEqual([]);
@@ -100,7 +87,7 @@ describe("sealed approvals survive nothing but the runtime's own writes (issue 2
   it("SI-8: a pending approval marked approved in the table (no decision through the runtime) is refused", async () => {
     const a = app({ keys: [K1] });
     const approval = approvalOf(await a.runtime.invoke("smallRefund", { amount: 5 }, { actor: dana, context: {} }));
-    await pool.query(`update ${table} set status = 'approved', decided_by = '{"id":"mo","kind":"user"}'::jsonb, decided_at = now() where id = $1`, [approval.id]);
+    await db.pool().query(`update ${table} set status = 'approved', decided_by = '{"id":"mo","kind":"user"}'::jsonb, decided_at = now() where id = $1`, [approval.id]);
     expect(errorOf(await a.runtime.resume(approval.id, { context: {} })).code).toBe("INTERNAL_ERROR");
     expect(a.ran).toEqual([]);
   });
@@ -115,7 +102,7 @@ describe("sealed approvals survive nothing but the runtime's own writes (issue 2
 
   it("SI-8: a row minted by hand in the table, copying another approval's seal, is refused", async () => {
     const a = await approvedSmallRefund({ keys: [K1] });
-    await pool.query(
+    await db.pool().query(
       `insert into ${table} (id, capability_id, surface, actor, input, input_hash, reasons, types, risk, side_effect, status, requested_at, expires_at, decided_by, decided_at, decision_comment, submitted_input, quorum, approvals, seal, decision_seal, definition_digest, manifest_digest, definition) select 'apr_minted', capability_id, surface, actor, input, input_hash, reasons, types, risk, side_effect, status, requested_at, expires_at, decided_by, decided_at, decision_comment, submitted_input, quorum, approvals, seal, decision_seal, definition_digest, manifest_digest, definition from ${table} where id = $1`,
       [a.id],
     );
@@ -141,7 +128,7 @@ describe("sealed approvals survive nothing but the runtime's own writes (issue 2
     const first = await a.runtime.approvals.decide(approval.id, { status: "approved", approver: mo });
     expect(first.status).toBe("pending");
     const copied = first.approvals![0]!.seal!;
-    await pool.query(
+    await db.pool().query(
       `update ${table} set approvals = approvals || jsonb_build_array(jsonb_build_object('approver', '{"id":"cfo","kind":"user"}'::jsonb, 'at', now()::text, 'seal', $2::text)),
          status = 'approved', decided_by = '{"id":"cfo","kind":"user"}'::jsonb, decided_at = now(), decision_seal = $2 where id = $1`,
       [approval.id, copied],
