@@ -77,6 +77,7 @@ export default defineConfig({
           { text: "Auditing", link: "/guides/auditing" },
           { text: "Verifiable audit", link: "/guides/verifiable-audit" },
           { text: "MCP over HTTP", link: "/guides/mcp-http" },
+          { text: "MCP: moving to SDK v2", link: "/guides/mcp-migration" },
           { text: "Testing capabilities", link: "/guides/testing" },
           { text: "The CI drift gate", link: "/guides/drift-gate" },
           { text: "Going distributed", link: "/guides/distributed" },
