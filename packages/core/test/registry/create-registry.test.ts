@@ -144,7 +144,7 @@ describe("createCapabilityRegistry: rejected entries", () => {
     expect(createCapabilityRegistry({ stream }).inspect().excluded).toEqual([{ path: "stream", reason: "no-agent-meta" }]);
   });
 
-  it("objects with \"~orpc\" that are not implemented procedures are problems", () => {
+  it("objects with \"~orpc\" that are builders or fakes, with no handler, are problems", () => {
     const problems = buildProblems({
       builder: os,
       unfinished: os.input(z.string()).meta({ agent: validAgent } as never),
