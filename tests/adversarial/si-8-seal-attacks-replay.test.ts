@@ -3,30 +3,15 @@
 import { createPgApprovalCoordinator } from "@orpc-agent/postgres";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createInMemoryApprovalCoordinator, type Actor, type ApprovalCoordinator, type ApprovalDecision, type ApprovalRecord } from "@orpc-agent/core";
+import type { Actor, ApprovalCoordinator, ApprovalDecision } from "@orpc-agent/core";
 import { approvalOf, base, build, dana, errorOf, meta, mo } from "./support/runtime.js";
+import { tamperable, type Tamper } from "./support/tamperable.js";
 import { APPROVALS_TABLE, useApprovalsSchema } from "./support/approvals-schema.js";
 
 const K1 = { id: "k1", secret: "k1-secret-that-is-long-enough-for-hmac!!" };
 const ann: Actor = Object.freeze({ id: "ann", kind: "user" });
 const cfo: Actor = Object.freeze({ id: "cfo", kind: "user" });
 
-type Tamper = (record: ApprovalRecord) => ApprovalRecord;
-
-function tamperable() {
-  const inner = createInMemoryApprovalCoordinator();
-  let tamper: Tamper | undefined;
-  const coordinator: ApprovalCoordinator = {
-    create: (request) => inner.create(request),
-    async get(id) {
-      const record = await inner.get(id);
-      return record === null || tamper === undefined ? record : tamper(structuredClone(record));
-    },
-    decide: (id, decision) => inner.decide(id, decision),
-    markConsumed: (id, executionId) => inner.markConsumed(id, executionId),
-  };
-  return { coordinator, inner, set: (t: Tamper | undefined) => void (tamper = t) };
-}
 
 function app(coordinator: ApprovalCoordinator, quorum?: number) {
   const ran: number[] = [];

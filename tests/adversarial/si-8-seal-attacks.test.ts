@@ -8,36 +8,18 @@ import { createPgApprovalCoordinator } from "@orpc-agent/postgres";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
-  createInMemoryApprovalCoordinator,
   type Actor,
   type AgentPolicy,
   type ApprovalCoordinator,
-  type ApprovalRecord,
 } from "@orpc-agent/core";
 import { approvalOf, base, build, dana, errorOf, meta, mo } from "./support/runtime.js";
+import { tamperable } from "./support/tamperable.js";
 import { APPROVALS_TABLE, useApprovalsSchema } from "./support/approvals-schema.js";
 
 const K1 = { id: "k1", secret: "k1-secret-that-is-long-enough-for-hmac!!" };
 const cfo: Actor = Object.freeze({ id: "cfo", kind: "user" });
 const hex = (text: string) => createHash("sha256").update(text).digest("hex");
 
-type Tamper = (record: ApprovalRecord) => ApprovalRecord;
-
-/** An in-memory store whose reads an attacker rewrites: what resume sees is `tamper(stored)`. */
-function tamperable() {
-  const inner = createInMemoryApprovalCoordinator();
-  let tamper: Tamper | undefined;
-  const coordinator: ApprovalCoordinator = {
-    create: (request) => inner.create(request),
-    async get(id) {
-      const record = await inner.get(id);
-      return record === null || tamper === undefined ? record : tamper(structuredClone(record));
-    },
-    decide: (id, decision) => inner.decide(id, decision),
-    markConsumed: (id, executionId) => inner.markConsumed(id, executionId),
-  };
-  return { coordinator, inner, set: (t: Tamper | undefined) => void (tamper = t) };
-}
 
 /** Execution-phase policies that read what the record says about requester and approver. */
 const policies: AgentPolicy[] = [

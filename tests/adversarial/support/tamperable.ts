@@ -1,0 +1,19 @@
+// An in-memory approval store whose reads an attacker rewrites: what resume sees is `tamper(stored)`.
+import { createInMemoryApprovalCoordinator, type ApprovalCoordinator, type ApprovalRecord } from "@orpc-agent/core";
+
+export type Tamper = (record: ApprovalRecord) => ApprovalRecord;
+
+export function tamperable() {
+  const inner = createInMemoryApprovalCoordinator();
+  let tamper: Tamper | undefined;
+  const coordinator: ApprovalCoordinator = {
+    create: (request) => inner.create(request),
+    async get(id) {
+      const record = await inner.get(id);
+      return record === null || tamper === undefined ? record : tamper(structuredClone(record));
+    },
+    decide: (id, decision) => inner.decide(id, decision),
+    markConsumed: (id, executionId) => inner.markConsumed(id, executionId),
+  };
+  return { coordinator, inner, set: (t: Tamper | undefined) => void (tamper = t) };
+}
