@@ -39,7 +39,10 @@ export async function wakeWorkflow<TContext>(s: StepsState<TContext>, target: Wa
 
 async function sendDecision<TContext>(s: StepsState<TContext>, record: InvocationRecord, approvalId: string): Promise<void> {
   const approval = await (await s.runtime()).approvals.get(approvalId);
-  await send(record, approvalTopic(approvalId), `${approvalId}:${approval?.status ?? "absent"}`);
+  // "consumed" announces the same decision as "approved": the woken step consumes it, and a concurrent wake that
+  // reads the status a moment later must not send the decision a second time.
+  const status = approval?.status === "consumed" ? "approved" : (approval?.status ?? "absent");
+  await send(record, approvalTopic(approvalId), `${approvalId}:${status}`);
 }
 
 async function send(record: InvocationRecord, topic: string, dedupe: string): Promise<void> {

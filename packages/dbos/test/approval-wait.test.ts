@@ -133,6 +133,26 @@ describe(`the approval wait on a ${REAL_SERVER}`, () => {
     expect(await notifications()).toBe(before);
   });
 
+  it("WF4: a wake that reads the decision already consumed (its step resumed, the row not yet settled) sends nothing more", async () => {
+    const run = await startRefund("woken", "o_consumed");
+    const approvalId = await untilSuspended(service, run.invocationId);
+    const suspended = (await service.get(run.invocationId))!;
+    await shop.runtime().approvals.decide(approvalId, { status: "approved", approver: u_priya });
+    await variants.woken!.steps.wake({ approvalId });
+    expect(await run.result()).toMatchObject({ status: "completed" });
+    expect((await shop.runtime().approvals.get(approvalId))?.status).toBe("consumed");
+
+    // The journal as a concurrent wake read it a moment earlier: still pending on the approval.
+    const lagging = Object.create(service, { get: { value: async () => suspended } }) as typeof service;
+    const late = createDbosCapabilitySteps({ service: lagging, runtime: shop.runtime, actor: shop.actor, context: shop.context });
+    await late.wake({ invocationId: run.invocationId });
+    const { rows } = await db.pool.query("select consumed from dbos.notifications where destination_uuid = $1 and topic = $2", [
+      run.workflowID,
+      `orpc-agent:${approvalId}`,
+    ]);
+    expect(rows).toEqual([{ consumed: true }]);
+  });
+
   it("WF4: a wake before the decision does not swallow the wake that follows it", async () => {
     const run = await startRefund("woken", "o_early");
     const approvalId = await untilSuspended(service, run.invocationId);
