@@ -81,6 +81,9 @@ export type {
   RuntimeApprovals,
 } from "./approvals/types.js";
 export type { ApprovalSealKey, ApprovalSealOptions } from "./approvals/seal/keys.js";
+export { createKeyedMac } from "./approvals/seal/keyed-mac.js";
+export type { KeyedMac } from "./approvals/seal/keyed-mac.js";
+export { canonicalInputHash } from "./approvals/hash.js";
 
 // Audit and tracing
 export type {

@@ -69,6 +69,14 @@ export function hashCanonicalInputAnywhere(value: unknown): string | undefined |
   return canHashSync ? hashCanonicalInput(value) : hashCanonicalInputAsync(value);
 }
 
+/**
+ * The input hash approvals bind (core.md §10): lowercase hex SHA-256 of the canonical JSON of `value`, on any
+ * platform; `undefined` when the value has no canonical form. For adapters binding their own state to an input.
+ */
+export function canonicalInputHash(value: unknown): Promise<string | undefined> {
+  return hashCanonicalInputAsync(value);
+}
+
 /** `hashCanonicalInput` for platforms without node:crypto. */
 export async function hashCanonicalInputAsync(value: unknown): Promise<string | undefined> {
   const text = canonicalTextOrUndefined(value);

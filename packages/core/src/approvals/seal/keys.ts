@@ -20,23 +20,26 @@ const MIN_SECRET_BYTES = 32;
 
 export type CheckedSealKey = { readonly id: string; readonly secret: Uint8Array };
 
-/** Validates `approvals.seal` at runtime creation; every problem is a TypeError naming the key. */
-export function checkSealOptions(options: unknown): readonly CheckedSealKey[] {
+/**
+ * Validates `approvals.seal` at runtime creation; every problem is a TypeError naming the key. `option` names the
+ * option in messages, for other keyed MACs that follow the same key rules.
+ */
+export function checkSealOptions(options: unknown, option = "approvals.seal"): readonly CheckedSealKey[] {
   const keys = (options as { keys?: unknown } | null | undefined)?.keys;
-  if (!Array.isArray(keys) || keys.length === 0) throw new TypeError("approvals.seal.keys must be a non-empty array of { id, secret }.");
+  if (!Array.isArray(keys) || keys.length === 0) throw new TypeError(`${option}.keys must be a non-empty array of { id, secret }.`);
   const seen = new Set<string>();
   return Object.freeze(
     keys.map((key: { id?: unknown; secret?: unknown } | null, index) => {
       const id = key?.id;
       if (typeof id !== "string" || !KEY_ID.test(id)) {
-        throw new TypeError(`approvals.seal.keys[${index}].id must be 1-64 letters, digits, "_" or "-".`);
+        throw new TypeError(`${option}.keys[${index}].id must be 1-64 letters, digits, "_" or "-".`);
       }
-      if (seen.has(id)) throw new TypeError(`approvals.seal.keys: the key id "${id}" appears twice.`);
+      if (seen.has(id)) throw new TypeError(`${option}.keys: the key id "${id}" appears twice.`);
       seen.add(id);
       const raw = key?.secret;
       const secret = typeof raw === "string" ? new TextEncoder().encode(raw) : raw instanceof Uint8Array ? new Uint8Array(raw) : undefined;
       if (secret === undefined || secret.byteLength < MIN_SECRET_BYTES) {
-        throw new TypeError(`approvals.seal.keys[${index}] ("${id}"): the secret must be a string or Uint8Array of at least ${MIN_SECRET_BYTES} bytes.`);
+        throw new TypeError(`${option}.keys[${index}] ("${id}"): the secret must be a string or Uint8Array of at least ${MIN_SECRET_BYTES} bytes.`);
       }
       return Object.freeze({ id, secret });
     }),
