@@ -15,6 +15,7 @@ export default defineConfig({
       { find: /^@orpc-agent\/core\/http$/, replacement: src("./packages/core/src/http/index.ts") },
       { find: /^@orpc-agent\/core\/server$/, replacement: src("./packages/core/src/server/index.ts") },
       { find: /^@orpc-agent\/core\/drift$/, replacement: src("./packages/core/src/drift/index.ts") },
+      { find: /^@orpc-agent\/core\/adapter$/, replacement: src("./packages/core/src/adapter/index.ts") },
       { find: /^@orpc-agent\/core$/, replacement: src("./packages/core/src/index.ts") },
       { find: /^@orpc-agent\/mcp\/v1$/, replacement: src("./packages/mcp/src/v1.ts") },
       { find: /^@orpc-agent\/mcp\/node$/, replacement: src("./packages/mcp/src/node.ts") },

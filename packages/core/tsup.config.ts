@@ -10,6 +10,7 @@ export default defineConfig({
     "http/index": "src/http/index.ts",
     "server/index": "src/server/index.ts",
     "drift/index": "src/drift/index.ts",
+    "adapter/index": "src/adapter/index.ts",
   },
   format: ["esm"],
   dts: { compilerOptions: { rootDir: "src" } },

@@ -1,16 +1,7 @@
-import type { Actor } from "@orpc-agent/core";
+import { isWellFormedActor } from "@orpc-agent/core/adapter";
 import type { AISDKToolsOptions } from "./types.js";
 
 // Programmer errors surface at build as TypeErrors; nothing here ever reaches a model.
-
-const ACTOR_KINDS: readonly Actor["kind"][] = ["user", "service", "automation", "anonymous"];
-
-/** The same well-formedness core requires (core.md §1): object, non-empty string id, known kind. */
-function isWellFormedActor(value: unknown): value is Actor {
-  if (typeof value !== "object" || value === null) return false;
-  const { id, kind } = value as { id?: unknown; kind?: unknown };
-  return typeof id === "string" && id.length > 0 && (ACTOR_KINDS as readonly unknown[]).includes(kind);
-}
 
 export function assertToolsOptions(options: AISDKToolsOptions<unknown>): void {
   if (typeof options !== "object" || options === null) {

@@ -1,5 +1,5 @@
 import type { RemoteExecutionResult } from "@orpc-agent/core/client";
-import { approvalMessage } from "./result.js";
+import { approvalMessage, CONCEALED_MESSAGE } from "@orpc-agent/core/adapter";
 import type { RemoteAISDKToolResult } from "./types.js";
 
 type ModelError = Extract<RemoteAISDKToolResult, { status: "error" }>["error"];
@@ -9,7 +9,7 @@ export const OUTCOME_UNKNOWN_MESSAGE = "The outcome of this operation could not 
 
 /** The concealed shape (adapters.md §1.5): fresh per call, since callers may hand it to code that mutates. */
 export function concealedRemoteResult(): RemoteAISDKToolResult {
-  return { status: "error", error: { code: "INTERNAL_ERROR", message: "The operation failed.", retryable: false } };
+  return { status: "error", error: { code: "INTERNAL_ERROR", message: CONCEALED_MESSAGE, retryable: false } };
 }
 
 /** Whether the effect happened cannot be said: the app reconciles this invocation before any further write (D-4). */
@@ -54,7 +54,7 @@ function toModelError(error: unknown): ModelError | undefined {
   if (typeof code !== "string" || typeof message !== "string" || typeof retryable !== "boolean") return undefined;
   // distributed.md §1: INTERNAL_ERROR and ADAPTER_ERROR are never exposed; the server's retryable bit is kept, so a
   // concealed transient failure (AUDIT_UNAVAILABLE) stays retryable.
-  if (code === "INTERNAL_ERROR" || code === "ADAPTER_ERROR") return { code: "INTERNAL_ERROR", message: "The operation failed.", retryable };
+  if (code === "INTERNAL_ERROR" || code === "ADAPTER_ERROR") return { code: "INTERNAL_ERROR", message: CONCEALED_MESSAGE, retryable };
   const out: ModelError = { code, message, retryable };
   if (code === "INPUT_INVALID" && details !== undefined) out.details = details;
   return out;

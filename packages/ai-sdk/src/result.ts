@@ -1,4 +1,5 @@
 import type { ExecutionResult } from "@orpc-agent/core";
+import { approvalMessage, CONCEALED_MESSAGE } from "@orpc-agent/core/adapter";
 import type { AISDKToolResult } from "./types.js";
 
 /**
@@ -6,7 +7,7 @@ import type { AISDKToolResult } from "./types.js";
  * the model (adapters.md §1.2 rule 9, §2.3). Fresh per call: callers may hand it to code that mutates.
  */
 export function concealedResult(): AISDKToolResult {
-  return { status: "error", error: { code: "INTERNAL_ERROR", message: "The operation failed.", retryable: false } };
+  return { status: "error", error: { code: "INTERNAL_ERROR", message: CONCEALED_MESSAGE, retryable: false } };
 }
 
 /**
@@ -27,14 +28,4 @@ export function toToolResult(result: ExecutionResult): AISDKToolResult {
     default:
       return concealedResult();
   }
-}
-
-/**
- * `"Awaiting approval: " + reasons.join("; ") + "."`, one trailing `.` dropped from each reason first so the
- * message never ends in `..`; `"Awaiting approval."` without reasons (adapters.md §1.5).
- */
-export function approvalMessage(reasons: readonly string[]): string {
-  if (reasons.length === 0) return "Awaiting approval.";
-  const trimmed = reasons.map((reason) => (reason.endsWith(".") ? reason.slice(0, -1) : reason));
-  return `Awaiting approval: ${trimmed.join("; ")}.`;
 }

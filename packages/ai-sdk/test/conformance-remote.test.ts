@@ -17,7 +17,7 @@ import {
 import { u_dana, u_mallory, u_priya } from "../../../test-fixtures/registry.js";
 import { toAISDKTools, type RemoteAISDKToolResult } from "../src/index.js";
 import { toRemoteToolResult } from "../src/remote-result.js";
-import { buildToolNameMap } from "../src/tool-names.js";
+import { toolNameMapFor } from "../src/tool-names.js";
 import { runTool } from "./support/run-tool.js";
 import { createTestService, newInvocationId, quietly, startCapabilityServer, type CapabilityServer } from "./support/remote-server.js";
 
@@ -67,7 +67,7 @@ async function aiSdkRemoteHarness(fixture: ConformanceFixture): Promise<Conforma
         return remember(result as RemoteAISDKToolResult);
       }
       // Hostile client (§5.1): the loop would refuse this name; a client that skips the loop reaches this far.
-      const capabilityId = buildToolNameMap(runtime.registry).resolve(toolName);
+      const capabilityId = toolNameMapFor(runtime.registry).resolve(toolName);
       if (capabilityId === undefined) return NOT_FOUND;
       const id = await invocationId({ toolCallId });
       const result = await server.clientFor(actor).invoke({ capabilityId, input: rawArgs, invocationId: id }, o?.signal ? { signal: o.signal } : undefined);

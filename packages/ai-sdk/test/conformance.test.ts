@@ -14,7 +14,7 @@ import {
 import { u_dana } from "../../../test-fixtures/registry.js";
 import { toAISDKTools } from "../src/index.js";
 import { toToolResult } from "../src/result.js";
-import { buildToolNameMap } from "../src/tool-names.js";
+import { toolNameMapFor } from "../src/tool-names.js";
 import { runTool } from "./support/run-tool.js";
 
 /** §1.4: a raw registry id addressed by a different wire name is concealed without invoking. */
@@ -43,7 +43,7 @@ async function aiSdkLocalHarness(fixture: ConformanceFixture): Promise<Conforman
       const tools = await toolsFor(actor);
       if (Object.hasOwn(tools, toolName)) return runTool(tools, toolName, rawArgs, o?.signal ? { abortSignal: o.signal } : {});
       // Hostile client (§5.1): the loop would refuse this name; a client that skips the loop reaches this far.
-      const capabilityId = buildToolNameMap(runtime.registry).resolve(toolName);
+      const capabilityId = toolNameMapFor(runtime.registry).resolve(toolName);
       if (capabilityId === undefined) return NOT_FOUND;
       const options = o?.signal ? { actor, context, surface: "aiSdk" as const, signal: o.signal } : { actor, context, surface: "aiSdk" as const };
       return toToolResult(await runtime.invoke(capabilityId, rawArgs, options));

@@ -1,7 +1,8 @@
 // adapters.md §1.5 and §2.4: one deterministic envelope per runtime status, byte-comparable.
 import { describe, expect, it } from "vitest";
 import { CapabilityError, type ApprovalRecord, type ErrorCode, type ExecutionResult } from "@orpc-agent/core";
-import { approvalMessage, concealedResult, toToolResult } from "../src/result.js";
+import { approvalMessage } from "@orpc-agent/core/adapter";
+import { concealedResult, toToolResult } from "../src/result.js";
 
 const CONCEALED = '{"status":"error","error":{"code":"INTERNAL_ERROR","message":"The operation failed.","retryable":false}}';
 /** A concealed transient failure: the code and message are hidden, the retryable bit is not. */

@@ -3,7 +3,7 @@ import { os } from "@orpc/server";
 import { describe, expect, it } from "vitest";
 import { agentMeta, agentProcedure, createCapabilityRegistry, type AgentMeta } from "@orpc-agent/core";
 import { toAISDKTools } from "../src/index.js";
-import { buildToolNameMap } from "../src/tool-names.js";
+import { toolNameMapFor } from "../src/tool-names.js";
 import { buildApp, context, dana } from "./support/app.js";
 import { runTool } from "./support/run-tool.js";
 
@@ -18,8 +18,8 @@ describe("tool names", () => {
       a: { plain: ap.meta(agentMeta(meta())).handler(() => 1) },
       b: { named: ap.meta(agentMeta(meta({ adapters: { aiSdk: { toolName: "meta_name" }, mcp: { toolName: "mcp_name" } } }))).handler(() => 2) },
     });
-    expect(["a.plain", "b.named"].map(buildToolNameMap(registry).nameOf)).toEqual(["a_plain", "meta_name"]);
-    const upper = buildToolNameMap(registry, (id) => id.toUpperCase().replace(".", "-"));
+    expect(["a.plain", "b.named"].map(toolNameMapFor(registry).nameOf)).toEqual(["a_plain", "meta_name"]);
+    const upper = toolNameMapFor(registry, (id) => id.toUpperCase().replace(".", "-"));
     expect(["a.plain", "b.named"].map(upper.nameOf)).toEqual(["A-PLAIN", "meta_name"]);
   });
 
@@ -70,10 +70,10 @@ describe("tool names", () => {
   });
 });
 
-describe("buildToolNameMap: resolving protocol names (§1.4)", () => {
+describe("toolNameMapFor: resolving protocol names (§1.4)", () => {
   it("resolves an exposed name to its id, and an unexposed capability's name when exactly one holds it", () => {
     const { registry } = buildApp();
-    const names = buildToolNameMap(registry);
+    const names = toolNameMapFor(registry);
     expect(names.resolve("orders_get")).toBe("orders.get");
     expect(names.resolve("internal_reindex")).toBe("internal.reindex");
     expect(names.nameOf("internal.reindex")).toBeUndefined();
@@ -81,19 +81,19 @@ describe("buildToolNameMap: resolving protocol names (§1.4)", () => {
 
   it("forwards an unclaimed name verbatim, and leaves a name two unexposed capabilities share unresolved", () => {
     const { registry } = buildApp();
-    expect(buildToolNameMap(registry).resolve("orders_delete")).toBe("orders_delete");
+    expect(toolNameMapFor(registry).resolve("orders_delete")).toBe("orders_delete");
     const ap = agentProcedure(os as unknown as Parameters<typeof agentProcedure>[0]);
     const directOnly: AgentMeta = { description: "d", expose: { direct: true }, sideEffect: "read", risk: "low" };
     const twoUnexposed = createCapabilityRegistry({
       x: { one: ap.meta(agentMeta(directOnly)).handler(() => 1), two: ap.meta(agentMeta(directOnly)).handler(() => 2) },
     });
-    const shared = buildToolNameMap(twoUnexposed, () => "shared");
+    const shared = toolNameMapFor(twoUnexposed, () => "shared");
     expect(shared.resolve("shared")).toBe("shared");
   });
 
   it("refuses a raw registry id that is addressed by a different wire name: a capability answers only to its name", () => {
     const { registry } = buildApp();
-    const names = buildToolNameMap(registry);
+    const names = toolNameMapFor(registry);
     expect(names.resolve("orders.get")).toBeUndefined();
     expect(names.resolve("internal.reindex")).toBeUndefined();
   });
