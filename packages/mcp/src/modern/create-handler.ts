@@ -15,7 +15,7 @@ import { assertHandlerOptions, DEFAULT_MAX_BODY_BYTES, type MCPHandlerOptions } 
 import { resolveIdentity } from "./identity.js";
 import { createLegacyCancellation, singleMessage } from "./legacy-cancel.js";
 import { createResourceMetadata } from "./resource-metadata.js";
-import { calledToolNames, collectToolScopes, scopeChallenge, type ScopeCheck } from "./scopes.js";
+import { collectToolScopes, enforceToolScopes, SCOPE_REFUSED_TOOL_NAME, type ScopeCheck } from "./scopes.js";
 
 /** A web-standard MCP endpoint: `fetch` for Hono, Next.js route handlers, Bun, Deno and Workers; `toNodeHandler` for Node. */
 export type MCPHandler = {
@@ -51,14 +51,14 @@ export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, opti
     maxRequestBodySize: maxBodyBytes,
   });
 
-  const scopeCheck = (authInfo: AuthInfo): ScopeCheck => ({
+  const scopeCheck = (authInfo: AuthInfo, era: "modern" | "legacy"): ScopeCheck => ({
     toolScopes,
     catalog: base.catalog,
     endpointScopes: options.requiredScopes ?? [],
     resourceMetadataUrl: gate.resourceMetadataUrl,
     async visible(id) {
       try {
-        const { actor, context } = await resolveIdentity(options, { era: "modern", authInfo });
+        const { actor, context } = await resolveIdentity(options, { era, authInfo });
         const descriptors = await runtime.describe("mcp", { actor, context, inputSchemas: "shared" });
         return descriptors.some((descriptor) => descriptor.id === id);
       } catch {
@@ -88,16 +88,23 @@ export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, opti
         const copy = new Request(request.url, { method: request.method, headers: request.headers, body: read.text, signal: request.signal });
         return sdk.fetch(copy, authInfo === undefined ? undefined : { authInfo });
       }
+      const legacy = await isLegacyRequest(request, parsedBody);
+      let served = request;
       if (authInfo !== undefined && toolScopes.size > 0) {
-        const challenge = await scopeChallenge(calledToolNames(parsedBody), authInfo, scopeCheck(authInfo));
-        if (challenge !== undefined) return challenge;
+        const enforced = await enforceToolScopes(parsedBody, authInfo, scopeCheck(authInfo, legacy ? "legacy" : "modern"));
+        if ("challenge" in enforced) return enforced.challenge;
+        if (enforced.renamed) {
+          parsedBody = enforced.body;
+          // The SEP-2243 Mcp-Name header must name what the body names, or the SDK refuses the mismatch visibly.
+          if (request.headers.has("mcp-name")) served = withHeader(request, "mcp-name", SCOPE_REFUSED_TOOL_NAME);
+        }
       }
       const message = singleMessage(parsedBody);
       const requestOptions = { parsedBody, ...(authInfo !== undefined && { authInfo }) };
-      if (message === undefined || !(await isLegacyRequest(request, parsedBody))) return sdk.fetch(request, requestOptions);
+      if (message === undefined || !legacy) return sdk.fetch(served, requestOptions);
       if (message.method === "notifications/cancelled") legacyCancels.cancel(authInfo, message.params?.requestId);
-      if (message.method !== "tools/call" || message.id === undefined) return sdk.fetch(request, requestOptions);
-      const tracked = legacyCancels.track(request, read.text, authInfo, message.id);
+      if (message.method !== "tools/call" || message.id === undefined) return sdk.fetch(served, requestOptions);
+      const tracked = legacyCancels.track(served, read.text, authInfo, message.id);
       try {
         return releaseWhenDone(await sdk.fetch(tracked.request, requestOptions), tracked.release);
       } catch (error) {
@@ -107,6 +114,13 @@ export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, opti
     },
     close: () => sdk.close(),
   };
+}
+
+/** The request with one header replaced; its body was already read (the SDK is handed the parse). */
+function withHeader(request: Request, name: string, value: string): Request {
+  const headers = new Headers(request.headers);
+  headers.set(name, value);
+  return new Request(request.url, { method: request.method, headers, signal: request.signal });
 }
 
 /** The answer may stream after `fetch` resolves: the call is in flight until its body ends or is dropped. */

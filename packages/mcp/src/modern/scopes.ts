@@ -21,15 +21,19 @@ export function collectToolScopes(registry: CapabilityRegistry): Map<string, rea
   return scopes;
 }
 
-/** The `tools/call` names of a JSON-RPC body (one message or a 2025-03 batch). */
-export function calledToolNames(body: unknown): string[] {
-  const messages = Array.isArray(body) ? body : [body];
-  const names: string[] = [];
-  for (const message of messages) {
-    const m = message as { method?: unknown; params?: { name?: unknown } } | null;
-    if (typeof m === "object" && m !== null && m.method === "tools/call" && typeof m.params?.name === "string") names.push(m.params.name);
-  }
-  return names;
+/**
+ * The name a refused call to a tool the caller cannot see is renamed to before the SDK serves it. No tool can hold it
+ * (SEP-986 names have no space), so the runtime answers it as the unknown tool it is: the caller gets exactly the
+ * answer an unknown name gets (SI-8), the capability never runs without its scope (SI-2), and the audit records a
+ * probe under this name.
+ */
+export const SCOPE_REFUSED_TOOL_NAME = "scope refused";
+
+type CallMessage = { method: "tools/call"; params: { name: string } };
+
+function isToolCall(message: unknown): message is CallMessage {
+  const m = message as { method?: unknown; params?: { name?: unknown } } | null;
+  return typeof m === "object" && m !== null && m.method === "tools/call" && typeof m.params === "object" && m.params !== null && typeof m.params.name === "string";
 }
 
 export type ScopeCheck = {
@@ -41,20 +45,31 @@ export type ScopeCheck = {
   resourceMetadataUrl: string | undefined;
 };
 
-/** `403 insufficient_scope` naming the scopes a visible tool needs and the token lacks, so the client can step up. */
-export async function scopeChallenge(names: string[], authInfo: AuthInfo, check: ScopeCheck): Promise<Response | undefined> {
+/**
+ * Per-tool scopes over a JSON-RPC body (one message or a 2025-03 batch). A call to a visible tool needing scopes the
+ * token lacks answers `403 insufficient_scope` naming them, so the client can step up. A call to a tool the caller
+ * cannot see (hidden, or discovery failed) is renamed to {@link SCOPE_REFUSED_TOOL_NAME}: discovery decides only
+ * whether the refusal may say why, never whether the scope applies (SI-2).
+ */
+export async function enforceToolScopes(body: unknown, authInfo: AuthInfo, check: ScopeCheck): Promise<{ challenge: Response } | { body: unknown; renamed: boolean }> {
   const held = new Set(authInfo.scopes);
-  for (const name of names) {
+  const messages: unknown[] = Array.isArray(body) ? [...body] : [body];
+  let renamed = false;
+  for (const [index, message] of messages.entries()) {
+    if (!isToolCall(message)) continue;
+    const { name } = message.params;
     const target = check.catalog.resolve(name);
     if (target.kind !== "invoke") continue;
     const needed = check.toolScopes.get(target.id);
     if (needed === undefined || needed.every((scope) => held.has(scope))) continue;
-    if (!(await check.visible(target.id))) continue;
-    const requiredScopes = [...new Set([...check.endpointScopes, ...needed])];
-    return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InsufficientScope, `The tool ${name} needs the scopes: ${needed.join(" ")}`), {
-      requiredScopes,
-      ...(check.resourceMetadataUrl !== undefined && { resourceMetadataUrl: check.resourceMetadataUrl }),
-    });
+    if (await check.visible(target.id)) {
+      const requiredScopes = [...new Set([...check.endpointScopes, ...needed])];
+      const error = new OAuthError(OAuthErrorCode.InsufficientScope, `The tool ${name} needs the scopes: ${needed.join(" ")}`);
+      return { challenge: bearerAuthChallengeResponse(error, { requiredScopes, ...(check.resourceMetadataUrl !== undefined && { resourceMetadataUrl: check.resourceMetadataUrl }) }) };
+    }
+    messages[index] = { ...message, params: { ...message.params, name: SCOPE_REFUSED_TOOL_NAME } };
+    renamed = true;
   }
-  return undefined;
+  if (!renamed) return { body, renamed };
+  return { body: Array.isArray(body) ? messages : messages[0], renamed };
 }
