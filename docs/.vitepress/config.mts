@@ -85,6 +85,7 @@ export default defineConfig({
           { text: "Tracing with OpenTelemetry", link: "/guides/tracing" },
           { text: "Migrating hand-written tools", link: "/guides/migrating" },
           { text: "oRPC 2", link: "/guides/orpc-2" },
+          { text: "Writing an adapter", link: "/guides/writing-an-adapter" },
         ],
       },
       {
@@ -94,6 +95,7 @@ export default defineConfig({
           { text: "@orpc-agent/core", link: "/reference/core" },
           { text: "core/schema", link: "/reference/core-schema" },
           { text: "core/drift", link: "/reference/core-drift" },
+          { text: "core/adapter", link: "/reference/core-adapter" },
           { text: "core/client, http, server", link: "/reference/core-remote" },
           { text: "@orpc-agent/ai-sdk", link: "/reference/ai-sdk" },
           { text: "@orpc-agent/mcp", link: "/reference/mcp" },
