@@ -1,4 +1,5 @@
 import { isReservedToolName } from "../registry/tool-name.js";
+import { frozenCopy } from "../internal/deep-freeze.js";
 import { isValidQuorum } from "../approvals/quorum.js";
 import {
   EXPOSURE_SURFACES,
@@ -228,6 +229,12 @@ export function normalizeAgentMeta(agent: AgentMeta): AgentMeta {
   meta.expose = Object.freeze(Object.assign({}, agent.expose));
   meta.tags = agent.tags === undefined ? (NO_ITEMS as never[]) : (Object.freeze(agent.tags.slice()) as string[]);
   meta.policies = agent.policies === undefined ? (NO_ITEMS as never[]) : (Object.freeze(agent.policies.slice()) as never[]);
+  // Every policy reads this meta as req.capability.meta: a policy (a shadow above all) writing to its nested parts
+  // must not lower a quorum, change an approval type or drop redaction for every later call.
+  if (agent.approval !== undefined) meta.approval = frozenCopy(agent.approval);
+  if (agent.redact !== undefined) meta.redact = frozenCopy(agent.redact);
+  if (agent.retry !== undefined) meta.retry = frozenCopy(agent.retry);
+  if (agent.adapters !== undefined) meta.adapters = frozenCopy(agent.adapters);
   if (agent.idempotent === undefined) meta.idempotent = false;
   return Object.freeze(meta);
 }

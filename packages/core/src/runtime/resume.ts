@@ -11,6 +11,7 @@ import { recordApproverIds, refusesActingAgent } from "../approvals/acting-agent
 import { isWellFormedActor, type Actor } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { capabilityNotFound } from "../errors/concealed.js";
+import { frozenCopy } from "../internal/deep-freeze.js";
 import { newExecutionId } from "../internal/ids.js";
 import { isPromiseLike } from "../internal/promise.js";
 import { actingAgentId, toAuditActorRef } from "../audit/actor-ref.js";
@@ -36,8 +37,9 @@ export async function resume<O>(rt: RuntimeState, approvalId: string, options: R
   let record: ApprovalRecord | null;
   try {
     const fetched = await rt.coordinator.get(approvalId);
-    // Read once: every check below sees the same fields, whatever getters a coordinator's record has (SI-5).
-    record = fetched === null ? null : { ...fetched };
+    // Read once: every check below sees the same fields, whatever getters a coordinator's record has (SI-5). Frozen,
+    // because policies see it as req.approval: none may rewrite the types, approver or actor the execution uses.
+    record = fetched === null ? null : frozenCopy({ ...fetched });
   } catch (cause) {
     const exec = callerExecution(rt, executionId, approvalId, options);
     return finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause })) as ExecutionResult<O>;
