@@ -4,6 +4,12 @@ import type { MCPIdentity, MCPServerOptions } from "./options.js";
 import { resumeToolListing } from "./resume-tool.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
+/** What a serving path adds to each listed tool (the v2 path: `outputSchema`, `title`, governance `_meta`). */
+export type ToolDecoration = {
+  capability(tool: Tool, descriptor: CapabilityDescriptor): Tool;
+  resume(tool: Tool): Tool;
+};
+
 /**
  * `tools/list` (adapters.md §3.4): the runtime's discovery for this identity on every call, never cached →
  * contextual descriptors dropped → `filter` → tools in registry order → the resume tool. One page.
@@ -13,6 +19,7 @@ export async function listTools<TContext>(
   catalog: ToolCatalog,
   options: Pick<MCPServerOptions<TContext>, "filter">,
   identity: MCPIdentity<TContext>,
+  decoration?: ToolDecoration,
 ): Promise<ListToolsResult> {
   let descriptors: CapabilityDescriptor[];
   try {
@@ -28,9 +35,12 @@ export async function listTools<TContext>(
     if (descriptor.contextual === true) continue;
     if (options.filter !== undefined && !passesFilter(options.filter, descriptor)) continue;
     const tool = toTool(descriptor, catalog);
-    if (tool !== undefined) tools.push(tool);
+    if (tool !== undefined) tools.push(decoration === undefined ? tool : decoration.capability(tool, descriptor));
   }
-  if (catalog.resumeTool !== undefined) tools.push(resumeToolListing(catalog.resumeTool));
+  if (catalog.resumeTool !== undefined) {
+    const resume = resumeToolListing(catalog.resumeTool);
+    tools.push(decoration === undefined ? resume : decoration.resume(resume));
+  }
   return { tools };
 }
 

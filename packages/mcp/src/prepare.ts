@@ -3,6 +3,7 @@ import type { ApprovalGuidance } from "./envelope.js";
 import type { MCPGovernanceOptions } from "./governance-options.js";
 import { assertServerOptions, type MCPServerOptions } from "./options.js";
 import { buildToolCatalog, type ToolCatalog } from "./tool-catalog.js";
+import { prepareApprovalElicitation, type ApprovalElicitation } from "./modern/elicitation-config.js";
 
 /** Everything decided once per configuration, on either SDK path; servers built from it are cheap (adapters.md §3.1). */
 export type PreparedMCPServer<TContext, TOptions extends MCPGovernanceOptions = MCPGovernanceOptions> = {
@@ -10,6 +11,8 @@ export type PreparedMCPServer<TContext, TOptions extends MCPGovernanceOptions = 
   options: TOptions;
   catalog: ToolCatalog;
   guidance: ApprovalGuidance;
+  /** URL elicitation of approvals: read by the v2 path only (the v1 options have no `urlElicitation`). */
+  elicitation: ApprovalElicitation | undefined;
 };
 
 /** Validates options and builds the tool catalog; throws `TypeError` for anything the adapter refuses. */
@@ -23,5 +26,6 @@ export function prepareMCPServer<TContext, TOptions extends MCPGovernanceOptions
   assertServerOptions(options);
   const catalog = buildToolCatalog(runtime.registry, options as unknown as MCPServerOptions<unknown>);
   const guidance: ApprovalGuidance = { url: options.approvals?.url, resumeToolName: catalog.resumeTool?.name };
-  return { runtime, options, catalog, guidance };
+  const elicitation = prepareApprovalElicitation(options as Parameters<typeof prepareApprovalElicitation>[0]);
+  return { runtime, options, catalog, guidance, elicitation };
 }

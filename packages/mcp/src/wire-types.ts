@@ -11,9 +11,12 @@ export type McpToolAnnotationsWire = {
 
 export type McpTool = {
   name: string;
+  title?: string;
   description?: string;
   inputSchema: { type: "object"; properties?: Record<string, object>; required?: string[]; [key: string]: unknown };
+  outputSchema?: { type: "object"; [key: string]: unknown };
   annotations?: McpToolAnnotationsWire;
+  _meta?: Record<string, unknown>;
 };
 
 export type McpListToolsResult = { tools: McpTool[] };

@@ -1,11 +1,22 @@
-import { ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type ListToolsResult } from "@modelcontextprotocol/server";
-import { callTool } from "../call-tool.js";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type AuthInfo,
+  type ListToolsResult,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import type { PreparedMCPServer } from "../prepare.js";
 import { listTools } from "../list-tools.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { ToolListingError } from "../wire-types.js";
 import { resolveIdentity } from "./identity.js";
+import { declaresUrl, legacyUrlCapable, rememberLegacyCapabilities } from "./legacy-capabilities.js";
+import { APPROVAL_INPUT_KEY, callToolNatively, type ElicitationRequest } from "./native-approvals.js";
 import type { MCPOptions, MCPRequestAuth } from "./options.js";
+import { modernToolDecoration } from "./tool-decoration.js";
+import { withRequestTrace } from "./trace-context.js";
 
 export type PreparedModernServer<TContext> = PreparedMCPServer<TContext, MCPOptions<TContext>>;
 
@@ -14,7 +25,8 @@ export type PreparedModernServer<TContext> = PreparedMCPServer<TContext, MCPOpti
  * actor and arguments reach the runtime unvalidated (adapters.md §3.1). Identity is resolved on every request.
  */
 export function createGovernedServer<TContext>(prepared: PreparedModernServer<TContext>, era: MCPRequestAuth["era"], fixedAuth?: AuthInfo): Server {
-  const { runtime, options, catalog, guidance } = prepared;
+  const { runtime, options, catalog } = prepared;
+  const decoration = modernToolDecoration(runtime as never);
   const server = new Server(options.serverInfo ?? { name: "orpc-agent", version: PACKAGE_VERSION }, {
     capabilities: { tools: { listChanged: false } },
     // The list differs per actor: never cacheable by a shared cache, and stale the moment governance changes.
@@ -28,7 +40,7 @@ export function createGovernedServer<TContext>(prepared: PreparedModernServer<TC
   server.setRequestHandler("tools/list", async (_request, ctx) => {
     const identity = await resolveIdentity(options, authOf(ctx.http?.authInfo));
     try {
-      return (await listTools(runtime, catalog, options, identity)) as ListToolsResult;
+      return (await listTools(runtime, catalog, options, identity, decoration)) as ListToolsResult;
     } catch (error) {
       if (error instanceof ToolListingError) throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
       throw error;
@@ -37,7 +49,24 @@ export function createGovernedServer<TContext>(prepared: PreparedModernServer<TC
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const identity = await resolveIdentity(options, authOf(ctx.http?.authInfo));
     const { name, arguments: args } = request.params;
-    return callTool(runtime, catalog, guidance, identity, { name, arguments: args, signal: ctx.mcpReq.signal });
+    const call = { name, arguments: args, signal: ctx.mcpReq.signal };
+    const elicitation = elicitationRequest(server, prepared, era, ctx);
+    return withRequestTrace(options.traceContext, ctx.mcpReq._meta, () => callToolNatively(prepared, identity, call, elicitation));
   });
+  if (era === "legacy" && prepared.elicitation !== undefined) rememberLegacyCapabilities(server, prepared.elicitation);
   return server;
+}
+
+/** The client facts URL elicitation needs, per request: 2026-07-28 declares capabilities on every request. */
+function elicitationRequest<TContext>(server: Server, prepared: PreparedModernServer<TContext>, era: MCPRequestAuth["era"], ctx: ServerContext): ElicitationRequest {
+  if (prepared.elicitation === undefined) return { era, urlCapable: false, requestState: undefined, declined: false };
+  if (era === "legacy") return { era, urlCapable: legacyUrlCapable(server, prepared.elicitation, ctx.http?.authInfo), requestState: undefined, declined: false };
+  const state = ctx.mcpReq.requestState<unknown>();
+  const answer = ctx.mcpReq.inputResponses?.[APPROVAL_INPUT_KEY] as { action?: unknown } | undefined;
+  return {
+    era,
+    urlCapable: declaresUrl((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY]),
+    requestState: typeof state === "string" ? state : undefined,
+    declined: answer?.action === "decline" || answer?.action === "cancel",
+  };
 }

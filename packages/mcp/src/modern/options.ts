@@ -1,5 +1,9 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
+import type { ApprovalSealKey } from "@orpc-agent/core";
 import type { MCPGovernanceOptions, MCPIdentity } from "../governance-options.js";
+import type { MCPTraceCarrier } from "./elicitation-config.js";
+
+export type { MCPTraceCarrier } from "./elicitation-config.js";
 
 /** What the serving entry verified about one request: `authInfo` comes from bearer verification, never from the client. */
 export type MCPRequestAuth = {
@@ -18,4 +22,18 @@ export type MCPOptions<TContext = unknown> = MCPGovernanceOptions & {
   createContext: (
     request: MCPRequestAuth,
   ) => MCPIdentity<TContext> | null | undefined | Promise<MCPIdentity<TContext> | null | undefined>;
+  /**
+   * Approvals as URL elicitation, for clients that declare it (needs `approvals.url`): a 2026-07-28 client gets an
+   * `input_required` result with an `elicitUrl` request and a `requestState`, a 2025-11-25 client the `-32042` error;
+   * both retry the call, which then resumes the approval. `keys` HMAC-protect the `requestState` (the first signs,
+   * every one verifies; secrets of at least 32 bytes; not the `approvals.seal` keys). Without it, or for clients
+   * without URL elicitation, approvals answer with the envelope (and the resume tool, when enabled).
+   */
+  urlElicitation?: { keys: readonly ApprovalSealKey[] };
+  /**
+   * Runs each `tools/call` inside the trace context its request `_meta` carries (`traceparent`, `tracestate`), so
+   * the runtime's spans join the client's trace: e.g. `withTraceContext` from `@orpc-agent/opentelemetry`.
+   * Called only when a `traceparent` is present; a trace context never influences governance.
+   */
+  traceContext?: <T>(carrier: MCPTraceCarrier, run: () => Promise<T>) => Promise<T>;
 };

@@ -1,0 +1,50 @@
+// The JSON Schema of the result envelope (adapters.md §1.5, §3.6), advertised as every tool's `outputSchema` on the
+// v2 path so clients validate `structuredContent`. One branch per status; the root is an object, as both SDK lines
+// require. No `format` keywords: validators without format support would refuse the schema.
+
+const MODEL_ERROR = {
+  type: "object",
+  properties: {
+    code: { type: "string" },
+    message: { type: "string" },
+    retryable: { type: "boolean" },
+    details: {},
+  },
+  required: ["code", "message", "retryable"],
+  additionalProperties: false,
+} as const;
+
+const ENVELOPE_SCHEMA = {
+  type: "object",
+  oneOf: [
+    {
+      type: "object",
+      properties: { status: { const: "ok" }, data: {} },
+      required: ["status"],
+      additionalProperties: false,
+    },
+    {
+      type: "object",
+      properties: {
+        status: { const: "approval-required" },
+        approvalId: { type: "string" },
+        message: { type: "string" },
+        expiresAt: { type: "string" },
+        url: { type: "string" },
+      },
+      required: ["status", "approvalId", "message", "expiresAt"],
+      additionalProperties: false,
+    },
+    {
+      type: "object",
+      properties: { status: { const: "error" }, error: MODEL_ERROR },
+      required: ["status", "error"],
+      additionalProperties: false,
+    },
+  ],
+} as const;
+
+/** A fresh copy per listing: clients and SDKs may annotate what they receive. */
+export function envelopeOutputSchema(): { type: "object"; [key: string]: unknown } {
+  return JSON.parse(JSON.stringify(ENVELOPE_SCHEMA)) as { type: "object"; [key: string]: unknown };
+}

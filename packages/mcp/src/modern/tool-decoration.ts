@@ -1,0 +1,32 @@
+import type { AgentRuntime, CapabilityDescriptor } from "@orpc-agent/core";
+import type { ToolDecoration } from "../list-tools.js";
+import { envelopeOutputSchema } from "./envelope-schema.js";
+
+/** The namespaced `_meta` key of each tool's governance facts: facts for clients and hosts, never authority. */
+export const GOVERNANCE_META_KEY = "orpc-agent/governance";
+
+/**
+ * What the v2 path adds to each listed tool: the envelope's `outputSchema` (so `structuredContent` validates, every
+ * status), `title` from `meta.adapters.mcp.annotations.title`, and the governance facts under `_meta`.
+ */
+export function modernToolDecoration(runtime: AgentRuntime<never>): ToolDecoration {
+  return {
+    capability(tool, descriptor: CapabilityDescriptor) {
+      const title = runtime.registry.get(descriptor.id)?.meta.adapters?.mcp?.annotations?.title;
+      return {
+        ...tool,
+        ...(typeof title === "string" && title.length > 0 && { title }),
+        outputSchema: envelopeOutputSchema(),
+        _meta: {
+          [GOVERNANCE_META_KEY]: {
+            capabilityId: descriptor.id,
+            risk: descriptor.risk,
+            sideEffect: descriptor.sideEffect,
+            requiresApproval: descriptor.requiresApproval === true,
+          },
+        },
+      };
+    },
+    resume: (tool) => ({ ...tool, outputSchema: envelopeOutputSchema() }),
+  };
+}

@@ -1,0 +1,121 @@
+// An app whose one gated capability counts its executions, served with URL elicitation of approvals, and clients
+// of both eras that declare URL elicitation. The approver decides through the app (runtime.approvals.decide), never
+// through MCP.
+import { z } from "zod";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from "@modelcontextprotocol/client";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as LegacyHttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { agentMeta, createAgentRuntime, createCapabilityRegistry, createInMemoryApprovalCoordinator, defineGovernance, type Actor, type AgentAuditEvent, type AgentRuntime } from "@orpc-agent/core";
+import { createMCPHandler } from "../../src/modern/create-handler.js";
+import type { MCPHandlerOptions } from "../../src/modern/http-options.js";
+import { ap } from "../support/orpc.js";
+import { closeAfterTest } from "../support/cleanup.js";
+import { listenModern, nowInSeconds } from "./support.js";
+
+export const APPROVER: Actor = Object.freeze({ id: "u_manager", kind: "user" });
+export const STATE_KEYS = [{ id: "k1", secret: "url-elicitation-test-secret-0123456789" }];
+const USERS: Record<string, string> = { "tok-dana": "u_dana", "tok-priya": "u_priya" };
+
+export type ApprovalsApp = { runtime: AgentRuntime; executions: { orderId: string; amount: number }[]; events: AgentAuditEvent[] };
+
+/** `payments.refund` needs approval and records every execution; `orders.get` does not. */
+export function createApprovalsApp(options: { expiresInMs?: number } = {}): ApprovalsApp {
+  const executions: { orderId: string; amount: number }[] = [];
+  const registry = createCapabilityRegistry({
+    payments: {
+      refund: ap
+        .input(z.object({ orderId: z.string(), amount: z.number() }))
+        .meta(
+          agentMeta({
+            description: "Refund a payment.",
+            expose: { mcp: true },
+            sideEffect: "write",
+            risk: "high",
+            approval: { required: true, ...(options.expiresInMs !== undefined && { expiresInMs: options.expiresInMs }) },
+            adapters: { mcp: { annotations: { title: "Refund a payment" } } },
+          }),
+        )
+        .handler(({ input }) => {
+          executions.push(input);
+          return { refunded: input.amount };
+        }),
+    },
+    orders: {
+      get: ap
+        .input(z.object({ id: z.string() }))
+        .meta(agentMeta({ description: "Read an order.", expose: { mcp: true }, sideEffect: "read", risk: "low" }))
+        .handler(({ input }) => ({ id: input.id })),
+    },
+  });
+  const events: AgentAuditEvent[] = [];
+  const runtime = createAgentRuntime({
+    governance: defineGovernance({ registry }),
+    approvals: { coordinator: createInMemoryApprovalCoordinator() },
+    audit: (event) => void events.push(event),
+  });
+  return { runtime, executions, events };
+}
+
+export const approvalUrl = (id: string) => `https://approvals.example.test/requests/${id}`;
+export const approvalIdOf = (url: string) => new URL(url).pathname.split("/").pop()!;
+
+export function elicitationOptions(url: URL, overrides: Partial<MCPHandlerOptions> = {}): MCPHandlerOptions {
+  return {
+    resource: url,
+    verifyToken: (token) => (token in USERS ? { token, clientId: "agent-1", scopes: [], expiresAt: nowInSeconds() + 3600, resource: url } : null),
+    createContext: ({ authInfo }) => (authInfo && USERS[authInfo.token] ? { actor: { id: USERS[authInfo.token]!, kind: "user" }, context: {} } : null),
+    approvals: { url: (record) => approvalUrl(record.id) },
+    urlElicitation: { keys: STATE_KEYS },
+    ...overrides,
+  };
+}
+
+export async function serveWithElicitation(app: ApprovalsApp, overrides: Partial<MCPHandlerOptions> = {}) {
+  return listenModern((url) => createMCPHandler(app.runtime, elicitationOptions(url, overrides)));
+}
+
+function withBearer(token: string): typeof fetch {
+  return (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set("authorization", `Bearer ${token}`);
+    return fetch(input, { ...init, headers });
+  };
+}
+
+export type UrlElicitation = { mode?: string; url: string; message: string };
+
+/**
+ * The v2 Client on 2026-07-28, declaring URL elicitation. `onUrl` plays the user who opens the link (and, in the
+ * tests, the approver deciding in the app); its answer goes back as the elicitation result. `manual` turns off the
+ * SDK's automatic retry, so a test can hold and replay a requestState.
+ */
+export async function connectModernWithUrl(
+  url: URL,
+  token: string,
+  onUrl: (elicitation: UrlElicitation) => Promise<"accept" | "decline" | "cancel"> = async () => "accept",
+  manual = false,
+): Promise<ModernClient> {
+  const client = new ModernClient(
+    { name: "modern-url", version: "1.0.0" },
+    {
+      versionNegotiation: { mode: { pin: "2026-07-28" } },
+      capabilities: { elicitation: { url: {} } },
+      ...(manual && { inputRequired: { autoFulfill: false } }),
+    },
+  );
+  client.setRequestHandler("elicitation/create", async (request) => ({ action: await onUrl(request.params as UrlElicitation) }));
+  await client.connect(new ModernHttpTransport(url, { fetch: withBearer(token) }));
+  closeAfterTest(() => client.close());
+  return client;
+}
+
+/** The v1 SDK Client on 2025-11-25, declaring URL elicitation. */
+export async function connectLegacyWithUrl(url: URL, token: string): Promise<LegacyClient> {
+  const client = new LegacyClient({ name: "legacy-url", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } } });
+  await client.connect(new LegacyHttpTransport(url, { fetch: withBearer(token) }));
+  closeAfterTest(() => client.close());
+  return client;
+}
+
+export const approve = (app: ApprovalsApp, id: string) => app.runtime.approvals.decide(id, { status: "approved", approver: APPROVER });
+export const reject = (app: ApprovalsApp, id: string) => app.runtime.approvals.decide(id, { status: "rejected", approver: APPROVER, comment: "no" });
