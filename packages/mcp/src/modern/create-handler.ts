@@ -65,6 +65,13 @@ export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, opti
         return false;
       }
     },
+    async approvedCapability(approvalId) {
+      if (approvalId === "") return undefined;
+      const { actor } = await resolveIdentity(options, { era, authInfo });
+      const record = await runtime.approvals.get(approvalId);
+      if (record === null || record.surface !== "mcp" || record.actor.id !== actor.id || record.actor.kind !== actor.kind) return undefined;
+      return record.capabilityId;
+    },
   });
 
   return {

@@ -41,6 +41,11 @@ export type ScopeCheck = {
   catalog: ToolCatalog;
   /** Whether the caller can see the capability at all: a hidden one is never challenged (SI-8, no existence oracle). */
   visible: (capabilityId: string) => Promise<boolean>;
+  /**
+   * The capability an approval of the caller's own would run through the resume tool; undefined for anyone else's
+   * or an unknown id (the runtime conceals those). Throws when it cannot tell: the resume is then refused.
+   */
+  approvedCapability: (approvalId: string) => Promise<string | undefined>;
   endpointScopes: readonly string[];
   resourceMetadataUrl: string | undefined;
 };
@@ -59,17 +64,40 @@ export async function enforceToolScopes(body: unknown, authInfo: AuthInfo, check
     if (!isToolCall(message)) continue;
     const { name } = message.params;
     const target = check.catalog.resolve(name);
-    if (target.kind !== "invoke") continue;
-    const needed = check.toolScopes.get(target.id);
-    if (needed === undefined || needed.every((scope) => held.has(scope))) continue;
-    if (await check.visible(target.id)) {
+    let id: string | undefined;
+    if (target.kind === "invoke") id = target.id;
+    else if (target.kind === "resume") {
+      // The resume tool runs the approved operation: its scopes apply to the resuming token too.
+      try {
+        id = await check.approvedCapability(approvalIdOf(message));
+      } catch {
+        messages[index] = refused(message);
+        renamed = true;
+        continue;
+      }
+    }
+    const needed = id === undefined ? undefined : check.toolScopes.get(id);
+    if (id === undefined || needed === undefined || needed.every((scope) => held.has(scope))) continue;
+    if (await check.visible(id)) {
       const requiredScopes = [...new Set([...check.endpointScopes, ...needed])];
-      const error = new OAuthError(OAuthErrorCode.InsufficientScope, `The tool ${name} needs the scopes: ${needed.join(" ")}`);
+      const tool = check.catalog.nameOf(id) ?? name;
+      const error = new OAuthError(OAuthErrorCode.InsufficientScope, `The tool ${tool} needs the scopes: ${needed.join(" ")}`);
       return { challenge: bearerAuthChallengeResponse(error, { requiredScopes, ...(check.resourceMetadataUrl !== undefined && { resourceMetadataUrl: check.resourceMetadataUrl }) }) };
     }
-    messages[index] = { ...message, params: { ...message.params, name: SCOPE_REFUSED_TOOL_NAME } };
+    messages[index] = refused(message);
     renamed = true;
   }
   if (!renamed) return { body, renamed };
   return { body: Array.isArray(body) ? messages : messages[0], renamed };
+}
+
+function refused(message: CallMessage): CallMessage {
+  return { ...message, params: { ...message.params, name: SCOPE_REFUSED_TOOL_NAME } };
+}
+
+/** The resume tool's `approvalId` argument as sent; a malformed one is the resume tool's own answer to give. */
+function approvalIdOf(message: CallMessage): string {
+  const args = (message.params as { arguments?: unknown }).arguments;
+  const approvalId = typeof args === "object" && args !== null ? (args as { approvalId?: unknown }).approvalId : undefined;
+  return typeof approvalId === "string" ? approvalId : "";
 }
