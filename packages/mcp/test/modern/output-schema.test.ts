@@ -1,0 +1,59 @@
+// Every tool on the v2 path advertises the envelope as its `outputSchema`, and `structuredContent` validates against
+// it for all four statuses in both SDK clients, which check it on every call (issue 24). Plus `title` and the
+// governance facts under the namespaced `_meta` key.
+import { describe, expect, it } from "vitest";
+import { createTestApp } from "../support/app.js";
+import { closeEverythingAfterEachTest } from "../support/cleanup.js";
+import { connectModern, ERAS, serveApp } from "./support.js";
+
+closeEverythingAfterEachTest();
+
+type Result = { structuredContent?: { status?: string; error?: { code?: string } }; isError?: boolean };
+
+const CALLS = [
+  { status: "completed", call: { name: "notes_whoami", arguments: {} }, expected: { status: "ok" } },
+  { status: "approval-required", call: { name: "orders_refund", arguments: { orderId: "o1", amount: 5 } }, expected: { status: "approval-required" } },
+  { status: "failed", call: { name: "notes_fail", arguments: {} }, expected: { status: "error", error: { code: "INTERNAL_ERROR" } } },
+  { status: "cancelled", call: { name: "notes_sleepy", arguments: {} }, expected: { status: "error", error: { code: "TIMEOUT" } } },
+] as const;
+
+describe.each(ERAS)("$era", ({ connect }) => {
+  it("every tool, the resume tool included, advertises the envelope outputSchema with an object root", async () => {
+    const { url } = await serveApp(createTestApp(), { approvals: { resumeTool: true } });
+    const { tools } = (await (await connect(url, "tok-dana")).listTools()) as { tools: { name: string; outputSchema?: { type?: string; oneOf?: unknown[] } }[] };
+    expect(tools.length).toBeGreaterThan(2);
+    for (const tool of tools) {
+      expect(tool.outputSchema?.type).toBe("object");
+      expect(tool.outputSchema?.oneOf).toHaveLength(3);
+    }
+  });
+
+  it.each(CALLS)("$status: structuredContent validates in the SDK client", async ({ call, expected }) => {
+    const client = await connect((await serveApp(createTestApp())).url, "tok-dana");
+    await client.listTools(); // the SDK validates results against the listed outputSchema
+    const result = (await client.callTool(call)) as Result;
+    expect(result.structuredContent).toMatchObject(expected);
+    expect(result.isError).toBe(expected.status === "error");
+  });
+
+  it("title from meta.adapters.mcp.annotations.title; governance facts under orpc-agent/governance", async () => {
+    const app = createTestApp();
+    const { url } = await serveApp(app);
+    const { tools } = (await (await connect(url, "tok-dana")).listTools()) as { tools: { name: string; title?: string; _meta?: Record<string, unknown> }[] };
+    const refund = tools.find((tool) => tool.name === "orders_refund")!;
+    expect(refund._meta?.["orpc-agent/governance"]).toEqual({ capabilityId: "orders.refund", risk: "high", sideEffect: "write", requiresApproval: true });
+    const get = tools.find((tool) => tool.name === "orders_get")!;
+    expect(get._meta?.["orpc-agent/governance"]).toEqual({ capabilityId: "orders.get", risk: "low", sideEffect: "read", requiresApproval: false });
+    expect(get.title).toBeUndefined();
+  });
+});
+
+describe("the SDK client really checks structuredContent against the schema", () => {
+  it("the v2 Client refuses a result that does not match a (stricter) outputSchema", async () => {
+    const client = await connectModern((await serveApp(createTestApp())).url, "tok-dana");
+    const { tools } = await client.listTools();
+    const whoami = tools.find((tool) => tool.name === "notes_whoami")!;
+    const onlyErrors = { ...whoami, outputSchema: { type: "object" as const, properties: { status: { const: "error" } }, required: ["status"] } };
+    await expect(client.callTool({ name: "notes_whoami", arguments: {} }, { toolDefinition: onlyErrors })).rejects.toThrow(/structured content does not match|outputSchema|validat/i);
+  });
+});
