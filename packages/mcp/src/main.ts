@@ -3,6 +3,6 @@
 // is `@orpc-agent/mcp/v1`.
 export { createMCPHandler, type MCPHandler } from "./modern/create-handler.js";
 export type { MCPHandlerOptions } from "./modern/http-options.js";
-export type { MCPOptions, MCPRequestAuth } from "./modern/options.js";
+export type { MCPOptions, MCPRequestAuth, MCPTraceCarrier } from "./modern/options.js";
 export { serveMCPStdio, type MCPStdioOptions } from "./modern/serve-stdio.js";
 export type { MCPGovernanceOptions, MCPIdentity } from "./governance-options.js";

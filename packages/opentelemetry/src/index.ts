@@ -1,3 +1,5 @@
 // Public entry of @orpc-agent/opentelemetry (adapters.md §6).
 export { createOpenTelemetryTracing } from "./create-open-telemetry-tracing.js";
 export type { OpenTelemetryTracingOptions } from "./create-open-telemetry-tracing.js";
+export { withTraceContext } from "./trace-context.js";
+export type { TraceCarrier } from "./trace-context.js";
