@@ -74,6 +74,7 @@ export default defineConfig({
           { text: "Quorum approvals", link: "/guides/quorum-approvals" },
           { text: "Tamper-evident approvals", link: "/guides/tamper-evident-approvals" },
           { text: "Approvals in a chat UI", link: "/guides/approvals-in-a-chat-ui" },
+          { text: "Approvals over MCP", link: "/guides/mcp-approvals" },
           { text: "Auditing", link: "/guides/auditing" },
           { text: "Verifiable audit", link: "/guides/verifiable-audit" },
           { text: "MCP over HTTP", link: "/guides/mcp-http" },
