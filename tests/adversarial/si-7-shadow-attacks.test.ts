@@ -168,3 +168,16 @@ describe("a shadow cannot write to what later stages read (SI-7, SI-6)", () => {
     expect(JSON.stringify(events)).not.toContain("root");
   });
 });
+
+describe("a hanging shadow at discovery (SI-7)", () => {
+  it("SI-7: a discovery shadow that never settles does not fail describe with TIMEOUT or shorten the catalog", async () => {
+    const defs = Object.fromEntries(["a", "b", "c"].map((id) => [id, echo().procedure]));
+    const hangs = definePolicy("hangs", () => new Promise<never>(() => {}), { mode: "shadow", phases: ["discovery"] });
+    const defaults = { discoveryBudgetMs: 60, policyTimeoutMs: 5_000, policyConcurrency: 1 };
+    const plain = build({ defs, defaults });
+    const shadowed = build({ defs, defaults, policies: [hangs] });
+    const expected = (await plain.runtime.describe("direct", { actor: dana, context: {} })).map((d) => d.id);
+    expect(expected).toEqual(["a", "b", "c"]);
+    expect((await shadowed.runtime.describe("direct", { actor: dana, context: {} })).map((d) => d.id)).toEqual(expected);
+  });
+});

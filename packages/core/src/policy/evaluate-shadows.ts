@@ -27,13 +27,17 @@ export function evaluateWithShadows(
   if (shadows.length === 0) return isPromiseLike(batch) ? batch.then((b) => ({ batch: b, divergences: NONE })) : { batch, divergences: NONE };
   const deadline = startedAt + timeoutMs;
   const withShadows = (b: PolicyBatchResult): ShadowedBatch | Promise<ShadowedBatch> => {
-    const divergences = evaluateShadows(shadows, request, deadline, b.verdict, b.endedAt ?? monotonicNow());
+    const divergences = shadowDivergences(shadows, request, deadline, b.verdict, b.endedAt ?? monotonicNow());
     return isPromiseLike(divergences) ? divergences.then((d) => ({ batch: b, divergences: d })) : { batch: b, divergences };
   };
   return isPromiseLike(batch) ? batch.then(withShadows) : withShadows(batch);
 }
 
-function evaluateShadows(
+/**
+ * The shadow half of a batch on its own: each shadow against the enforced `verdict`, in order, from `start` until
+ * `deadline`. Discovery runs it apart from the enforced half, so shadows never spend the discovery budget.
+ */
+export function shadowDivergences(
   shadows: readonly AgentPolicy[],
   request: PolicyRequest,
   deadline: number,

@@ -6,9 +6,9 @@ import { CapabilityError } from "../errors/capability-error.js";
 import { copyJsonTree } from "../internal/json-tree.js";
 import { isPromiseLike, monotonicNow } from "../internal/promise.js";
 import { evaluatePolicyBatch, type PolicyBatchResult } from "../policy/evaluate-batch.js";
-import { evaluateWithShadows, type ShadowedBatch } from "../policy/evaluate-shadows.js";
+import { shadowDivergences, type ShadowDivergence } from "../policy/evaluate-shadows.js";
 import { forActingAgent } from "./stages/policies.js";
-import type { PolicyRequest } from "../policy/types.js";
+import type { AgentPolicy, PolicyRequest } from "../policy/types.js";
 import { sharedJsonSchema } from "../schema/shared-json-schema.js";
 import { toJsonSchema } from "../schema/to-json-schema.js";
 import type { CapabilityPlan } from "./plan.js";
@@ -87,8 +87,11 @@ async function evaluateDiscovery(
   // One clock reading per batch, because reads are a measurable share of discovery at hundreds of candidates:
   // the reading taken after a batch is also the next batch's "before", since nothing is awaited between them.
   let now = monotonicNow();
-  const deadline = now + rt.defaults.discoveryBudgetMs;
+  // Moved later by the time synchronous shadows take: the budget is the enforced policies' (SI-7, ADR-028).
+  let deadline = now + rt.defaults.discoveryBudgetMs;
   const lanes = new Set<Promise<void>>();
+  // Shadows settle outside the lanes and the budget: a hanging one delays the answer, never fails or shortens it.
+  const shadowLanes: Promise<void>[] = [];
   let expired = false;
 
   const checkBudget = (at: number) => {
@@ -96,6 +99,14 @@ async function evaluateDiscovery(
       expired = true;
       throw new CapabilityError({ code: "TIMEOUT", stage: "discovery" });
     }
+  };
+  const runShadows = (plan: CapabilityPlan, shadows: readonly AgentPolicy[], request: PolicyRequest, batchDeadline: number, batch: PolicyBatchResult) => {
+    const started = monotonicNow();
+    const divergences = shadowDivergences(shadows, request, batchDeadline, batch.verdict, started);
+    const settle = (found: readonly ShadowDivergence[]) => emitDivergences(rt, found, batch.verdict, plan, surface, options);
+    if (isPromiseLike(divergences)) shadowLanes.push(divergences.then(settle, () => {}));
+    else settle(divergences);
+    deadline += monotonicNow() - started;
   };
 
   for (let i = 0; i < candidates.length; i++) {
@@ -118,15 +129,16 @@ async function evaluateDiscovery(
       input: undefined,
     };
     const timeoutMs = Math.max(1, Math.min(rt.defaults.policyTimeoutMs, deadline - now));
-    const batch =
-      shadows.length === 0
-        ? evaluatePolicyBatch(policies, request, timeoutMs, now)
-        : shadowedDiscovery(rt, evaluateWithShadows(policies, shadows, request, timeoutMs, now), plan, surface, options);
+    const batchDeadline = now + timeoutMs;
+    const batch = evaluatePolicyBatch(policies, request, timeoutMs, now);
     if (!isPromiseLike(batch)) {
       applyVerdict(verdicts, i, batch);
       // The batch's own last reading (core.md §16: one read per synchronous policy, none extra).
-      // Shadows ran after the enforced part, so their time is not in its reading.
-      checkBudget((now = shadows.length === 0 ? (batch.endedAt ?? monotonicNow()) : monotonicNow()));
+      checkBudget((now = batch.endedAt ?? monotonicNow()));
+      if (shadows.length > 0) {
+        runShadows(plan, shadows, request, batchDeadline, batch);
+        now = monotonicNow();
+      }
       continue;
     }
     // Lanes never reject: a failing batch already resolves to an "error" verdict.
@@ -134,6 +146,7 @@ async function evaluateDiscovery(
       lanes.delete(lane);
       applyVerdict(verdicts, i, b);
       if (monotonicNow() > deadline) expired = true;
+      if (shadows.length > 0) runShadows(plan, shadows, request, batchDeadline, b);
     });
     lanes.add(lane);
     if (lanes.size >= rt.defaults.policyConcurrency) await Promise.race(lanes);
@@ -142,35 +155,32 @@ async function evaluateDiscovery(
   }
   await Promise.all(lanes);
   checkBudget(monotonicNow());
+  await Promise.all(shadowLanes);
   return verdicts;
 }
 
 /** Discovery shadows leave their divergences as events naming the capability, with no execution (describe runs none). */
-function shadowedDiscovery(
+function emitDivergences(
   rt: RuntimeState,
-  result: ShadowedBatch | Promise<ShadowedBatch>,
+  divergences: readonly ShadowDivergence[],
+  enforced: PolicyBatchResult["verdict"],
   plan: CapabilityPlan,
   surface: ExposureSurface,
   options: DescribeOptions<unknown>,
-): PolicyBatchResult | Promise<PolicyBatchResult> {
-  const settle = ({ batch, divergences }: ShadowedBatch): PolicyBatchResult => {
-    if (rt.audit.enabled) {
-      for (const divergence of divergences) {
-        rt.audit.emit(
-          Object.freeze({
-            type: "capability.shadow_diverged",
-            timestamp: rt.now(),
-            surface,
-            actor: toAuditActorRef(options.actor),
-            capabilityId: plan.id,
-            data: Object.freeze({ policy: divergence.policy, phase: "discovery", decision: divergence.decision, enforced: batch.verdict }),
-          }) as AgentAuditEvent,
-        );
-      }
-    }
-    return batch;
-  };
-  return isPromiseLike(result) ? result.then(settle) : settle(result);
+): void {
+  if (!rt.audit.enabled) return;
+  for (const divergence of divergences) {
+    rt.audit.emit(
+      Object.freeze({
+        type: "capability.shadow_diverged",
+        timestamp: rt.now(),
+        surface,
+        actor: toAuditActorRef(options.actor),
+        capabilityId: plan.id,
+        data: Object.freeze({ policy: divergence.policy, phase: "discovery", decision: divergence.decision, enforced }),
+      }) as AgentAuditEvent,
+    );
+  }
 }
 
 function applyVerdict(verdicts: Verdict[], index: number, batch: PolicyBatchResult): void {
