@@ -79,3 +79,25 @@ export function serveScoped(app: ReturnType<typeof scopedApp>, overrides: Partia
   );
 }
 
+
+/** One tool, `jobs_wait`, that runs until the test releases it or its signal aborts, and says which happened. */
+export function gatedApp() {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => (started = resolve));
+  let aborted!: () => void;
+  const abortSeen = new Promise<void>((resolve) => (aborted = resolve));
+  const registry = createCapabilityRegistry({
+    jobs: {
+      wait: ap.meta(agentMeta({ description: "Waits.", expose: { mcp: true }, sideEffect: "read", risk: "low", timeoutMs: 60_000 })).handler(async ({ signal }) => {
+        started();
+        const onAbort = new Promise<"aborted">((resolve) => signal?.addEventListener("abort", () => (aborted(), resolve("aborted")), { once: true }));
+        return { outcome: await Promise.race([released.then(() => "released" as const), onAbort]) };
+      }),
+    },
+  });
+  return { runtime: createAgentRuntime({ governance: defineGovernance({ registry }) }), release, running, abortSeen };
+}
+
+export const cancelMessage = (requestId: unknown) => ({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "stop" } });

@@ -109,7 +109,7 @@ export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, opti
       const message = singleMessage(parsedBody);
       const requestOptions = { parsedBody, ...(authInfo !== undefined && { authInfo }) };
       if (message === undefined || !legacy) return sdk.fetch(served, requestOptions);
-      if (message.method === "notifications/cancelled") legacyCancels.cancel(authInfo, message.params?.requestId);
+      if (message.method === "notifications/cancelled") legacyCancels.cancel(request, authInfo, message.params?.requestId);
       if (message.method !== "tools/call" || message.id === undefined) return sdk.fetch(served, requestOptions);
       const tracked = legacyCancels.track(served, read.text, authInfo, message.id);
       try {
