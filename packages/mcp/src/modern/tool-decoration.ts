@@ -3,7 +3,7 @@ import type { ToolDecoration } from "../list-tools.js";
 import { envelopeOutputSchema } from "./envelope-schema.js";
 
 /** The namespaced `_meta` key of each tool's governance facts: facts for clients and hosts, never authority. */
-export const GOVERNANCE_META_KEY = "orpc-agent/governance";
+const GOVERNANCE_META_KEY = "orpc-agent/governance";
 
 /**
  * What the v2 path adds to each listed tool: the envelope's `outputSchema` (so `structuredContent` validates, every
