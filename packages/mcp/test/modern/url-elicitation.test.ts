@@ -2,16 +2,21 @@
 // approval URL in its revision's native shape — 2026-07-28 `input_required` with an `elicitUrl` request and a
 // `requestState`, 2025-11-25 the `-32042` error — and its retry resumes the approval through `runtime.resume`.
 // The approver decides in the app (`runtime.approvals.decide`), never through MCP.
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { closeEverythingAfterEachTest } from "../support/cleanup.js";
+import { serveMCPStdio } from "../../src/modern/serve-stdio.js";
+import { closeAfterTest, closeEverythingAfterEachTest } from "../support/cleanup.js";
 import {
   approvalIdOf,
+  approvalUrl,
   approve,
   connectLegacyWithUrl,
   connectModernWithUrl,
   createApprovalsApp,
   reject,
   serveWithElicitation,
+  STATE_KEYS,
   type UrlElicitation,
 } from "./approvals-app.js";
 import { connectLegacy, connectModern } from "./support.js";
@@ -165,6 +170,31 @@ describe("2025-11-25 (v1 SDK Client, URL elicitation declared)", () => {
     const result = (await client.callTool(REFUND)) as Result;
     expect(result.structuredContent).toMatchObject({ status: "error", error: { code: "APPROVAL_EXPIRED" } });
     expect(app.executions).toEqual([]);
+  });
+});
+
+describe("a 2025-11-25 connection (stdio): the capability declared at initialize on that connection", () => {
+  it("call → -32042 → approved in the app → retry → completed once, over serveMCPStdio", async () => {
+    const app = createApprovalsApp();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const handle = serveMCPStdio(app.runtime, {
+      createContext: () => ({ actor: { id: "u_dana", kind: "user" }, context: {} }),
+      approvals: { url: (record) => approvalUrl(record.id) },
+      urlElicitation: { keys: STATE_KEYS },
+      transport: serverSide as never,
+    });
+    closeAfterTest(() => handle.close());
+    const client = new LegacyClient({ name: "stdio-url", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } } });
+    await client.connect(clientSide);
+    closeAfterTest(() => client.close());
+    const error = (await client.callTool(REFUND).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code?: number; data?: { elicitations?: { url: string }[] } };
+    expect(error.code).toBe(-32042);
+    await approve(app, approvalIdOf(error.data!.elicitations![0]!.url));
+    expect(((await client.callTool(REFUND)) as Result).structuredContent).toEqual({ status: "ok", data: { refunded: 5 } });
+    expect(app.executions).toHaveLength(1);
   });
 });
 
