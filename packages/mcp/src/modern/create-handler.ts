@@ -119,7 +119,10 @@ export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, opti
         throw error;
       }
     },
-    close: () => sdk.close(),
+    close: async () => {
+      legacyCancels.abortAll();
+      await sdk.close();
+    },
   };
 }
 

@@ -26,6 +26,11 @@ export function createLegacyCancellation() {
     cancel(request: Request, authInfo: AuthInfo | undefined, requestId: unknown): void {
       inFlight.get(keyOf(request, authInfo, requestId))?.abort();
     },
+    /** Aborts every in-flight legacy call: the SDK's close() reaches only 2026-07-28 exchanges. */
+    abortAll(): void {
+      for (const controller of inFlight.values()) controller.abort();
+      inFlight.clear();
+    },
   };
 }
 
