@@ -15,6 +15,8 @@ export default [
   pkg("opentelemetry"),
   pkg("dbos", { testTimeout: 60_000, hookTimeout: 60_000 }),
   { extends: true as const, test: { name: "example", root: "examples/customer-support", include: ["test/**/*.test.ts"], testTimeout: 60_000, globalSetup: ["../../packages/cli/test/global-setup.ts"] } },
+  // Its Mastra parts run as child processes on a Node >= 22.13 (Node 24 on the 20.19 leg), hence the longer hooks.
+  { extends: true as const, test: { name: "task-board", root: "examples/task-board", include: ["test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000, globalSetup: ["../../packages/cli/test/global-setup.ts"] } },
   { extends: true as const, test: { name: "reliability", root: "tests/reliability", include: ["**/*.test.ts"], testTimeout: 120_000, hookTimeout: 60_000, execArgv: ["--expose-gc"] } },
   { extends: true as const, test: { name: "adversarial", root: "tests/adversarial", include: ["**/*.test.ts"], testTimeout: 30_000 } },
   { extends: true as const, test: { name: "scripts", root: "scripts", include: ["test/**/*.test.ts"] } },

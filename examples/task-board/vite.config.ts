@@ -1,0 +1,12 @@
+import { fileURLToPath } from "node:url";
+import { defaultClientConditions, defineConfig } from "vite";
+
+// The page in src/client, built to dist/client (CLIENT_OUT_DIR overrides), which src/server serves. The source
+// condition bundles the workspace packages' TypeScript, so nothing needs building first.
+export default defineConfig({
+  root: fileURLToPath(new URL("src/client", import.meta.url)),
+  resolve: { conditions: ["@orpc-agent/source", ...defaultClientConditions] },
+  esbuild: { jsx: "automatic" },
+  build: { outDir: process.env.CLIENT_OUT_DIR ?? fileURLToPath(new URL("dist/client", import.meta.url)), emptyOutDir: true },
+  logLevel: "warn",
+});
