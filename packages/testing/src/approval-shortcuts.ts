@@ -26,7 +26,7 @@ export function createApprovalShortcuts(
       await decide(id, { status, approver });
     } catch (error) {
       // A refused self-approval leaves the record pending; the test must see it (SI-4).
-      if (error instanceof CapabilityError && error.code === "APPROVAL_SELF_APPROVAL") throw error;
+      if (CapabilityError.isInstance(error) && error.code === "APPROVAL_SELF_APPROVAL") throw error;
       const record = await coordinator.get(id);
       if (record !== null && record.status !== "pending") return;
       throw error;

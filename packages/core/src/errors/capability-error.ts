@@ -1,6 +1,8 @@
 import { ERROR_CODE_DEFAULTS, isErrorCode, type ErrorCode } from "./codes.js";
 import { toModelError, type ModelError } from "./model-error.js";
 
+const BRAND = Symbol.for("@orpc-agent/core.CapabilityError");
+
 export type FailureStage =
   | "discovery"
   | "input-validation"
@@ -32,6 +34,7 @@ export type CapabilityErrorOptions = {
  * throw new CapabilityError({ code: "EXECUTION_FAILED", retryable: true, publicMessage: "Upstream busy." });
  */
 export class CapabilityError extends Error {
+  readonly [BRAND] = true;
   declare readonly cause?: unknown;
   readonly code: ErrorCode;
   readonly stage: FailureStage;
@@ -56,6 +59,14 @@ export class CapabilityError extends Error {
     if (options.details !== undefined) this.details = options.details;
     // Non-enumerable so that spreading or JSON-serializing an error never carries the cause.
     Object.defineProperty(this, "cause", { value: options.cause, enumerable: false, writable: false, configurable: true });
+  }
+
+  /**
+   * `true` for a `CapabilityError` of any copy of this module (a bundler's duplicate, a second install): `instanceof`
+   * only knows this copy's class. Rebuild a foreign one with `new CapabilityError(...)` before trusting its methods.
+   */
+  static isInstance(value: unknown): value is CapabilityError {
+    return typeof value === "object" && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
   }
 
   /** Serializes as the model would see it (SI-9): stage, cause and stack never cross. */

@@ -61,7 +61,9 @@ describe("toolNameMap", () => {
 
 describe("ConfigurationError", () => {
   it("is recognised across module copies by its brand, and not by look-alikes", async () => {
-    const copy = (await import("../../src/adapter/configuration-error.js?copy")) as typeof import("../../src/adapter/configuration-error.js");
+    // A query string makes Vite load the module a second time: the shape of a duplicated install.
+    const specifier = "../../src/adapter/configuration-error.js?copy";
+    const copy = (await import(/* @vite-ignore */ specifier)) as typeof import("../../src/adapter/configuration-error.js");
     const foreign = new copy.ConfigurationError("from another copy");
     expect(foreign).not.toBeInstanceOf(ConfigurationError);
     expect(ConfigurationError.isInstance(foreign)).toBe(true);

@@ -271,3 +271,34 @@ describe("stage-11 error mapping (core.md §6.2)", () => {
     expect(error).toMatchObject({ code: "EXECUTION_FAILED", exposeToModel: true, publicMessage: "Quantity too high." });
   });
 });
+
+describe("a CapabilityError from another copy of core", () => {
+  const loadCopy = async () => {
+    // A query string makes Vite load the module again: the shape of a duplicated install.
+    const specifier = "../../src/errors/capability-error.js?copy";
+    return ((await import(/* @vite-ignore */ specifier)) as typeof import("../../src/errors/capability-error.js")).CapabilityError;
+  };
+
+  it("is recognised by its brand and rebuilt with this copy's class, its exposed meaning kept", async () => {
+    const Foreign = await loadCopy();
+    const thrown = new Foreign({ code: "EXECUTION_FAILED", exposeToModel: true, publicMessage: "Upstream busy.", retryable: true });
+    expect(thrown).not.toBeInstanceOf(CapabilityError);
+    expect(CapabilityError.isInstance(thrown)).toBe(true);
+    const { runtime } = build({ defs: { op: throwing(() => thrown) } });
+    const error = errorOf(await runtime.invoke("op", undefined, { actor: dana, context: {} }));
+    expect(error).toBeInstanceOf(CapabilityError);
+    expect(error.cause).toBe(thrown);
+    expect(error.toJSON()).toEqual({ code: "EXECUTION_FAILED", message: "Upstream busy.", retryable: true });
+  });
+
+  it("SI-9: a look-alike without the brand, or a branded one this copy cannot rebuild, is concealed", async () => {
+    const lookAlike = Object.assign(new Error(SECRET), { code: "EXECUTION_FAILED", exposeToModel: true, publicMessage: SECRET });
+    const unknownCode = Object.assign(new Error(SECRET), { [Symbol.for("@orpc-agent/core.CapabilityError")]: true, code: "FROM_THE_FUTURE", exposeToModel: true, publicMessage: SECRET });
+    for (const thrown of [lookAlike, unknownCode]) {
+      const { runtime } = build({ defs: { op: throwing(() => thrown) } });
+      const error = errorOf(await runtime.invoke("op", undefined, { actor: dana, context: {} }));
+      expect(error.toJSON()).toEqual(GENERIC);
+      expect(visibleText(error)).not.toContain(SECRET);
+    }
+  });
+});
