@@ -17,7 +17,7 @@ export type BearerGate = {
 
 /**
  * The OAuth resource-server gate, on the SDK's own `verifyBearerToken` and challenge builder: missing, malformed,
- * unverifiable, expired, expiry-less and wrong-audience tokens answer 401; missing endpoint scopes 403.
+ * unverifiable, expired, expiry-less, wrong-audience and scope-list-less tokens answer 401; missing endpoint scopes 403.
  */
 export function createBearerGate(options: MCPHandlerOptions<unknown>): BearerGate {
   const resource = options.resource === undefined ? undefined : new URL(String(options.resource));
@@ -33,12 +33,15 @@ export function createBearerGate(options: MCPHandlerOptions<unknown>): BearerGat
         async verifyAccessToken(token: string): Promise<AuthInfo> {
           let info: AuthInfo | null;
           try {
-            info = await verify(token, request);
+            info = snapshot(await verify(token, request));
           } catch {
             info = null;
           }
+          // Scopes must be a list: a space-delimited string (a JWT `scope` claim) would substring-match `includes`.
+          if (info === null || !Array.isArray(info.scopes) || info.scopes.some((scope) => typeof scope !== "string")) {
+            throw new OAuthError(OAuthErrorCode.InvalidToken, "Invalid token");
+          }
           // A non-finite expiry (Infinity) is no expiry: refused like a missing one (amendments §7 R3, fail closed).
-          if (info === null || typeof info !== "object") throw new OAuthError(OAuthErrorCode.InvalidToken, "Invalid token");
           if (info.expiresAt !== undefined && !Number.isFinite(info.expiresAt)) throw new OAuthError(OAuthErrorCode.InvalidToken, "Token has no expiration time");
           return info;
         },
@@ -55,4 +58,17 @@ export function createBearerGate(options: MCPHandlerOptions<unknown>): BearerGat
       }
     },
   };
+}
+
+/**
+ * One read of the verifier's answer, inside its try: a throwing getter is an invalid token, and every later check
+ * (ours, the SDK's, the scope check, `createContext`) sees the same values however often it reads them.
+ */
+function snapshot(returned: unknown): AuthInfo | null {
+  if (typeof returned !== "object" || returned === null) return null;
+  const copy: Record<string, unknown> = { ...returned };
+  // Fields a class instance keeps on its prototype are read once too.
+  for (const key of ["token", "clientId", "scopes", "expiresAt", "resource"]) if (!(key in copy)) copy[key] = (returned as Record<string, unknown>)[key];
+  if (Array.isArray(copy.scopes)) copy.scopes = [...(copy.scopes as unknown[])];
+  return copy as unknown as AuthInfo;
 }
