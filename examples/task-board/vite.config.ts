@@ -7,6 +7,17 @@ export default defineConfig({
   root: fileURLToPath(new URL("src/client", import.meta.url)),
   resolve: { conditions: ["@orpc-agent/source", ...defaultClientConditions] },
   esbuild: { jsx: "automatic" },
-  build: { outDir: process.env.CLIENT_OUT_DIR ?? fileURLToPath(new URL("dist/client", import.meta.url)), emptyOutDir: true },
+  build: {
+    outDir: process.env.CLIENT_OUT_DIR ?? fileURLToPath(new URL("dist/client", import.meta.url)),
+    emptyOutDir: true,
+    rolldownOptions: {
+      onwarn(warning, warn) {
+        // Two known, harmless findings: swr's "use client" means nothing in a client-only bundle, and core's oRPC
+        // seam reads an export that only one oRPC major has (packages/core/src/orpc/errors.ts).
+        if (warning.code === "MODULE_LEVEL_DIRECTIVE" || (warning.code === "IMPORT_IS_UNDEFINED" && warning.message.includes("COMMON_ERROR_STATUS_MAP"))) return;
+        warn(warning);
+      },
+    },
+  },
   logLevel: "warn",
 });
