@@ -11,6 +11,7 @@ import {
 } from "@orpc-agent/core";
 import { interleave, median, timeSequential, timeSync } from "./harness.js";
 import { remoteCost } from "./remote.js";
+import { invokePathCost, type InvokePathRow } from "./invoke-path.js";
 import { governanceWithDiscoveryPolicy, makeDefs, makeSchema, raw, rawBuilder, trivial, trivialBuilder } from "./fixtures.js";
 import { otelCost } from "./otel.js";
 import { aiSdkCost } from "./ai-sdk.js";
@@ -24,31 +25,11 @@ const quick = process.argv.includes("--quick");
 const ROUNDS = quick ? 5 : 15;
 const CALLS = quick ? 2_000 : 10_000;
 const actor = { id: "bench", kind: "service" as const };
-const rows: { path: string; subject: string; baseline: string; ratio: number; budget: string }[] = [];
+const rows: { path: string; subject: string; baseline: string; ratio: number; spread?: string; budget: string }[] = [];
 const json: Record<string, number> = {};
 // Setup garbage (fresh procedures and schemas each round) is collected before timing, so neither side pays for it.
 const collectGarbage = () => (globalThis as { gc?: () => void }).gc?.();
 const fmt = (ns: number) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(2)} µs`);
-
-async function invokeCost() {
-  const plain = createAgentRuntime({ governance: defineGovernance({ registry: createCapabilityRegistry({ trivial }) }) });
-  const policies = ["a", "b", "c"].map((name) => definePolicy(name, () => allow()));
-  const sink = async (_event: AgentAuditEvent) => {};
-  const governed = createAgentRuntime({ governance: defineGovernance({ registry: createCapabilityRegistry({ trivial }), policies }), audit: sink });
-  const input = { id: "x" };
-  const options = { actor, context: {} };
-  const m = await interleave(
-    {
-      raw: () => timeSequential(() => call(raw, input, { context: {} }), CALLS),
-      invoke: () => timeSequential(() => plain.invoke("trivial", input, options), CALLS),
-      invokePolicies: () => timeSequential(() => governed.invoke("trivial", input, options), CALLS),
-    },
-    ROUNDS,
-  );
-  rows.push({ path: "invoke, no policies, no sinks", subject: fmt(m.invoke!), baseline: fmt(m.raw!), ratio: m.invoke! / m.raw!, budget: "≤ 3×" });
-  rows.push({ path: "invoke, 3 sync policies + async sink", subject: fmt(m.invokePolicies!), baseline: fmt(m.raw!), ratio: m.invokePolicies! / m.raw!, budget: "≤ 4×" });
-  Object.assign(json, { rawCallNs: m.raw, invokeNs: m.invoke, invokeRatio: m.invoke! / m.raw!, invokePoliciesNs: m.invokePolicies, invokePoliciesRatio: m.invokePolicies! / m.raw! });
-}
 
 async function describeCost() {
   for (const n of [10, 100, 300]) {
@@ -94,108 +75,89 @@ async function registryCost() {
   Object.assign(json, { registry300Ns: m.registry, toJsonSchema300Ns: m.toJSONSchema, registryRatio: m.registry! / m.toJSONSchema! });
 }
 
-async function concurrencyCost() {
-  const N = 10_000;
-  const yielding = trivialBuilder.handler(async ({ input }) => {
-    await new Promise((r) => setImmediate(r));
-    return { id: input.id };
-  });
-  const rawYielding = rawBuilder.handler(async ({ input }) => {
-    await new Promise((r) => setImmediate(r));
-    return { id: input.id };
-  });
-  const runtime = createAgentRuntime({ governance: defineGovernance({ registry: createCapabilityRegistry({ yielding }) }) });
-  const input = { id: "x" };
-  const burst = async (start: () => Promise<unknown>) => {
-    const t0 = process.hrtime.bigint();
-    await Promise.all(Array.from({ length: N }, start));
-    return Number(process.hrtime.bigint() - t0);
-  };
-  const m = await interleave(
-    {
-      raw: () => burst(() => call(rawYielding, input, { context: {} })),
-      invoke: () => burst(() => runtime.invoke("yielding", input, { actor, context: {} })),
-    },
-    quick ? 3 : 7,
-  );
-  // Heap per in-flight invocation: peak during a burst minus a forced-GC baseline, over N.
-  const gc = (globalThis as { gc?: () => void }).gc;
-  const heaps: number[] = [];
-  for (let r = 0; r < (quick ? 2 : 5); r++) {
-    gc?.();
-    const before = process.memoryUsage().heapUsed;
-    const pending = Array.from({ length: N }, () => runtime.invoke("yielding", input, { actor, context: {} }));
-    const peak = process.memoryUsage().heapUsed; // every invocation is in flight: each waits on its handler's macrotask
-    await Promise.all(pending);
-    heaps.push((peak - before) / N);
+async function invokePath() {
+  const measured = await invokePathCost({ rounds: ROUNDS, calls: CALLS, concurrent: 10_000 });
+  const show = (row: InvokePathRow, v: number) => (row.unit === "bytes" ? `${(v / 1024).toFixed(2)} KB` : fmt(v));
+  for (const row of measured) {
+    const { stat } = row;
+    rows.push({
+      path: row.path,
+      subject: show(row, stat.subject),
+      baseline: show(row, stat.baseline),
+      ratio: stat.median,
+      spread: `${stat.min.toFixed(2)}–${stat.max.toFixed(2)}`,
+      budget: `≤ ${row.budget.toFixed(1)}×${stat.median <= row.budget ? "" : " OVER"}`,
+    });
+    Object.assign(json, { [`${row.key}Subject`]: stat.subject, [`${row.key}Baseline`]: stat.baseline, [`${row.key}Ratio`]: stat.median, [`${row.key}Min`]: stat.min, [`${row.key}Max`]: stat.max, [`${row.key}Budget`]: row.budget });
   }
-  const perInvoke = median(heaps);
-  rows.push({ path: "10 000 concurrent invokes (wall)", subject: fmt(m.invoke!), baseline: fmt(m.raw!), ratio: m.invoke! / m.raw!, budget: "≤ 2×" });
-  rows.push({ path: "heap per in-flight invoke", subject: `${(perInvoke / 1024).toFixed(2)} KB`, baseline: "—", ratio: NaN, budget: "≤ 4 KB" });
-  Object.assign(json, { concurrentRawNs: m.raw, concurrentInvokeNs: m.invoke, concurrentRatio: m.invoke! / m.raw!, heapPerInvokeBytes: perInvoke, gcExposed: gc ? 1 : 0 });
 }
 
-await registryCost();
-await invokeCost();
-{
-  // ADR-025: hashing and linking three events per call, and one checkpoint signature per 1000 stored events.
-  const { call: chain, signNs } = await auditChainCost({ rounds: ROUNDS, calls: CALLS });
-  rows.push({ path: chain.path, subject: fmt(chain.subjectNs), baseline: fmt(chain.baselineNs), ratio: chain.ratio, budget: "report" });
-  rows.push({ path: "audit chain: extra per governed call", subject: fmt(chain.extraNs), baseline: "—", ratio: NaN, budget: "report" });
-  rows.push({ path: "audit checkpoint: Ed25519 sign (per 1000 events)", subject: fmt(signNs), baseline: "—", ratio: NaN, budget: "report" });
-  Object.assign(json, { auditChainInvokeNs: chain.subjectNs, auditChainExtraNs: chain.extraNs, auditChainRatio: chain.ratio, auditCheckpointSignNs: signNs });
-}
-{
-  // ADR-027: a request seal, a decision seal and their verification per approval round trip.
-  const seal = await approvalSealCost({ rounds: ROUNDS, trips: quick ? 200 : 1_000 });
-  rows.push({ path: seal.path, subject: fmt(seal.subjectNs), baseline: fmt(seal.baselineNs), ratio: seal.ratio, budget: "report" });
-  rows.push({ path: "approval seal: extra per approval round trip", subject: fmt(seal.extraNs), baseline: "—", ratio: NaN, budget: "report" });
-  Object.assign(json, { approvalSealTripNs: seal.subjectNs, approvalSealExtraNs: seal.extraNs, approvalSealRatio: seal.ratio });
-}
-await describeCost();
-await concurrencyCost();
-// Baseline is invoke without tracing, not raw call; reported only (no §16 budget).
-const [otelSdk, otelNoSdk] = await otelCost({ rounds: ROUNDS, calls: CALLS });
-for (const r of [otelSdk!, otelNoSdk!]) rows.push({ path: r.path, subject: fmt(r.subjectNs), baseline: fmt(r.baselineNs), ratio: r.ratio, budget: "report" });
-Object.assign(json, { otelInvokeNs: otelSdk!.subjectNs, otelBaselineNs: otelSdk!.baselineNs, otelRatio: otelSdk!.ratio, otelNoSdkNs: otelNoSdk!.subjectNs, otelNoSdkRatio: otelNoSdk!.ratio });
+// `--invoke-path`: issue 28's table alone (the governed call path against raw call), for quick iteration.
+const only = process.argv.includes("--invoke-path");
+if (!only) await registryCost();
+await invokePath();
+if (!only) await otherCosts();
 
-// Remote: the baseline is a plain oRPC HTTP call of the same procedure, not raw call; reported only (no §16 budget).
-const [remoteFresh, remoteReplayed] = await remoteCost({ rounds: ROUNDS, calls: quick ? 200 : 1_000 });
-for (const r of [remoteFresh!, remoteReplayed!]) rows.push({ path: r.path, subject: fmt(r.subjectNs), baseline: fmt(r.baselineNs), ratio: r.ratio, budget: "report" });
-Object.assign(json, { remoteInvokeNs: remoteFresh!.subjectNs, remotePlainHttpNs: remoteFresh!.baselineNs, remoteRatio: remoteFresh!.ratio, remoteReplayedNs: remoteReplayed!.subjectNs, remoteReplayedRatio: remoteReplayed!.ratio });
+async function otherCosts() {
+  {
+    // ADR-025: hashing and linking three events per call, and one checkpoint signature per 1000 stored events.
+    const { call: chain, signNs } = await auditChainCost({ rounds: ROUNDS, calls: CALLS });
+    rows.push({ path: chain.path, subject: fmt(chain.subjectNs), baseline: fmt(chain.baselineNs), ratio: chain.ratio, budget: "report" });
+    rows.push({ path: "audit chain: extra per governed call", subject: fmt(chain.extraNs), baseline: "—", ratio: NaN, budget: "report" });
+    rows.push({ path: "audit checkpoint: Ed25519 sign (per 1000 events)", subject: fmt(signNs), baseline: "—", ratio: NaN, budget: "report" });
+    Object.assign(json, { auditChainInvokeNs: chain.subjectNs, auditChainExtraNs: chain.extraNs, auditChainRatio: chain.ratio, auditCheckpointSignNs: signNs });
+  }
+  {
+    // ADR-027: a request seal, a decision seal and their verification per approval round trip.
+    const seal = await approvalSealCost({ rounds: ROUNDS, trips: quick ? 200 : 1_000 });
+    rows.push({ path: seal.path, subject: fmt(seal.subjectNs), baseline: fmt(seal.baselineNs), ratio: seal.ratio, budget: "report" });
+    rows.push({ path: "approval seal: extra per approval round trip", subject: fmt(seal.extraNs), baseline: "—", ratio: NaN, budget: "report" });
+    Object.assign(json, { approvalSealTripNs: seal.subjectNs, approvalSealExtraNs: seal.extraNs, approvalSealRatio: seal.ratio });
+  }
+  await describeCost();
+  // Baseline is invoke without tracing, not raw call; reported only (no §16 budget).
+  const [otelSdk, otelNoSdk] = await otelCost({ rounds: ROUNDS, calls: CALLS });
+  for (const r of [otelSdk!, otelNoSdk!]) rows.push({ path: r.path, subject: fmt(r.subjectNs), baseline: fmt(r.baselineNs), ratio: r.ratio, budget: "report" });
+  Object.assign(json, { otelInvokeNs: otelSdk!.subjectNs, otelBaselineNs: otelSdk!.baselineNs, otelRatio: otelSdk!.ratio, otelNoSdkNs: otelNoSdk!.subjectNs, otelNoSdkRatio: otelNoSdk!.ratio });
 
-// Adapters: each against the thing it wraps or replaces (describe; a hand-written McpServer).
-const [aiSdk, aiSdkOwn] = await aiSdkCost({ rounds: ROUNDS, iterations: quick ? 50 : 200 });
-rows.push({ path: aiSdk!.path, subject: fmt(aiSdk!.subjectNs), baseline: fmt(aiSdk!.baselineNs), ratio: aiSdk!.ratio, budget: "≤ 1.15×" });
-rows.push({ path: aiSdkOwn!.path, subject: fmt(aiSdkOwn!.subjectNs), baseline: fmt(aiSdkOwn!.baselineNs), ratio: aiSdkOwn!.ratio, budget: "report" });
-Object.assign(json, {
-  aiSdkTools300Ns: aiSdk!.subjectNs,
-  aiSdkDescribe300Ns: aiSdk!.baselineNs,
-  aiSdkToolsRatio: aiSdk!.ratio,
-  aiSdkDescribeShared300Ns: aiSdkOwn!.baselineNs,
-  aiSdkToolsOwnRatio: aiSdkOwn!.ratio,
-});
-const [mcpCall, mcpList] = await mcpCost({ rounds: ROUNDS, calls: quick ? 500 : 2_000, lists: quick ? 20 : 100 });
-rows.push({ path: mcpCall!.path, subject: fmt(mcpCall!.subjectNs), baseline: fmt(mcpCall!.baselineNs), ratio: mcpCall!.ratio, budget: "≤ 1.2×" });
-rows.push({ path: mcpList!.path, subject: fmt(mcpList!.subjectNs), baseline: fmt(mcpList!.baselineNs), ratio: mcpList!.ratio, budget: "≤ 0.3×" });
-Object.assign(json, { mcpCallNs: mcpCall!.subjectNs, mcpHandWrittenCallNs: mcpCall!.baselineNs, mcpCallRatio: mcpCall!.ratio, mcpList100Ns: mcpList!.subjectNs, mcpHandWrittenList100Ns: mcpList!.baselineNs, mcpListRatio: mcpList!.ratio });
-// The v2 endpoint (issue 23) against a hand-written v2 McpServer, over loopback HTTP, in both protocol eras.
-for (const r of await mcpV2Cost({ rounds: ROUNDS, calls: quick ? 50 : 200, lists: quick ? 10 : 40 })) {
-  const budget = r.path === "tools/call" ? "≤ 1.25×" : "≤ 0.3×";
-  rows.push({ path: `mcp v2 ${r.path}, ${r.era}`, subject: fmt(r.subjectUs * 1e3), baseline: fmt(r.baselineUs * 1e3), ratio: r.ratio, budget });
-}
+  // Remote: the baseline is a plain oRPC HTTP call of the same procedure, not raw call; reported only (no §16 budget).
+  const [remoteFresh, remoteReplayed] = await remoteCost({ rounds: ROUNDS, calls: quick ? 200 : 1_000 });
+  for (const r of [remoteFresh!, remoteReplayed!]) rows.push({ path: r.path, subject: fmt(r.subjectNs), baseline: fmt(r.baselineNs), ratio: r.ratio, budget: "report" });
+  Object.assign(json, { remoteInvokeNs: remoteFresh!.subjectNs, remotePlainHttpNs: remoteFresh!.baselineNs, remoteRatio: remoteFresh!.ratio, remoteReplayedNs: remoteReplayed!.subjectNs, remoteReplayedRatio: remoteReplayed!.ratio });
 
-// Postgres audit sink: events/s batched over one INSERT per event; the ratio is a speed-up, reported only.
-const rate = (perSec: number) => `${Math.round(perSec)} ev/s`;
-for (const r of await pgSinkCost({ rounds: ROUNDS, events: 2_000 })) {
-  rows.push({ path: r.path, subject: rate(r.subjectPerSec), baseline: rate(r.baselinePerSec), ratio: r.ratio, budget: "report" });
-  const key = r.path.endsWith("PGlite") ? "pglite" : "postgres";
-  Object.assign(json, { [`${key}AuditBatchedPerSec`]: r.subjectPerSec, [`${key}AuditSinglePerSec`]: r.baselinePerSec, [`${key}AuditBatchRatio`]: r.ratio });
+  // Adapters: each against the thing it wraps or replaces (describe; a hand-written McpServer).
+  const [aiSdk, aiSdkOwn] = await aiSdkCost({ rounds: ROUNDS, iterations: quick ? 50 : 200 });
+  rows.push({ path: aiSdk!.path, subject: fmt(aiSdk!.subjectNs), baseline: fmt(aiSdk!.baselineNs), ratio: aiSdk!.ratio, budget: "≤ 1.15×" });
+  rows.push({ path: aiSdkOwn!.path, subject: fmt(aiSdkOwn!.subjectNs), baseline: fmt(aiSdkOwn!.baselineNs), ratio: aiSdkOwn!.ratio, budget: "report" });
+  Object.assign(json, {
+    aiSdkTools300Ns: aiSdk!.subjectNs,
+    aiSdkDescribe300Ns: aiSdk!.baselineNs,
+    aiSdkToolsRatio: aiSdk!.ratio,
+    aiSdkDescribeShared300Ns: aiSdkOwn!.baselineNs,
+    aiSdkToolsOwnRatio: aiSdkOwn!.ratio,
+  });
+  const [mcpCall, mcpList] = await mcpCost({ rounds: ROUNDS, calls: quick ? 500 : 2_000, lists: quick ? 20 : 100 });
+  rows.push({ path: mcpCall!.path, subject: fmt(mcpCall!.subjectNs), baseline: fmt(mcpCall!.baselineNs), ratio: mcpCall!.ratio, budget: "≤ 1.2×" });
+  rows.push({ path: mcpList!.path, subject: fmt(mcpList!.subjectNs), baseline: fmt(mcpList!.baselineNs), ratio: mcpList!.ratio, budget: "≤ 0.3×" });
+  Object.assign(json, { mcpCallNs: mcpCall!.subjectNs, mcpHandWrittenCallNs: mcpCall!.baselineNs, mcpCallRatio: mcpCall!.ratio, mcpList100Ns: mcpList!.subjectNs, mcpHandWrittenList100Ns: mcpList!.baselineNs, mcpListRatio: mcpList!.ratio });
+  // The v2 endpoint (issue 23) against a hand-written v2 McpServer, over loopback HTTP, in both protocol eras.
+  for (const r of await mcpV2Cost({ rounds: ROUNDS, calls: quick ? 50 : 200, lists: quick ? 10 : 40 })) {
+    const budget = r.path === "tools/call" ? "≤ 1.25×" : "≤ 0.3×";
+    rows.push({ path: `mcp v2 ${r.path}, ${r.era}`, subject: fmt(r.subjectUs * 1e3), baseline: fmt(r.baselineUs * 1e3), ratio: r.ratio, budget });
+  }
+
+  // Postgres audit sink: events/s batched over one INSERT per event; the ratio is a speed-up, reported only.
+  const rate = (perSec: number) => `${Math.round(perSec)} ev/s`;
+  for (const r of await pgSinkCost({ rounds: ROUNDS, events: 2_000 })) {
+    rows.push({ path: r.path, subject: rate(r.subjectPerSec), baseline: rate(r.baselinePerSec), ratio: r.ratio, budget: "report" });
+    const key = r.path.endsWith("PGlite") ? "pglite" : "postgres";
+    Object.assign(json, { [`${key}AuditBatchedPerSec`]: r.subjectPerSec, [`${key}AuditSinglePerSec`]: r.baselinePerSec, [`${key}AuditBatchRatio`]: r.ratio });
+  }
 }
 
 console.log(`\noRPC Agent bench — node ${process.version}, ${quick ? "quick" : "full"} run, ${ROUNDS} interleaved rounds\n`);
-const widths = [44, 12, 12, 8, 10];
+const widths = [44, 12, 12, 8, 11, 10];
 const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ");
-console.log(line(["path", "subject", "baseline", "ratio", "budget"]));
-for (const r of rows) console.log(line([r.path, r.subject, r.baseline, Number.isNaN(r.ratio) ? "—" : `${r.ratio.toFixed(2)}×`, r.budget]));
+console.log(line(["path", "subject", "baseline", "ratio", "spread", "budget"]));
+for (const r of rows) console.log(line([r.path, r.subject, r.baseline, Number.isNaN(r.ratio) ? "—" : `${r.ratio.toFixed(2)}×`, r.spread ?? "", r.budget]));
 console.log(`\n${JSON.stringify({ bench: "orpc-agent", node: process.version, ...json })}`);
