@@ -71,6 +71,37 @@ export function withoutInputSchema(procedure: AnyProcedure): AnyProcedure {
   return new Procedure({ ...def, inputSchemas: undefined, orderedMiddlewares } as unknown as typeof def);
 }
 
+/** A rewrite of the options oRPC hands each middleware and the handler (stage 11's on-demand signal). */
+export type CallOptionsWrapper = (options: Record<string, unknown>) => Record<string, unknown>;
+
+type AnyFn = (...args: any[]) => any;
+
+/**
+ * The same procedure with every middleware and the handler receiving `wrap(options)`. Both majors lay the chain out
+ * differently (1.x `middlewares`, 2.x `orderedMiddlewares[].middleware`); names are kept for oRPC's span names.
+ */
+export function withWrappedCallOptions(procedure: AnyProcedure, wrap: CallOptionsWrapper): AnyProcedure {
+  const def = procedure["~orpc"];
+  const handler = def.handler as AnyFn;
+  const wrappedHandler = (options: Record<string, unknown>, ...rest: unknown[]) => handler(wrap(options), ...rest);
+  const two = v2Definition(def);
+  if (two === undefined) {
+    const middlewares = def.middlewares.map((mid) => wrapMiddleware(mid as AnyFn, wrap));
+    return new Procedure({ ...def, middlewares, handler: wrappedHandler } as unknown as typeof def);
+  }
+  const orderedMiddlewares = two.orderedMiddlewares.map((entry) => {
+    const { middleware } = entry as { middleware: AnyFn };
+    return { ...entry, middleware: wrapMiddleware(middleware, wrap) };
+  });
+  return new Procedure({ ...def, orderedMiddlewares, handler: wrappedHandler } as unknown as typeof def);
+}
+
+function wrapMiddleware(middleware: AnyFn, wrap: CallOptionsWrapper): AnyFn {
+  const wrapped = (options: Record<string, unknown>, ...rest: unknown[]) => middleware(wrap(options), ...rest);
+  Object.defineProperty(wrapped, "name", { value: middleware.name });
+  return wrapped;
+}
+
 /**
  * 2.x only: whether `.meta()` was handed a plain object carrying `agent` (1.x style). 2.x keeps such an object
  * among its meta plugins but never applies it, so the capability would silently vanish.

@@ -2,7 +2,8 @@ import type { AnyProcedure } from "@orpc/server";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { EXPOSURE_SURFACES, type AgentMeta, type ExposureSurface } from "../capability/types.js";
 import type { CapabilityError } from "../errors/capability-error.js";
-import { withoutInputSchema } from "../orpc/procedure.js";
+import { withoutInputSchema, withWrappedCallOptions } from "../orpc/procedure.js";
+import { withOnDemandSignal } from "./stages/signal-on-demand.js";
 import { flattenPolicies } from "../policy/compose.js";
 import { isShadowPolicy } from "../policy/is-policy.js";
 import { policyScopeMatches } from "../policy/scope.js";
@@ -19,7 +20,8 @@ export type CapabilityPlan = {
   readonly procedure: AnyProcedure;
   /**
    * What stage 11 calls: the procedure without its input schema, handed the value stage 5 validated, so a transform,
-   * default or getter never runs twice (SI-6). Middlewares, output validation and errors are the procedure's own.
+   * default or getter never runs twice (SI-6). Middlewares, output validation and errors are the procedure's own;
+   * each middleware and the handler see a signal made when first read (signal-on-demand.ts).
    */
   readonly executable: AnyProcedure;
   readonly path: readonly string[];
@@ -75,7 +77,7 @@ export function buildCapabilityPlan(
     meta,
     procedure: capability.procedure,
     // ADR-020: the executable copy is built by the oRPC seam, which knows each major's schema layout.
-    executable: withoutInputSchema(capability.procedure),
+    executable: withWrappedCallOptions(withoutInputSchema(capability.procedure), withOnDemandSignal),
     path: Object.freeze([...capability.path]),
     inputSchema: capability.inputSchema,
     exposed: Object.freeze(exposed),

@@ -4,17 +4,24 @@ import { mapOrpcError } from "../../errors/map-orpc-error.js";
 import type { SpanHandle } from "../../tracing/types.js";
 import type { CapabilityPlan } from "../plan.js";
 import { timerDelay } from "../../internal/promise.js";
+import { bindAttemptPath } from "./signal-on-demand.js";
 
 export type AttemptOutcome = { ok: true; output: unknown } | { ok: false; error: CapabilityError };
 
+/** What the handler's on-demand signal reads (signal-on-demand.ts). */
+export type AttemptSignalSource = { handlerSignal(): AbortSignal };
+
 /**
- * One stage-11 attempt: one AbortController, one unref'd timer and one listener on the caller signal, all released
- * when it settles (core.md §16). The first of result, timer and caller abort wins; anything later is discarded.
+ * One stage-11 attempt: one unref'd timer and one listener on the caller signal, all released when it settles
+ * (core.md §16), and an AbortController only once a middleware or the handler reads its signal. The first of result,
+ * timer and caller abort wins; anything later is discarded. A signal first read after an abort is born aborted with
+ * the same reason, so every reader sees what an eager controller would have shown (SI-12).
  * A class rather than closures: an attempt in flight is the runtime's largest per-call allocation.
  */
-class Attempt {
+class Attempt implements AttemptSignalSource {
   private settled = false;
-  private readonly controller = new AbortController();
+  private controller: AbortController | undefined;
+  private reason: CapabilityError | undefined;
   private readonly timer: ReturnType<typeof setTimeout>;
 
   constructor(
@@ -35,7 +42,7 @@ class Attempt {
     }
     let pending: Promise<unknown>;
     try {
-      pending = call(plan.executable, input, { context, signal: this.controller.signal, path: plan.path as string[] });
+      pending = call(plan.executable, input, { context, path: bindAttemptPath(plan.path, this) as string[] });
     } catch (error) {
       return this.settle({ ok: false, error: mapOrpcError(error) });
     }
@@ -45,6 +52,14 @@ class Attempt {
     );
   }
 
+  handlerSignal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.reason !== undefined) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
   /** The caller's signal fired: terminal, never retried. */
   handleEvent(): void {
     this.abortWith(new CapabilityError({ code: "CANCELLED" }));
@@ -52,7 +67,8 @@ class Attempt {
 
   abortWith(error: CapabilityError): void {
     if (this.settled) return;
-    this.controller.abort(error);
+    this.reason = error;
+    this.controller?.abort(error);
     this.settle({ ok: false, error });
   }
 
