@@ -7,10 +7,10 @@ const pkg = (name: string, extra: Record<string, unknown> = {}) => ({
 
 export default [
   pkg("core", { typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" } }),
-  pkg("testing"),
+  pkg("testing", { typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" } }),
   pkg("postgres", { testTimeout: 30_000, hookTimeout: 60_000 }),
   pkg("cli", { testTimeout: 60_000, globalSetup: ["test/global-setup.ts"] }),
-  pkg("ai-sdk"),
+  pkg("ai-sdk", { typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" } }),
   pkg("mcp", { testTimeout: 30_000 }),
   pkg("opentelemetry"),
   pkg("dbos", { testTimeout: 60_000, hookTimeout: 60_000 }),

@@ -26,24 +26,33 @@ import { applyHandlerOverrides, type HandlerOverride } from "./handler-overrides
 import { createTestApprovals, type TestApprovals } from "./test-approvals.js";
 import { testClock, type TestClock } from "./test-clock.js";
 
-export type AgentTestRuntimeOptions<TContext = Record<string, unknown>> = {
-  /** The production registry, with `policies`; or give `governance` instead (exactly one of the two). */
-  registry?: CapabilityRegistry;
-  /** Runtime-level policies beside `registry`; default []. */
-  policies?: AgentPolicy[];
-  /** The production governance itself. */
-  governance?: AgentGovernance;
-  /** Default: an in-memory coordinator on the test clock. */
+/** Where the test runtime's governance comes from: the production registry (with `policies`), or the production governance. */
+export type AgentTestRuntimeSource =
+  | {
+      registry: CapabilityRegistry;
+      /** Runtime-level policies beside `registry`. @default [] */
+      policies?: AgentPolicy[];
+      governance?: never;
+    }
+  | {
+      /** The production governance itself. */
+      governance: AgentGovernance;
+      registry?: never;
+      policies?: never;
+    };
+
+export type AgentTestRuntimeOptions<TContext = Record<string, unknown>> = AgentTestRuntimeSource & {
+  /** @default an in-memory coordinator on the test clock */
   approvals?: "auto-approve" | "auto-reject" | ApprovalCoordinator;
   /** Extra sinks, installed after `t.audit`. */
   audit?: AuditSink | AuditSink[];
-  /** Default `fakeActor()`. */
+  /** @default fakeActor() */
   actor?: Actor;
-  /** Default `{}`. */
+  /** @default {} */
   context?: TContext;
   /** Handler stubs by capability id. */
   overrides?: Record<string, HandlerOverride>;
-  /** Default `testClock()`. */
+  /** @default testClock() */
   clock?: TestClock;
   tracing?: TracingAdapter;
 };

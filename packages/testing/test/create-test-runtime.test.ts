@@ -23,12 +23,12 @@ function approvalIdOf(result: ExecutionResult): string {
 }
 
 describe("createAgentTestRuntime: options", () => {
-  it("refuses both or neither of registry and governance, and policies beside a governance", () => {
+  it("refuses both or neither of registry and governance, and policies beside a governance (JavaScript callers; the types refuse them too)", () => {
     const { registry, policies } = buildShop();
     const governance = defineGovernance({ registry, policies });
-    expect(() => createAgentTestRuntime({})).toThrow(TypeError);
-    expect(() => createAgentTestRuntime({ registry, governance })).toThrow(/exactly one of `registry`/);
-    expect(() => createAgentTestRuntime({ governance, policies })).toThrow(/`policies` goes with `registry`/);
+    expect(() => createAgentTestRuntime({} as never)).toThrow(TypeError);
+    expect(() => createAgentTestRuntime({ registry, governance } as never)).toThrow(/exactly one of `registry`/);
+    expect(() => createAgentTestRuntime({ governance, policies } as never)).toThrow(/`policies` goes with `registry`/);
     expect(() => createAgentTestRuntime(undefined as never)).toThrow(TypeError);
   });
 
