@@ -85,15 +85,22 @@ describe("the task board page in headless Chromium", () => {
     await expect(ada.locator(`[data-pending="${approvalId}"]`).count()).resolves.toBe(0);
     await expect(ben.locator("[data-task=t_keys]").getAttribute("data-status")).resolves.toBe("done");
 
-    // A deletion the policy denies shows as not run, with the policy's public reason, and the board stays.
+    mkdirSync(screenshots, { recursive: true });
+    await ada.screenshot({ path: join(screenshots, "task-board-approved.png"), fullPage: true });
+  }, 60_000);
+
+  it("a deletion the policy denies is shown as refused with the policy's public reason; the board stays", async () => {
+    const ada = await signIn("u_ada");
     await ada.locator("button[data-prompt]", { hasText: "Delete the Ops board" }).click();
     const deletion = ada.locator("[data-tool=boards_delete]");
     await deletion.and(ada.locator("[data-state=output-error]")).waitFor();
     await expect(deletion.textContent()).resolves.toContain("Agents may not delete boards; the owner deletes a board on the board page.");
     await expect(ada.locator("[data-role=assistant]").last().textContent()).resolves.toContain("I couldn't do that");
+    await expect(deletion.locator("strong").textContent()).resolves.toBe("not run");
+    await expect(ada.locator("[data-card]").count()).resolves.toBe(0);
     await expect(ada.locator("[data-board=b_ops]").count()).resolves.toBe(1);
 
     mkdirSync(screenshots, { recursive: true });
-    await ada.screenshot({ path: join(screenshots, "task-board.png"), fullPage: true });
+    await ada.screenshot({ path: join(screenshots, "task-board-denied.png"), fullPage: true });
   }, 60_000);
 });
