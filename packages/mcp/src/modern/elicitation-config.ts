@@ -1,6 +1,7 @@
 import { createKeyedMac, type Actor, type ApprovalSealKey, type KeyedMac } from "@orpc-agent/core";
 import type { MCPEnvelope } from "../envelope.js";
 import { BoundedMap } from "./bounded-map.js";
+import { createElicitationCompletions, type DecisionSubscription, type ElicitationCompletions } from "./elicitation-completions.js";
 
 // SDK-free on purpose: prepare.ts builds this once per configuration on both paths, and the v1 entry must not load
 // the v2 SDK. Only the v2 path reads it.
@@ -18,6 +19,8 @@ export type ApprovalElicitation = {
   legacyPending: BoundedMap<string, LegacyPending>;
   /** Client capabilities a 2025-era client declared in `initialize`, by bearer token (stateless HTTP forgets them otherwise). */
   legacyCapabilities: BoundedMap<string, { capabilities: unknown; expiresAtMs: number }>;
+  /** With `urlElicitation.decisions`: `notifications/elicitation/complete` on connections that outlive the call. */
+  completions: ElicitationCompletions | undefined;
 };
 
 const MEMORY_LIMIT = 10_000;
@@ -37,8 +40,13 @@ export function prepareApprovalElicitation(options: {
   if (typeof options.approvals?.url !== "function") {
     throw new TypeError("createMCPHandler: options.urlElicitation needs options.approvals.url, the link into the approver UI the client opens.");
   }
-  const mac = createKeyedMac((config as { keys?: readonly ApprovalSealKey[] }).keys as readonly ApprovalSealKey[], "createMCPHandler: options.urlElicitation");
-  return { mac, legacyPending: new BoundedMap(MEMORY_LIMIT), legacyCapabilities: new BoundedMap(MEMORY_LIMIT) };
+  const { keys, decisions } = config as { keys?: readonly ApprovalSealKey[]; decisions?: unknown };
+  const mac = createKeyedMac(keys as readonly ApprovalSealKey[], "createMCPHandler: options.urlElicitation");
+  if (decisions !== undefined && typeof decisions !== "function") {
+    throw new TypeError("createMCPHandler: options.urlElicitation.decisions must be a function (listener) => unsubscribe.");
+  }
+  const completions = decisions === undefined ? undefined : createElicitationCompletions(decisions as DecisionSubscription);
+  return { mac, legacyPending: new BoundedMap(MEMORY_LIMIT), legacyCapabilities: new BoundedMap(MEMORY_LIMIT), completions };
 }
 
 /** Who a state or a remembered approval belongs to: the actor and the OAuth client acting for it (SI-3). */

@@ -37,6 +37,8 @@ export function createGovernedServer<TContext>(prepared: PreparedModernServer<TC
     return verified === undefined ? { era } : { era, authInfo: verified };
   };
 
+  const watchCompletion = era === "legacy" ? completionWatcher(server, prepared) : undefined;
+
   server.setRequestHandler("tools/list", async (_request, ctx) => {
     const identity = await resolveIdentity(options, authOf(ctx.http?.authInfo));
     try {
@@ -50,11 +52,43 @@ export function createGovernedServer<TContext>(prepared: PreparedModernServer<TC
     const identity = await resolveIdentity(options, authOf(ctx.http?.authInfo));
     const { name, arguments: args } = request.params;
     const call = { name, arguments: args, signal: ctx.mcpReq.signal };
-    const elicitation = elicitationRequest(server, prepared, era, ctx);
+    const elicitation = { ...elicitationRequest(server, prepared, era, ctx), ...(watchCompletion !== undefined && { watchCompletion }) };
     return withRequestTrace(options.traceContext, ctx.mcpReq._meta, () => callToolNatively(prepared, identity, call, elicitation));
   });
   if (era === "legacy" && prepared.elicitation !== undefined) rememberLegacyCapabilities(server, prepared.elicitation);
   return server;
+}
+
+/**
+ * Only a server bound to one connection that declared URL elicitation (stdio) can send the notification later; the
+ * SDK refuses to build a notifier anywhere else (a stateless HTTP exchange), and then nothing is watched.
+ */
+function completionWatcher<TContext>(server: Server, prepared: PreparedModernServer<TContext>): ((approvalId: string) => void) | undefined {
+  const completions = prepared.elicitation?.completions;
+  if (completions === undefined) return undefined;
+  const watched = new Map<string, () => void>();
+  const previous = server.onclose;
+  server.onclose = () => {
+    for (const unwatch of watched.values()) unwatch();
+    watched.clear();
+    previous?.();
+  };
+  return (approvalId) => {
+    if (watched.has(approvalId)) return;
+    let notify: () => Promise<void>;
+    try {
+      notify = server.createElicitationCompletionNotifier(approvalId);
+    } catch {
+      return;
+    }
+    watched.set(
+      approvalId,
+      completions.watch(approvalId, () => {
+        watched.delete(approvalId);
+        return notify();
+      }),
+    );
+  };
 }
 
 /** The client facts URL elicitation needs, per request: 2026-07-28 declares capabilities on every request. */

@@ -16,6 +16,8 @@ export type ElicitationRequest = {
   requestState: string | undefined;
   /** The user declined or cancelled our URL elicitation (2026-07-28 `inputResponses`); never a decision (SI-4). */
   declined: boolean;
+  /** 2025-era connections that outlive the call: announce the approval's decision with `notifications/elicitation/complete`. */
+  watchCompletion?: (approvalId: string) => void;
 };
 
 /** The key of our one embedded request in `inputRequests` / `inputResponses`. */
@@ -57,6 +59,7 @@ export async function callToolNatively<TContext>(
         requestState: outcome.state,
       });
     case "url-required":
+      request.watchCompletion?.(outcome.pending.approvalId);
       // Thrown on purpose: on 2025-era requests the SDK sends it as the -32042 JSON-RPC error, byte for byte.
       throw new UrlElicitationRequiredError(
         [{ mode: "url", message: outcome.pending.message, url: outcome.pending.url, elicitationId: outcome.pending.approvalId }],

@@ -29,7 +29,15 @@ export type MCPOptions<TContext = unknown> = MCPGovernanceOptions & {
    * every one verifies; secrets of at least 32 bytes; not the `approvals.seal` keys). Without it, or for clients
    * without URL elicitation, approvals answer with the envelope (and the resume tool, when enabled).
    */
-  urlElicitation?: { keys: readonly ApprovalSealKey[] };
+  urlElicitation?: {
+    keys: readonly ApprovalSealKey[];
+    /**
+     * Where the app reports decided approvals (call the listener with the approval id after
+     * `runtime.approvals.decide`; return an unsubscribe function). With it, a 2025-11-25 client on a connection
+     * that outlives the call (stdio) gets `notifications/elicitation/complete` when its approval is decided.
+     */
+    decisions?: (listener: (approvalId: string) => void) => (() => void) | void;
+  };
   /**
    * Runs each `tools/call` inside the trace context its request `_meta` carries (`traceparent`, `tracestate`), so
    * the runtime's spans join the client's trace: e.g. `withTraceContext` from `@orpc-agent/opentelemetry`.

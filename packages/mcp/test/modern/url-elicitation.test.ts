@@ -4,6 +4,7 @@
 // The approver decides in the app (`runtime.approvals.decide`), never through MCP.
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { ElicitationCompleteNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { serveMCPStdio } from "../../src/modern/serve-stdio.js";
 import { closeAfterTest, closeEverythingAfterEachTest } from "../support/cleanup.js";
@@ -195,6 +196,63 @@ describe("a 2025-11-25 connection (stdio): the capability declared at initialize
     await approve(app, approvalIdOf(error.data!.elicitations![0]!.url));
     expect(((await client.callTool(REFUND)) as Result).structuredContent).toEqual({ status: "ok", data: { refunded: 5 } });
     expect(app.executions).toHaveLength(1);
+  });
+});
+
+describe("notifications/elicitation/complete, where a connection outlives the call", () => {
+  it("with urlElicitation.decisions, a stdio 2025-11-25 client hears that its approval was decided, then retries once", async () => {
+    const app = createApprovalsApp();
+    const listeners = new Set<(approvalId: string) => void>();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const handle = serveMCPStdio(app.runtime, {
+      createContext: () => ({ actor: { id: "u_dana", kind: "user" }, context: {} }),
+      approvals: { url: (record) => approvalUrl(record.id) },
+      urlElicitation: {
+        keys: STATE_KEYS,
+        decisions: (listener) => {
+          listeners.add(listener);
+          return () => void listeners.delete(listener);
+        },
+      },
+      transport: serverSide as never,
+    });
+    closeAfterTest(() => handle.close());
+    const client = new LegacyClient({ name: "stdio-complete", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } } });
+    let completed!: (elicitationId: string) => void;
+    const completion = new Promise<string>((resolve) => (completed = resolve));
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => completed(notification.params.elicitationId));
+    await client.connect(clientSide);
+    closeAfterTest(() => client.close());
+
+    const error = (await client.callTool(REFUND).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code?: number; data?: { elicitations?: { url: string; elicitationId: string }[] } };
+    expect(error.code).toBe(-32042);
+    const { elicitationId, url } = error.data!.elicitations![0]!;
+    expect(listeners.size).toBe(1);
+    // The app decides, then reports it: the adapter only relays that a decision exists, never what it was.
+    await approve(app, approvalIdOf(url));
+    for (const listener of [...listeners]) listener(approvalIdOf(url));
+    expect(await completion).toBe(elicitationId);
+    expect(listeners.size).toBe(0);
+    expect(((await client.callTool(REFUND)) as Result).structuredContent).toEqual({ status: "ok", data: { refunded: 5 } });
+    expect(app.executions).toHaveLength(1);
+  });
+
+  it("a stateless HTTP exchange cannot send it later, so nothing waits there", async () => {
+    const app = createApprovalsApp();
+    const listeners = new Set<(approvalId: string) => void>();
+    const { url } = await serveWithElicitation(app, {
+      urlElicitation: { keys: STATE_KEYS, decisions: (listener) => void listeners.add(listener) },
+    });
+    const client = await connectLegacyWithUrl(url, "tok-dana");
+    const error = (await client.callTool(REFUND).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code?: number };
+    expect(error.code).toBe(-32042);
+    expect(listeners.size).toBe(0);
   });
 });
 
