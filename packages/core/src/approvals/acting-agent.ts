@@ -1,4 +1,5 @@
 import { actingAgentId } from "../audit/actor-ref.js";
+import { sameApprover } from "./approver-identity.js";
 
 /**
  * Separation of duties: the agent that carried a request (`actor.via`) may never approve it, like the requester
@@ -8,7 +9,7 @@ import { actingAgentId } from "../audit/actor-ref.js";
 export function refusesActingAgent(rule: { readonly rejectSelfApproval: boolean }, requester: unknown, approverIds: readonly unknown[]): boolean {
   if (!rule.rejectSelfApproval) return false;
   const viaId = actingAgentId(requester);
-  return viaId !== undefined && approverIds.includes(viaId);
+  return viaId !== undefined && approverIds.some((id) => sameApprover(id, viaId));
 }
 
 /** Every approver id a record shows: the final decision's and, on quorum records, each counted approval's. */

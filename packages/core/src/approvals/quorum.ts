@@ -1,3 +1,4 @@
+import { approverKey } from "./approver-identity.js";
 import type { ApprovalRecord } from "./types.js";
 
 /** A quorum is a whole number of distinct approvers, at least one. */
@@ -11,14 +12,14 @@ export function quorumOf(record: { quorum?: number }): number {
 }
 
 /**
- * Whether a quorum record shows its quorum: a list of votes, each by a distinct approver id, at least `quorum` of
- * them. Resume checks this whatever the coordinator claims, so a store that double-counts fails closed.
+ * Whether a quorum record shows its quorum: a list of votes, each by a distinct approver (ids compared by
+ * `approverKey`), at least `quorum` of them. Resume checks this whatever the coordinator claims, so a store that double-counts fails closed.
  */
 export function showsQuorum(record: { approvals?: unknown }, quorum: number): boolean {
   if (!Array.isArray(record.approvals)) return false;
   const ids = record.approvals.map((vote: { approver?: { id?: unknown } } | null) => vote?.approver?.id);
   if (!ids.every((id) => typeof id === "string" && id.length > 0)) return false;
-  const distinct = new Set(ids);
+  const distinct = new Set((ids as string[]).map(approverKey));
   return distinct.size === ids.length && distinct.size >= quorum;
 }
 

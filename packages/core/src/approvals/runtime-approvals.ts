@@ -7,6 +7,7 @@ import { reRequestApproval } from "./re-request.js";
 import type { ApprovalSealer } from "./seal/sealer.js";
 import { decidesAsActingAgent } from "./acting-agent.js";
 import { approvalProgress, quorumOf } from "./quorum.js";
+import { sameApprover } from "./approver-identity.js";
 import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, ApprovalRequest, RuntimeApprovals } from "./types.js";
 
 /**
@@ -30,9 +31,14 @@ export function wrapCoordinator(
       // Read first even without rejectSelfApproval: a quorum record refuses its requester under every rule.
       const record = await coordinator.get(id);
       const approverId = (decision as { approver?: { id?: unknown } } | null)?.approver?.id;
-      if (record !== null && approverId === record.actor.id && refusesSelfApproval(options.selfApproval, record.types, quorumOf(record))) {
+      if (record !== null && sameApprover(approverId, record.actor.id) && refusesSelfApproval(options.selfApproval, record.types, quorumOf(record))) {
         throw new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" });
       }
+      // One vote per person: a variant spelling of an id already counted is the same approver (SI-4).
+      const counted = record !== null && Array.isArray(record.approvals) && (decision as { status?: unknown } | null)?.status === "approved"
+        ? record.approvals.find((vote) => sameApprover(vote?.approver?.id, approverId))
+        : undefined;
+      if (counted !== undefined) throw new Error(`Approval "${id}" was already approved by "${counted.approver.id}"`);
       // Separation of duties: the agent that carried the request never approves it (SI-4).
       if (await decidesAsActingAgent(coordinator, options.selfApproval, id, decision)) throw new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" });
       const decided = await coordinator.decide(id, decision);

@@ -8,6 +8,7 @@ import { isExpired } from "../approvals/expiry.js";
 import { quorumOf, showsQuorum } from "../approvals/quorum.js";
 import { refusesSelfApproval } from "../approvals/self-approval.js";
 import { recordApproverIds, refusesActingAgent } from "../approvals/acting-agent.js";
+import { sameApprover } from "../approvals/approver-identity.js";
 import { isWellFormedActor, type Actor } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { capabilityNotFound } from "../errors/concealed.js";
@@ -115,7 +116,7 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
   // R4: defence in depth for records decided directly through a coordinator (SI-4).
   const quorum = quorumOf(record);
   const approverIds = approverIdsOf(record);
-  if (approverIds.includes(record.actor.id) && refusesSelfApproval(rt, record.types, quorum)) {
+  if (approverIds.some((id) => sameApprover(id, record.actor.id)) && refusesSelfApproval(rt, record.types, quorum)) {
     return finishFailed(exec, new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" }));
   }
   // R4, quorum: an approved record must show that many distinct approvers, whatever its coordinator claims.

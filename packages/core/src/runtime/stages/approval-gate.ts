@@ -3,6 +3,7 @@ import { approvalDefinition, manifestDigest } from "../../approvals/definition.j
 import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from "../../approvals/types.js";
 import { refusesSelfApproval } from "../../approvals/self-approval.js";
 import { refusesActingAgent } from "../../approvals/acting-agent.js";
+import { sameApprover } from "../../approvals/approver-identity.js";
 import { toAuditActorRef } from "../../audit/actor-ref.js";
 import type { Actor } from "../../capability/types.js";
 import { isAcceptableApprover } from "../../approvals/approver.js";
@@ -107,7 +108,7 @@ function applyInlineDecision(exec: Execution, request: ApprovalRequest, decision
   }
   if (decision.status === "rejected") return { kind: "error", error: new CapabilityError({ code: "APPROVAL_REJECTED" }) };
   if (isExpired(request.expiresAt, rt.now())) return { kind: "error", error: new CapabilityError({ code: "APPROVAL_EXPIRED" }) };
-  if (decision.approver.id === request.actor.id && refusesSelfApproval(rt, request.types)) {
+  if (sameApprover(decision.approver.id, request.actor.id) && refusesSelfApproval(rt, request.types)) {
     return { kind: "error", error: new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" }) };
   }
   // Separation of duties: the acting agent may not approve inline either (SI-4).
