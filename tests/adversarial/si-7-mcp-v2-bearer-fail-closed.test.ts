@@ -4,7 +4,6 @@
 // throw or answer differently on each read, a verifier that throws a getter-laden object, odd expiries, audience
 // look-alikes and malformed Authorization headers. A refusal is a 401/403 challenge, and no tool runs.
 import { describe, expect, it } from "vitest";
-import type { AuthInfo } from "@modelcontextprotocol/server";
 import { nowInSeconds } from "../../packages/mcp/test/modern/support.js";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { callMessage, LEGACY_HEADERS, post, scopedApp, serveScoped } from "./support/mcp-v2.js";
@@ -16,7 +15,7 @@ const valid = (url: URL) => ({ token: "tok-dana", clientId: "c1", scopes: ["mcp"
 
 async function attempt(verified: Verified, header = "Bearer tok-dana") {
   const app = scopedApp();
-  const { url } = await serveScoped(app, { requiredScopes: ["mcp"], verifyToken: () => verified(url) as AuthInfo });
+  const { url } = await serveScoped(app, { requiredScopes: ["mcp"], verifyToken: () => verified(url) as never });
   const response = await fetch(url, { method: "POST", body: JSON.stringify(callMessage("cheap_ping", "legacy")), headers: { ...LEGACY_HEADERS, authorization: header } });
   await response.text();
   return { status: response.status, challenge: response.headers.get("www-authenticate"), runs: app.runs };
