@@ -96,7 +96,7 @@ describe("the task board page in headless Chromium", () => {
     await deletion.and(ada.locator("[data-state=output-error]")).waitFor();
     await expect(deletion.textContent()).resolves.toContain("Agents may not delete boards; the owner deletes a board on the board page.");
     await expect(ada.locator("[data-role=assistant]").last().textContent()).resolves.toContain("I couldn't do that");
-    await expect(deletion.locator("strong").textContent()).resolves.toBe("not run");
+    await expect(deletion.locator("strong").textContent()).resolves.toBe("refused");
     await expect(ada.locator("[data-card]").count()).resolves.toBe(0);
     await expect(ada.locator("[data-board=b_ops]").count()).resolves.toBe(1);
 

@@ -20,7 +20,7 @@ function ToolCall({ part }: { part: ToolPart }) {
     part.state === "output-denied"
       ? "denied"
       : part.state === "output-error"
-        ? "not run"
+        ? "refused"
         : part.state === "output-available"
           ? envelope?.status === "approval-required"
             ? "approval requested"
