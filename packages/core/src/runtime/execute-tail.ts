@@ -5,11 +5,12 @@ import { CapabilityError } from "../errors/capability-error.js";
 import { newIdempotencyKey } from "../internal/ids.js";
 import { isPromiseLike } from "../internal/promise.js";
 import type { Execution } from "./execution.js";
-import { finishCompleted, finishDenied, finishFailed, finishSuspended, finishWithError } from "./finish.js";
+import { finishCompleted, finishDenied, finishFailed, finishInternalFailure, finishSuspended, finishWithError } from "./finish.js";
 import type { ApprovalDemand } from "../policy/evaluate-batch.js";
 import { runApprovalGate } from "./stages/approval-gate.js";
 import { runControls } from "./stages/controls.js";
 import { executeWithRetry } from "./stages/execute-with-retry.js";
+import type { AttemptOutcome } from "./stages/attempt.js";
 import { policyRefusal, runPolicyBatch } from "./stages/policies.js";
 import { redactOutput } from "./stages/redact-output.js";
 import type { ExecutionResult } from "./types.js";
@@ -38,52 +39,78 @@ export type ExecutionTail = {
   invocationId?: string;
   /** Fresh invocations without an approval may still engage stage 8 from an execution policy. */
   allowLateApproval: boolean;
+  /**
+   * Invoke's last guard: a broken invariant later in the tail ends in an INTERNAL_ERROR envelope instead of a
+   * rejection. Resume leaves it off, so it rejects as it always has.
+   */
+  guarded?: true;
 };
 
-/** Stages 9..15, shared by invoke and resume (R12). */
-export async function runExecutionTail(exec: Execution, tail: ExecutionTail): Promise<ExecutionResult<unknown>> {
+/**
+ * Stages 9..15, shared by invoke and resume (R12). Without execution policies nothing before stage 11 needs to wait,
+ * so no async frame is held across the procedure call: what a call in flight keeps is the attempt and one reaction
+ * (issue 28).
+ */
+export function runExecutionTail(exec: Execution, tail: ExecutionTail): Promise<ExecutionResult<unknown>> {
+  const plan = exec.plan!;
+  if (plan.policies.execution[exec.surface].length > 0 || plan.shadowPolicies.execution[exec.surface].length > 0) {
+    return guard(exec, tail, withExecutionPolicies(exec, tail));
+  }
+  return controlsThenProcedure(exec, tail, tail.approval);
+}
+
+function guard(exec: Execution, tail: ExecutionTail, later: Promise<ExecutionResult<unknown>>): Promise<ExecutionResult<unknown>> {
+  return tail.guarded ? later.catch((cause) => finishInternalFailure(exec, cause)) : later;
+}
+
+async function withExecutionPolicies(exec: Execution, tail: ExecutionTail): Promise<ExecutionResult<unknown>> {
   const plan = exec.plan!;
   let approval = tail.approval;
 
   // Stage 9: execution policies (opted in by phase).
   const executionPolicies = plan.policies.execution[exec.surface];
   const executionShadows = plan.shadowPolicies.execution[exec.surface];
-  if (executionPolicies.length > 0 || executionShadows.length > 0) {
-    let batch = runPolicyBatch(
-      exec,
-      "execution",
-      executionPolicies,
-      { actor: tail.actor, context: tail.context, input: tail.validatedInput, approval: tail.approvalRecord },
-      executionShadows,
-    );
-    if (isPromiseLike(batch)) batch = await batch;
-    const refusal = policyRefusal(batch);
-    if (refusal) return finishDenied(exec, refusal.error, refusal.reason);
-    if (batch.verdict === "require-approval") {
-      // No approval yet engages stage 8 now. One in hand satisfies only the demands whose type it was granted for
-      // (the R10 rule, amended §6 stage 9); otherwise a new request lists every demand, old and new (SI-5).
-      const held = tail.approvalTypes;
-      const heldQuorum = tail.approvalQuorum ?? 1;
-      const needsGate =
-        approval === undefined
-          ? tail.allowLateApproval
-          : batch.approvals.some((d) => (d.approvalType !== undefined && !held.includes(d.approvalType)) || (d.quorum ?? 1) > heldQuorum);
-      if (needsGate) {
-        const demands = approval === undefined ? batch.approvals : [...tail.priorDemands, ...batch.approvals];
-        const gate = await runApprovalGate(exec, { actor: tail.actor, input: tail.validatedInput, submittedInput: tail.submittedInput, demands });
-        if (gate.kind === "error") return finishFailed(exec, gate.error);
-        if (gate.kind === "suspended") return finishSuspended(exec, gate.record);
-        approval = gate.approval;
-      }
+  let batch = runPolicyBatch(
+    exec,
+    "execution",
+    executionPolicies,
+    { actor: tail.actor, context: tail.context, input: tail.validatedInput, approval: tail.approvalRecord },
+    executionShadows,
+  );
+  if (isPromiseLike(batch)) batch = await batch;
+  const refusal = policyRefusal(batch);
+  if (refusal) return finishDenied(exec, refusal.error, refusal.reason);
+  if (batch.verdict === "require-approval") {
+    // No approval yet engages stage 8 now. One in hand satisfies only the demands whose type it was granted for
+    // (the R10 rule, amended §6 stage 9); otherwise a new request lists every demand, old and new (SI-5).
+    const held = tail.approvalTypes;
+    const heldQuorum = tail.approvalQuorum ?? 1;
+    const needsGate =
+      approval === undefined
+        ? tail.allowLateApproval
+        : batch.approvals.some((d) => (d.approvalType !== undefined && !held.includes(d.approvalType)) || (d.quorum ?? 1) > heldQuorum);
+    if (needsGate) {
+      const demands = approval === undefined ? batch.approvals : [...tail.priorDemands, ...batch.approvals];
+      const gate = await runApprovalGate(exec, { actor: tail.actor, input: tail.validatedInput, submittedInput: tail.submittedInput, demands });
+      if (gate.kind === "error") return finishFailed(exec, gate.error);
+      if (gate.kind === "suspended") return finishSuspended(exec, gate.record);
+      approval = gate.approval;
     }
   }
+  return controlsThenProcedure(exec, tail, approval);
+}
 
-  // Stage 10: controls.
-  let refused = runControls(exec, tail.signal);
-  if (isPromiseLike(refused)) refused = await refused;
-  if (refused) return finishWithError(exec, refused);
+/** Stage 10, then stage 11 (awaited only under `audit.strict`). */
+function controlsThenProcedure(exec: Execution, tail: ExecutionTail, approval: ExecutionTail["approval"]): Promise<ExecutionResult<unknown>> {
+  const refused = runControls(exec, tail.signal);
+  if (isPromiseLike(refused)) return guard(exec, tail, refused.then((error) => (error ? finishWithError(exec, error) : runProcedure(exec, tail, approval))));
+  if (refused) return Promise.resolve(finishWithError(exec, refused));
+  return runProcedure(exec, tail, approval);
+}
 
-  // Stage 11: the procedure, with retries only where SI-11 allows.
+/** Stages 11..15: the procedure, with retries only where SI-11 allows, then its outcome. */
+function runProcedure(exec: Execution, tail: ExecutionTail, approval: ExecutionTail["approval"]): Promise<ExecutionResult<unknown>> {
+  const plan = exec.plan!;
   const agent: AgentInvocationInfo = {
     executionId: exec.executionId,
     capabilityId: plan.id,
@@ -94,7 +121,22 @@ export async function runExecutionTail(exec: Execution, tail: ExecutionTail): Pr
   if (approval !== undefined) agent.approval = approval;
   if (exec.correlationId !== undefined) agent.correlationId = exec.correlationId;
   if (tail.invocationId !== undefined) agent.invocationId = tail.invocationId;
-  const outcome = await executeWithRetry(exec, tail.callInput, tail.context, agent, tail.signal);
+  const finish = tail.guarded ? finishOutcomeGuarded : finishOutcome;
+  const settled = executeWithRetry(exec, tail.callInput, tail.context, agent, tail.signal, finish);
+  // A single attempt resolves with what the guarded finish returns; only the retry loop can still reject.
+  return plan.maxAttempts <= 0 ? settled : guard(exec, tail, settled);
+}
+
+function finishOutcomeGuarded(exec: Execution, outcome: AttemptOutcome): ExecutionResult<unknown> {
+  try {
+    return finishOutcome(exec, outcome);
+  } catch (cause) {
+    return finishInternalFailure(exec, cause);
+  }
+}
+
+/** Stages 12..15 for the last attempt's outcome. */
+function finishOutcome(exec: Execution, outcome: AttemptOutcome): ExecutionResult<unknown> {
   if (!outcome.ok) {
     // Stage 12 is delegated to oRPC's in-call output validation: the procedure ran, its output is withheld.
     return outcome.error.code === "OUTPUT_INVALID"
@@ -103,7 +145,7 @@ export async function runExecutionTail(exec: Execution, tail: ExecutionTail): Pr
   }
 
   // Stage 13: redaction; the unredacted value never leaves.
-  const redacted = redactOutput(plan, outcome.output);
+  const redacted = redactOutput(exec.plan!, outcome.output);
   if (redacted instanceof CapabilityError) return finishFailed(exec, redacted, { executedBeforeFailure: true });
 
   // Stages 14 and 15.

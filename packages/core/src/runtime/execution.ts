@@ -16,8 +16,11 @@ export type Execution = {
   readonly rt: RuntimeState;
   readonly executionId: string;
   readonly surface: ExposureSurface;
-  /** Stage 2's instant on the runtime clock; the Date itself is handed to `capability.requested`. */
-  readonly startedAt: Date;
+  /**
+   * Stage 2's instant on the runtime clock; the Date itself is handed to `capability.requested`. Only events read
+   * the Date, so without a sink only its time is kept: one object less per call in flight (issue 28).
+   */
+  readonly startedAt: Date | undefined;
   readonly startedAtMs: number;
   readonly correlationId: string | undefined;
   readonly span: SpanHandle;
@@ -80,7 +83,7 @@ export function createExecution(
     rt,
     executionId: init.executionId,
     surface: init.surface,
-    startedAt,
+    startedAt: rt.audit.enabled ? startedAt : undefined,
     startedAtMs: startedAt.getTime(),
     correlationId: init.correlationId,
     span,

@@ -59,6 +59,11 @@ export function finishCancelled(exec: Execution, error: CapabilityError): Execut
   );
 }
 
+/** An invariant broken inside the runtime itself (invoke's last guard): still exactly one governed envelope. */
+export function finishInternalFailure(exec: Execution, cause: unknown): ExecutionResult<never> {
+  return finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", cause }));
+}
+
 /** TIMEOUT and CANCELLED end as `cancelled`; every other failure as `failed`. */
 export function finishWithError(exec: Execution, error: CapabilityError, options?: { executedBeforeFailure?: true }): ExecutionResult<never> {
   return error.code === "TIMEOUT" || error.code === "CANCELLED" ? finishCancelled(exec, error) : finishFailed(exec, error, options);

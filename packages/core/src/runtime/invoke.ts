@@ -6,36 +6,56 @@ import { inputSnapshot } from "../internal/input-snapshot.js";
 import { captureActor } from "./capture-actor.js";
 import { isPromiseLike } from "../internal/promise.js";
 import { createExecution, emit, type Execution } from "./execution.js";
-import { finishDenied, finishFailed, finishSuspended } from "./finish.js";
-import type { ApprovalDemand } from "../policy/evaluate-batch.js";
+import { finishDenied, finishFailed, finishInternalFailure, finishSuspended } from "./finish.js";
+import type { ApprovalDemand, PolicyBatchResult } from "../policy/evaluate-batch.js";
 import { runPolicyBatch, policyRefusal } from "./stages/policies.js";
 import { runApprovalGate } from "./stages/approval-gate.js";
 import { ensureInputHash } from "./stages/input-hash.js";
-import { validateInput } from "./stages/validate-input.js";
+import { validateInput, type Validated } from "./stages/validate-input.js";
 import { isConcealedFrom } from "./stages/visibility.js";
 import { runExecutionTail, type ExecutionTail } from "./execute-tail.js";
 import { assertExecutionOptions } from "./options.js";
 import type { RuntimeState } from "./state.js";
 import type { ExecutionOptions, ExecutionResult } from "./types.js";
 
-/** `runtime.invoke`: stages 2..15 of core.md §6, in order. Never throws for governed outcomes. */
+/**
+ * `runtime.invoke`: stages 2..15 of core.md §6, in order. Never throws for governed outcomes.
+ * Stages run synchronously for as long as nothing they call returns a promise; only a stage that really waits
+ * continues in a promise, so a call whose policies and schema are synchronous holds no frame while its procedure
+ * runs (issue 28). Every branch that continues later carries the last guard (`guarded`).
+ */
 export function invoke<O>(rt: RuntimeState, id: string, rawInput: unknown, options: ExecutionOptions<unknown>): Promise<ExecutionResult<O>> {
+  let exec: Execution;
+  let actor: unknown;
   try {
     const surface = assertExecutionOptions(id, options);
     // Stage 2: identity and the first event, before resolution. The actor is read once, here (SI-3).
-    const actor = captureActor(options.actor);
-    const exec = createExecution(rt, { executionId: newExecutionId(), capabilityId: id, surface, actor, correlationId: options.correlationId });
-    // An invariant broken inside the runtime itself still ends in exactly one governed envelope.
-    return runStages(exec, rawInput, actor, options).catch((cause) => finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", cause }))) as Promise<
-      ExecutionResult<O>
-    >;
+    actor = captureActor(options.actor);
+    exec = createExecution(rt, { executionId: newExecutionId(), capabilityId: id, surface, actor, correlationId: options.correlationId });
   } catch (error) {
     // Programmer errors (bad options) reject, as an async function would.
     return Promise.reject(error);
   }
+  let result: ExecutionResult<unknown> | Promise<ExecutionResult<unknown>>;
+  try {
+    try {
+      result = runStages(exec, rawInput, actor, options);
+    } catch (cause) {
+      result = finishInternalFailure(exec, cause);
+    }
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return (isPromiseLike(result) ? result : Promise.resolve(result)) as Promise<ExecutionResult<O>>;
 }
 
-async function runStages(exec: Execution, rawInput: unknown, capturedActor: unknown, options: ExecutionOptions<unknown>): Promise<ExecutionResult<unknown>> {
+function guarded(exec: Execution, later: Promise<ExecutionResult<unknown>>): Promise<ExecutionResult<unknown>> {
+  return later.catch((cause) => finishInternalFailure(exec, cause));
+}
+
+type Later = ExecutionResult<unknown> | Promise<ExecutionResult<unknown>>;
+
+function runStages(exec: Execution, rawInput: unknown, capturedActor: unknown, options: ExecutionOptions<unknown>): Later {
   const { rt } = exec;
   // Stage 3: resolve.
   const plan = rt.plans.get(exec.capabilityId);
@@ -49,36 +69,46 @@ async function runStages(exec: Execution, rawInput: unknown, capturedActor: unkn
   if (!plan.exposed[exec.surface]) return finishDenied(exec, capabilityNotFound(), "not-exposed");
 
   // Stage 5: validate; the parsed value is what later stages see (SI-6).
-  let validated = validateInput(plan.inputSchema, rawInput);
-  if (isPromiseLike(validated)) validated = await validated;
-  if (validated instanceof CapabilityError) {
-    // Field paths would reveal a capability this actor cannot see (SI-8).
-    let concealed = isConcealedFrom(exec, capturedActor, options.context);
-    if (isPromiseLike(concealed)) concealed = await concealed;
-    return concealed ? finishDenied(exec, capabilityNotFound(), "hidden") : finishFailed(exec, validated);
-  }
+  const validated = validateInput(plan.inputSchema, rawInput);
+  if (isPromiseLike(validated)) return guarded(exec, validated.then((v) => afterValidation(exec, v, rawInput, capturedActor, options)));
+  return afterValidation(exec, validated, rawInput, capturedActor, options);
+}
+
+/** Field paths, or the failure to bind a value, would reveal a capability this actor cannot see (SI-8). */
+function concealedOr(exec: Execution, capturedActor: unknown, options: ExecutionOptions<unknown>, error: CapabilityError): Later {
+  const concealed = isConcealedFrom(exec, capturedActor, options.context);
+  const answer = (hidden: boolean) => (hidden ? finishDenied(exec, capabilityNotFound(), "hidden") : finishFailed(exec, error));
+  return isPromiseLike(concealed) ? guarded(exec, concealed.then(answer)) : answer(concealed);
+}
+
+function afterValidation(exec: Execution, validated: Validated | CapabilityError, rawInput: unknown, capturedActor: unknown, options: ExecutionOptions<unknown>): Later {
+  const { rt } = exec;
+  const plan = exec.plan!;
+  if (validated instanceof CapabilityError) return concealedOr(exec, capturedActor, options, validated);
   let input = validated.value;
-  const invocationPolicies = plan.policies.invocation[exec.surface];
-  const executionPolicies = plan.policies.execution[exec.surface];
-  const invocationShadows = plan.shadowPolicies.invocation[exec.surface];
   const observed =
-    invocationPolicies.length > 0 || executionPolicies.length > 0 || invocationShadows.length > 0 || plan.shadowPolicies.execution[exec.surface].length > 0;
+    plan.policies.invocation[exec.surface].length > 0 ||
+    plan.policies.execution[exec.surface].length > 0 ||
+    plan.shadowPolicies.invocation[exec.surface].length > 0 ||
+    plan.shadowPolicies.execution[exec.surface].length > 0;
   if (rt.audit.enabled || plan.approvalRequired || observed) {
     // Someone will look at the input: from here on every observer and the handler share one frozen snapshot (SI-6).
     try {
       input = inputSnapshot(input);
     } catch (cause) {
       // A value that cannot be bound (a Proxy, nesting past the stack) must not tell hidden from unknown (SI-8).
-      let concealed = isConcealedFrom(exec, capturedActor, options.context);
-      if (isPromiseLike(concealed)) concealed = await concealed;
-      return concealed ? finishDenied(exec, capabilityNotFound(), "hidden") : finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", cause }));
+      return concealedOr(exec, capturedActor, options, new CapabilityError({ code: "INTERNAL_ERROR", cause }));
     }
   }
   if (rt.audit.enabled) {
     const hashing = ensureInputHash(exec, input);
-    if (isPromiseLike(hashing)) await hashing;
+    if (isPromiseLike(hashing)) return guarded(exec, hashing.then(() => afterInputBound(exec, input, rawInput, capturedActor, options)));
   }
+  return afterInputBound(exec, input, rawInput, capturedActor, options);
+}
 
+function afterInputBound(exec: Execution, input: unknown, rawInput: unknown, capturedActor: unknown, options: ExecutionOptions<unknown>): Later {
+  const plan = exec.plan!;
   // Stage 6: the actor comes from the adapter, never from input (SI-3).
   if (!isWellFormedActor(capturedActor)) {
     // Without an actor nobody can show the capability is visible: where discovery could hide it, it is unknown (SI-8).
@@ -88,26 +118,40 @@ async function runStages(exec: Execution, rawInput: unknown, capturedActor: unkn
   const actor: Actor = capturedActor;
 
   // Stage 7: invocation policies.
-  let demands: ApprovalDemand[] = [];
-  if (invocationPolicies.length > 0 || invocationShadows.length > 0) {
-    let batch = runPolicyBatch(exec, "invocation", invocationPolicies, { actor, context: options.context, input }, invocationShadows);
-    if (isPromiseLike(batch)) batch = await batch;
-    const refusal = policyRefusal(batch);
-    if (refusal) return finishDenied(exec, refusal.error, refusal.reason);
-    demands = batch.approvals;
-  }
+  const invocationPolicies = plan.policies.invocation[exec.surface];
+  const invocationShadows = plan.shadowPolicies.invocation[exec.surface];
+  if (invocationPolicies.length === 0 && invocationShadows.length === 0) return approvalStage(exec, actor, input, rawInput, options, NO_DEMANDS);
+  const batch = runPolicyBatch(exec, "invocation", invocationPolicies, { actor, context: options.context, input }, invocationShadows);
+  const decided = (b: PolicyBatchResult): Later => {
+    const refusal = policyRefusal(b);
+    return refusal ? finishDenied(exec, refusal.error, refusal.reason) : approvalStage(exec, actor, input, rawInput, options, b.approvals);
+  };
+  return isPromiseLike(batch) ? guarded(exec, batch.then(decided)) : decided(batch);
+}
 
+const NO_DEMANDS: readonly ApprovalDemand[] = Object.freeze([]);
+
+function approvalStage(exec: Execution, actor: Actor, input: unknown, rawInput: unknown, options: ExecutionOptions<unknown>, demands: readonly ApprovalDemand[]): Later {
   // Stage 8: approval gate.
-  let approval: ExecutionTail["approval"];
-  let approvalTypes: readonly string[] = [];
-  if (plan.approvalRequired || demands.length > 0) {
-    const gate = await runApprovalGate(exec, { actor, input, submittedInput: rawInput, demands });
+  if (!exec.plan!.approvalRequired && demands.length === 0) return tail(exec, actor, input, rawInput, options, demands, undefined, []);
+  const gated = runApprovalGate(exec, { actor, input, submittedInput: rawInput, demands }).then((gate) => {
     if (gate.kind === "error") return finishFailed(exec, gate.error);
     if (gate.kind === "suspended") return finishSuspended(exec, gate.record);
-    approval = gate.approval;
-    approvalTypes = gate.types;
-  }
+    return tail(exec, actor, input, rawInput, options, demands, gate.approval, gate.types);
+  });
+  return guarded(exec, gated);
+}
 
+function tail(
+  exec: Execution,
+  actor: Actor,
+  input: unknown,
+  rawInput: unknown,
+  options: ExecutionOptions<unknown>,
+  demands: readonly ApprovalDemand[],
+  approval: ExecutionTail["approval"],
+  approvalTypes: readonly string[],
+): Later {
   // Stages 9..15 are shared with resume.
   return runExecutionTail(exec, {
     actor,
@@ -122,5 +166,6 @@ async function runStages(exec: Execution, rawInput: unknown, capturedActor: unkn
     idempotencyKey: options.idempotencyKey,
     invocationId: options.invocationId,
     allowLateApproval: approval === undefined,
+    guarded: true,
   });
 }

@@ -2,6 +2,7 @@ import { call } from "@orpc/server";
 import { CapabilityError } from "../../errors/capability-error.js";
 import { mapOrpcError } from "../../errors/map-orpc-error.js";
 import type { SpanHandle } from "../../tracing/types.js";
+import type { Execution } from "../execution.js";
 import type { CapabilityPlan } from "../plan.js";
 import { timerDelay } from "../../internal/promise.js";
 import { bindAttemptPath } from "./signal-on-demand.js";
@@ -11,26 +12,33 @@ export type AttemptOutcome = { ok: true; output: unknown } | { ok: false; error:
 /** What the handler's on-demand signal reads (signal-on-demand.ts). */
 export type AttemptSignalSource = { handlerSignal(): AbortSignal };
 
+/** Turns an attempt's outcome into what its promise resolves to, called once when the attempt settles. */
+export type AttemptFinish<T> = (exec: Execution, outcome: AttemptOutcome) => T;
+
 /**
  * One stage-11 attempt: one unref'd timer and one listener on the caller signal, all released when it settles
  * (core.md §16), and an AbortController only once a middleware or the handler reads its signal. The first of result,
  * timer and caller abort wins; anything later is discarded. A signal first read after an abort is born aborted with
  * the same reason, so every reader sees what an eager controller would have shown (SI-12).
- * A class rather than closures: an attempt in flight is the runtime's largest per-call allocation.
+ * A class rather than closures, finishing the execution itself when it settles: an attempt in flight is the
+ * runtime's largest per-call allocation (issue 28).
  */
-class Attempt implements AttemptSignalSource {
+class Attempt<T> implements AttemptSignalSource {
   private settled = false;
   private controller: AbortController | undefined;
   private reason: CapabilityError | undefined;
   private readonly timer: ReturnType<typeof setTimeout>;
 
   constructor(
-    private readonly resolve: (outcome: AttemptOutcome) => void,
+    private readonly exec: Execution,
+    private readonly finish: AttemptFinish<T>,
+    private readonly resolve: (value: T) => void,
+    private readonly reject: (error: unknown) => void,
     private readonly signal: AbortSignal | undefined,
     private readonly span: SpanHandle | undefined,
     timeoutMs: number,
   ) {
-    this.timer = setTimeout(onTimeout, timerDelay(timeoutMs), this);
+    this.timer = setTimeout(onTimeout, timerDelay(timeoutMs), this as Attempt<unknown>);
     (this.timer as { unref?: () => void }).unref?.();
   }
 
@@ -78,20 +86,29 @@ class Attempt implements AttemptSignalSource {
     clearTimeout(this.timer);
     this.signal?.removeEventListener("abort", this);
     this.span?.end(outcome.ok ? "ok" : "error");
-    this.resolve(outcome);
+    let value: T;
+    try {
+      value = this.finish(this.exec, outcome);
+    } catch (error) {
+      // A runtime invariant broken while finishing: the orchestrator's last guard turns it into one envelope.
+      return this.reject(error);
+    }
+    this.resolve(value);
   }
 }
 
-function onTimeout(attempt: Attempt): void {
+function onTimeout(attempt: Attempt<unknown>): void {
   attempt.abortWith(new CapabilityError({ code: "TIMEOUT" }));
 }
 
-export function runAttempt(
-  plan: CapabilityPlan,
+export function runAttempt<T>(
+  exec: Execution,
   input: unknown,
   context: Record<string, unknown>,
   signal: AbortSignal | undefined,
   span: SpanHandle | undefined,
-): Promise<AttemptOutcome> {
-  return new Promise<AttemptOutcome>((resolve) => new Attempt(resolve, signal, span, plan.timeoutMs).start(plan, input, context));
+  finish: AttemptFinish<T>,
+): Promise<T> {
+  const plan = exec.plan!;
+  return new Promise<T>((resolve, reject) => new Attempt(exec, finish, resolve, reject, signal, span, plan.timeoutMs).start(plan, input, context));
 }

@@ -4,30 +4,48 @@ import { sleep } from "../../internal/promise.js";
 import { emit, type Execution } from "../execution.js";
 import type { CapabilityPlan } from "../plan.js";
 import { buildCallContext } from "./call-context.js";
-import { runAttempt, type AttemptOutcome } from "./attempt.js";
-
+import { runAttempt, type AttemptFinish, type AttemptOutcome } from "./attempt.js";
 
 /**
- * Stage 11: the oRPC call with its full middleware chain, one controller and one unref'd timer per attempt,
- * wrapped in the SI-11 retry loop. The caller signal spans the execution and is terminal. core.md §6.1
+ * Stage 11: the oRPC call with its full middleware chain, one unref'd timer per attempt (and a controller when its
+ * signal is read), wrapped in the SI-11 retry loop. The caller signal spans the execution and is terminal.
+ * `finish` maps the last attempt's outcome to the result. core.md §6.1
  */
-export async function executeWithRetry(
+export function executeWithRetry<T>(
   exec: Execution,
   input: unknown,
   context: unknown,
   agent: AgentInvocationInfo,
   signal: AbortSignal | undefined,
-): Promise<AttemptOutcome> {
+  finish: AttemptFinish<T>,
+): Promise<T> {
   const plan = exec.plan!;
   const callContext = buildCallContext(context, agent);
+  // A plan that can never retry runs its one attempt with no loop frame held while it is in flight (issue 28).
+  if (plan.maxAttempts <= 0) return runAttempt(exec, input, callContext, signal, attemptSpan(exec, plan), finish);
+  return retrying(exec, plan, input, callContext, signal).then((outcome) => finish(exec, outcome));
+}
+
+const asOutcome: AttemptFinish<AttemptOutcome> = (_exec, outcome) => outcome;
+
+function attemptSpan(exec: Execution, plan: CapabilityPlan) {
+  exec.attempts++;
+  return exec.rt.tracing?.startSpan(
+    "agent.procedure_execution",
+    { "orpc_agent.capability_id": plan.id, "orpc_agent.execution_id": exec.executionId, "orpc_agent.attempt": exec.attempts },
+    exec.span,
+  );
+}
+
+async function retrying(
+  exec: Execution,
+  plan: CapabilityPlan,
+  input: unknown,
+  callContext: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+): Promise<AttemptOutcome> {
   for (;;) {
-    exec.attempts++;
-    const span = exec.rt.tracing?.startSpan(
-      "agent.procedure_execution",
-      { "orpc_agent.capability_id": plan.id, "orpc_agent.execution_id": exec.executionId, "orpc_agent.attempt": exec.attempts },
-      exec.span,
-    );
-    const outcome = await runAttempt(plan, input, callContext, signal, span);
+    const outcome = await runAttempt(exec, input, callContext, signal, attemptSpan(exec, plan), asOutcome);
     if (outcome.ok) return outcome;
     const error = outcome.error;
     if (!shouldRetry(plan, exec.attempts, error)) return outcome;
