@@ -10,14 +10,26 @@ const ACTOR_KINDS: ReadonlySet<unknown> = new Set<Actor["kind"]>(["user", "servi
  * is the same JSON-RPC error, so a caller learns nothing from how it was refused (SI-3).
  */
 export async function resolveIdentity<TContext>(options: MCPOptions<TContext>, auth: MCPRequestAuth): Promise<MCPIdentity<TContext>> {
-  let identity: MCPIdentity<TContext> | null | undefined;
+  let identity: MCPIdentity<TContext> | undefined;
   try {
-    identity = await options.createContext(auth);
+    identity = snapshot(await options.createContext(auth));
   } catch {
     identity = undefined;
   }
-  if (!isIdentity(identity)) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "Unauthorized: this request has no identity.");
+  if (identity === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "Unauthorized: this request has no identity.");
   return withActingClient(identity, auth.authInfo);
+}
+
+/**
+ * The actor read once and checked on that copy, inside the caller's try: a throwing getter is a refusal like any
+ * other, and a value that changes between reads cannot pass the check as one actor and run as another.
+ */
+function snapshot<TContext>(value: unknown): MCPIdentity<TContext> | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const actor: unknown = (value as { actor?: unknown }).actor;
+  if (typeof actor !== "object" || actor === null) return undefined;
+  const identity = { ...(value as MCPIdentity<TContext>), actor: { ...(actor as Actor) } };
+  return isIdentity<TContext>(identity) ? identity : undefined;
 }
 
 /**
