@@ -1,0 +1,50 @@
+// `pnpm bench`: the bench once on this machine's Node and once on Node 24 (installed as the CI legs install it,
+// scripts/install-node.sh), then issue 28's table side by side with each Node's budgets. Arguments pass through
+// (`--quick`, `--invoke-path`). Each run's last stdout line is its JSON summary.
+import { execFileSync, spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+
+const args = process.argv.slice(2);
+const major = (version) => Number(version.replace(/^v/, "").split(".")[0]);
+const install = (version) => execFileSync("sh", ["scripts/install-node.sh", version], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+const here = major(process.version);
+// Two legs: this Node, and Node 24 (or Node 20 when this one already is 24).
+const other = here === 24 ? install("20") : install("24");
+const binaries = here === 24 ? [other, process.execPath] : [process.execPath, other];
+const tsx = createRequire(import.meta.url).resolve("tsx/cli");
+
+const summaries = [];
+for (const node of binaries) {
+  const run = spawnSync(node, [tsx, "--tsconfig", "bench/tsconfig.json", "--expose-gc", "bench/index.ts", ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  process.stdout.write(run.stdout);
+  if (run.status !== 0) process.exit(run.status ?? 1);
+  const last = run.stdout.trim().split("\n").at(-1);
+  summaries.push(JSON.parse(last));
+}
+
+const rows = [
+  ["invokePlain", "invoke, no policies, no sink"],
+  ["invokeSinked", "invoke, 3 sync policies + async sink"],
+  ["heapInFlight", "heap per in-flight invoke (10 000 concurrent) vs raw"],
+  ["concurrentWall", "10 000 concurrent invokes, wall (CPU time)"],
+];
+const cell = (s, key) => {
+  const ratio = s[`${key}Ratio`];
+  const spread = `${s[`${key}Min`].toFixed(2)}–${s[`${key}Max`].toFixed(2)}`;
+  const size = key === "heapInFlight" ? `, ${(s[`${key}Subject`] / 1024).toFixed(2)} KB` : "";
+  const over = ratio > s[`${key}Budget`] ? " OVER" : "";
+  return `${ratio.toFixed(2)}× (${spread}${size})${over}`;
+};
+const heads = summaries.map((s) => `Node ${major(s.node)} (${s.node})`);
+console.log(`\nIssue 28: governed invoke against raw oRPC call — median of per-round ratios (p25–p75)\n`);
+console.log(`| path | ${heads.join(" | ")} | budget |`);
+console.log(`|---|${heads.map(() => "---").join("|")}|---|`);
+for (const [key, path] of rows) {
+  const budgets = summaries.map((s) => `≤ ${s[`${key}Budget`].toFixed(1)}× on Node ${major(s.node)}`);
+  const budget = new Set(summaries.map((s) => s[`${key}Budget`])).size === 1 ? `≤ ${summaries[0][`${key}Budget`].toFixed(1)}×` : budgets.join(", ");
+  console.log(`| ${path} | ${summaries.map((s) => cell(s, key)).join(" | ")} | ${budget} |`);
+}
