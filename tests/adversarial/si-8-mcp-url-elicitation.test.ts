@@ -103,6 +103,18 @@ describe("SI-8: a 2026-07-28 requestState that is not the caller's own, for this
     expect((await app.runtime.approvals.get(approvalId))?.status).toBe("approved");
   });
 
+  it("SI-8: a requestState presented with another tool answers like an unknown approval, before that tool's own input checks", async () => {
+    const app = createApprovalsApp();
+    const { url } = await serveWithElicitation(app);
+    const dana = await connectModernWithUrl(url, "tok-dana", undefined, true);
+    const { state, approvalId } = await pendingState(app, dana);
+    await approve(app, approvalId);
+    const params = { name: "orders_get", arguments: ARGS, requestState: state, inputResponses: { approval: { action: "accept" } } };
+    const elsewhere = (await dana.callTool(params as never, { allowInputRequired: true } as never)) as Answer;
+    expect(elsewhere).toEqual(await unknownApprovalAnswer(dana));
+    expect((await app.runtime.approvals.get(approvalId))?.status).toBe("approved");
+  });
+
   it("SI-8: a replay of the requestState after the approval was consumed answers like an unknown approval; the handler ran once", async () => {
     const app = createApprovalsApp();
     const { url } = await serveWithElicitation(app);

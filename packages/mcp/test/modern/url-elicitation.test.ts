@@ -98,6 +98,20 @@ describe("2026-07-28 (v2 Client, URL elicitation declared)", () => {
     expect(app.executions).toEqual([]);
   });
 
+  it("the requestState is signed, not encrypted, and carries no argument values", async () => {
+    const app = createApprovalsApp();
+    const { url } = await serveWithElicitation(app);
+    const client = await connectModernWithUrl(url, "tok-dana", undefined, true);
+    const answer = (await client.callTool({ name: "payments_refund", arguments: { orderId: "order-7f3a", amount: 987654 } }, { allowInputRequired: true } as never)) as {
+      requestState?: string;
+    };
+    const [, body] = answer.requestState!.split(".");
+    const payload = Buffer.from(body!, "base64url").toString("utf8");
+    expect(JSON.parse(payload)).toMatchObject({ capabilityId: "payments.refund", inputHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(Object.keys(JSON.parse(payload)).sort()).toEqual(["approvalId", "capabilityId", "envelope", "expiresAt", "inputHash", "message", "principal", "url"]);
+    expect(payload).not.toContain("order-7f3a");
+  });
+
   it("the user declines to open the link: today's approval-required envelope, so the model can tell them", async () => {
     const app = createApprovalsApp();
     const { url } = await serveWithElicitation(app);
