@@ -126,6 +126,18 @@ export default defineConfig({
           { text: "Decision records", link: "/architecture/decisions" },
         ],
       },
+      {
+        text: "Specification",
+        items: [
+          { text: "Overview", link: "/architecture/spec/" },
+          { text: "Core", link: "/architecture/spec/core" },
+          { text: "Adapters", link: "/architecture/spec/adapters" },
+          { text: "Postgres", link: "/architecture/spec/postgres" },
+          { text: "CLI", link: "/architecture/spec/cli" },
+          { text: "Distributed", link: "/architecture/spec/distributed" },
+          { text: "Amendments, December 2026", link: "/architecture/spec/amendments-2026-12" },
+        ],
+      },
     ],
     footer: { message: "Independent community project, not affiliated with or endorsed by the oRPC maintainers. MIT licensed." },
   },
