@@ -55,6 +55,21 @@ describe("SI-7: other methods on the endpoint", () => {
   });
 });
 
+describe("SI-7: JSON that is no JSON-RPC message", () => {
+  it.each(["null", "5", '"tools/call"', "[]", "{}", "[null]", '{"method":"tools/call"}', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}'])(
+    "SI-7: the body %s answers without a server error and runs nothing",
+    async (body) => {
+      const app = scopedApp();
+      const { url } = await serveScoped(app);
+      const response = await post(url, body, LEGACY_HEADERS, "tok-dana");
+      await response.text();
+      expect(response.status).toBeGreaterThanOrEqual(200);
+      expect(response.status).toBeLessThan(500);
+      expect(app.runs).toEqual([]);
+    },
+  );
+});
+
 describe("SI-7: the RFC 9728 document's path", () => {
   const options = { authorizationServers: ["https://auth.example.com"] };
 
