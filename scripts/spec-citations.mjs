@@ -35,7 +35,7 @@ export function listSourceFiles(root) {
   }
   return files
     .filter((f) => !f.split("/").some((part) => SKIPPED_DIRS.has(part)) && !f.startsWith("docs/architecture/spec/"))
-    .filter((f) => isScript(f) || isShell(root, f))
+    .filter((f) => isScript(f) || isJsonc(f) || isShell(root, f))
     .filter((f) => existsSync(path.join(root, f)))
     .sort();
 }
@@ -55,6 +55,11 @@ function isScript(file) {
   return SCRIPT_EXTENSIONS.has(path.extname(file)) && !file.endsWith(".d.ts.map");
 }
 
+/** JSON that allows comments: tsconfig files and `*.jsonc`. */
+function isJsonc(file) {
+  return file.endsWith(".jsonc") || /(^|\/)tsconfig[^/]*\.json$/.test(file);
+}
+
 /** Shell scripts: `*.sh`, and extension-less files under .ci/ or bin/ that start with a shell shebang. */
 function isShell(root, file) {
   if (file.endsWith(".sh")) return true;
@@ -64,12 +69,18 @@ function isShell(root, file) {
 
 /** Every comment of a file as `{ start, end }` offsets into its text (delimiters included). */
 export function commentRanges(file, text) {
-  return isScript(file) ? scriptComments(file, text) : shellComments(text);
+  return isScript(file) || isJsonc(file) ? scriptComments(file, text) : shellComments(text);
 }
 
 function scriptComments(file, text) {
   const ext = path.extname(file);
-  const kind = ext === ".tsx" || ext === ".jsx" ? ts.ScriptKind.TSX : [".js", ".mjs", ".cjs"].includes(ext) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  const kind = isJsonc(file)
+    ? ts.ScriptKind.JSON
+    : ext === ".tsx" || ext === ".jsx"
+      ? ts.ScriptKind.TSX
+      : [".js", ".mjs", ".cjs"].includes(ext)
+        ? ts.ScriptKind.JS
+        : ts.ScriptKind.TS;
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, kind);
   const seen = new Map();
   const literals = [];

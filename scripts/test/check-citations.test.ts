@@ -90,6 +90,7 @@ describe("check-citations", () => {
       "packages/ai-sdk/src/b.ts": `/**\n * Step one (${SIGN}2.2).\n */\nexport const b = 1;\n`,
       "packages/mcp/src/c.ts": `// As amended (amendments 2026-12), expiry fails closed (amendments ${SIGN}7 R3).\nexport {};\n`,
       ".ci/run": `#!/usr/bin/env bash\necho "not a comment # adapters.md ${SIGN}3"\n# The suites (adapters.md ${SIGN}3)\n`,
+      "packages/ai-sdk/tsconfig.leg.json": `{\n  // The leg (adapters.md ${SIGN}2.2)\n  "extends": "./tsconfig.json"\n}\n`,
     });
     const result = await run(checkScript, root);
     expect(result.code).toBe(1);
@@ -100,6 +101,7 @@ describe("check-citations", () => {
     expect(lines).toContain(`packages/mcp/src/c.ts:1 "amendments 2026-12" names a spec outside the repository; cite docs/architecture/spec/amendments-2026-12.md`);
     expect(lines).toContain(`packages/mcp/src/c.ts:1 "amendments ${SIGN}7 R3" names a spec outside the repository; cite docs/architecture/spec/amendments-2026-12.md#amendments-core-7-r3`);
     expect(lines).toContain(`.ci/run:3 "adapters.md ${SIGN}3" names a spec outside the repository; cite docs/architecture/spec/adapters.md#adapters-3`);
+    expect(lines).toContain(`packages/ai-sdk/tsconfig.leg.json:2 "adapters.md ${SIGN}2.2" names a spec outside the repository; cite docs/architecture/spec/adapters.md#adapters-2-2`);
     expect(result.stderr).not.toContain(".ci/run:2");
   });
 
