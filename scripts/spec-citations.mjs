@@ -151,6 +151,7 @@ const QUALIFIER = String.raw`(?:(?<spec>${SPEC_DOCS.join("|")})\.md|(?<amend>ame
 const CITATION = new RegExp(String.raw`(?:${QUALIFIER}\s+)?§\s?(?<section>${SECTION})(?<rule>\s+(?:R\d+|SI-\d+)\b)?`, "g");
 // A section that continues a list started by a qualified one, after a comma, "and", "or", a slash or a dash.
 const CONTINUES = /^(?:,\s*|\s+and\s+|\s+or\s+|\s*\/\s*|\s*[–-]\s*)$/;
+const ABSORBED = /^,?\s+(?:stage|item)\s+\d+\b/;
 const AMENDMENTS_PLAIN = /\bamendments[ -]2026-12\b(?!\.md)/g;
 // A spec file named without a section, alone or followed by a rule. A path (`docs/reference/…`) is not one.
 const SPEC_FILE_PLAIN = new RegExp(String.raw`(?<![\w/.-])(?<spec>${SPEC_DOCS.join("|")})\.md\b(?!\s*§)(?<rule>\s+(?:R\d+|SI-\d+)\b)?`, "g");
@@ -179,7 +180,11 @@ export function findOldCitations(comment, file) {
     if (doc === "foreign") continue;
     if (SPEC_DOCS.includes(doc)) lastSpec = doc;
     const rule = g.rule?.trim();
-    found.push({ index: m.index, length: m[0].length, text: m[0], spec: doc, section: g.section, rule, target: targetFor(doc, g.section, rule, comment.slice(chainEnd, chainEnd + 40)) });
+    const target = targetFor(doc, g.section, rule, comment.slice(chainEnd, chainEnd + 40));
+    // The words a stage or item anchor stands for go with the citation: "section 6, stage 9" becomes one path.
+    const absorbed = /#core-(?:stage|15-item)-\d+$/.test(target) && !g.section.includes(".") ? (ABSORBED.exec(comment.slice(chainEnd))?.[0].length ?? 0) : 0;
+    chainEnd += absorbed;
+    found.push({ index: m.index, length: m[0].length + absorbed, text: comment.slice(m.index, chainEnd), spec: doc, section: g.section, rule, target });
   }
   for (const m of comment.matchAll(SPEC_FILE_PLAIN)) {
     const rule = m.groups.rule?.trim();

@@ -22,6 +22,10 @@ const CORE_PAGE = [
   "",
   '| <span id="core-r5"></span>R5 | hash |',
   "",
+  "## 6. Invocation {#core-6}",
+  "",
+  '| <span id="core-stage-9"></span>9 | Execution policies |',
+  "",
   "### 6.2 Error mapping {#core-6-2}",
   "",
   "## Plain heading",
@@ -140,6 +144,7 @@ describe("migrate-citations", () => {
     `  return "core.md ${SIGN}7 stays in a string";`,
     "}",
     `/** The overload of adapters.md ${SIGN}2.2, unlike core.md ${SIGN}99. */`,
+    `// Only a typed approval covers it (amended ${SIGN}6, stage 9), as in ${SIGN}6.`,
     "",
   ].join("\n");
 
@@ -147,7 +152,7 @@ describe("migrate-citations", () => {
     const root = tree({ "packages/core/src/f.ts": source });
     const result = await run(migrateScript, root);
     expect(result.code).toBe(1);
-    expect(result.stdout).toBe("migrate:citations: 4 found, 3 rewritten in 1 file(s), 1 unresolved\n");
+    expect(result.stdout).toBe("migrate:citations: 6 found, 5 rewritten in 1 file(s), 1 unresolved\n");
     expect(result.stderr).toContain(`packages/core/src/f.ts:5 "core.md ${SIGN}99" -> docs/architecture/spec/core.md#core-99: no such anchor`);
     const after = readFileSync(path.join(root, "packages/core/src/f.ts"), "utf8");
     expect(after.split("\n")).toEqual([
@@ -156,21 +161,22 @@ describe("migrate-citations", () => {
       `  return "core.md ${SIGN}7 stays in a string";`,
       "}",
       `/** The overload of docs/architecture/spec/adapters.md#adapters-2-2, unlike core.md ${SIGN}99. */`,
+      "// Only a typed approval covers it (amended docs/architecture/spec/core.md#core-stage-9), as in docs/architecture/spec/core.md#core-6.",
       "",
     ]);
   });
 
   it("after a full migration the check passes", async () => {
     const root = tree({ "packages/core/src/f.ts": source.replace(`, unlike core.md ${SIGN}99`, "") });
-    expect((await run(migrateScript, root)).stdout).toBe("migrate:citations: 3 found, 3 rewritten in 1 file(s), 0 unresolved\n");
-    expect(await run(checkScript, root)).toMatchObject({ code: 0, stdout: "check:citations: ok (3 citation(s) in 1 file(s))\n" });
+    expect((await run(migrateScript, root)).stdout).toBe("migrate:citations: 5 found, 5 rewritten in 1 file(s), 0 unresolved\n");
+    expect(await run(checkScript, root)).toMatchObject({ code: 0, stdout: "check:citations: ok (5 citation(s) in 1 file(s))\n" });
   });
 
   it("--dry-run lists each rewrite and writes nothing", async () => {
     const root = tree({ "packages/core/src/f.ts": source });
     const result = await run(migrateScript, root, "--dry-run");
     expect(result.stdout).toContain(`packages/core/src/f.ts:1 core.md ${SIGN}7 R5 -> docs/architecture/spec/core.md#core-r5`);
-    expect(result.stdout).toContain("4 found, 3 rewritten in 1 file(s), 1 unresolved (dry run)");
+    expect(result.stdout).toContain("6 found, 5 rewritten in 1 file(s), 1 unresolved (dry run)");
     expect(readFileSync(path.join(root, "packages/core/src/f.ts"), "utf8")).toBe(source);
   });
 });
