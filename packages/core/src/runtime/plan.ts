@@ -3,7 +3,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { EXPOSURE_SURFACES, type AgentMeta, type ExposureSurface } from "../capability/types.js";
 import type { CapabilityError } from "../errors/capability-error.js";
 import { withoutInputSchema, withWrappedCallOptions } from "../orpc/procedure.js";
-import { withOnDemandSignal } from "./stages/signal-on-demand.js";
+import { SIGNAL_ON_DEMAND, withOnDemandSignal } from "./stages/signal-on-demand.js";
 import { flattenPolicies } from "../policy/compose.js";
 import { isShadowPolicy } from "../policy/is-policy.js";
 import { policyScopeMatches } from "../policy/scope.js";
@@ -21,7 +21,7 @@ export type CapabilityPlan = {
   /**
    * What stage 11 calls: the procedure without its input schema, handed the value stage 5 validated, so a transform,
    * default or getter never runs twice (SI-6). Middlewares, output validation and errors are the procedure's own;
-   * each middleware and the handler see a signal made when first read (signal-on-demand.ts).
+   * where SIGNAL_ON_DEMAND, each middleware and the handler see a signal made when first read (signal-on-demand.ts).
    */
   readonly executable: AnyProcedure;
   readonly path: readonly string[];
@@ -77,7 +77,9 @@ export function buildCapabilityPlan(
     meta,
     procedure: capability.procedure,
     // ADR-020: the executable copy is built by the oRPC seam, which knows each major's schema layout.
-    executable: withWrappedCallOptions(withoutInputSchema(capability.procedure), withOnDemandSignal),
+    executable: SIGNAL_ON_DEMAND
+      ? withWrappedCallOptions(withoutInputSchema(capability.procedure), withOnDemandSignal)
+      : withoutInputSchema(capability.procedure),
     path: Object.freeze([...capability.path]),
     inputSchema: capability.inputSchema,
     exposed: Object.freeze(exposed),

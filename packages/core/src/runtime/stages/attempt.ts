@@ -5,7 +5,7 @@ import type { SpanHandle } from "../../tracing/types.js";
 import type { Execution } from "../execution.js";
 import type { CapabilityPlan } from "../plan.js";
 import { timerDelay } from "../../internal/promise.js";
-import { bindAttemptPath } from "./signal-on-demand.js";
+import { bindAttemptPath, SIGNAL_ON_DEMAND } from "./signal-on-demand.js";
 
 export type AttemptOutcome = { ok: true; output: unknown } | { ok: false; error: CapabilityError };
 
@@ -16,9 +16,9 @@ export type AttemptSignalSource = { handlerSignal(): AbortSignal };
 export type AttemptFinish<T> = (exec: Execution, outcome: AttemptOutcome) => T;
 
 /**
- * One stage-11 attempt: one unref'd timer and one listener on the caller signal, all released when it settles
- * (core.md §16), and an AbortController only once a middleware or the handler reads its signal. The first of result,
- * timer and caller abort wins; anything later is discarded. A signal first read after an abort is born aborted with
+ * One stage-11 attempt: one AbortController (where SIGNAL_ON_DEMAND, only once a middleware or the handler reads its
+ * signal), one unref'd timer and one listener on the caller signal, all released when it settles (core.md §16).
+ * The first of result, timer and caller abort wins; anything later is discarded. A signal first read after an abort is born aborted with
  * the same reason, so every reader sees what an eager controller would have shown (SI-12).
  * A class rather than closures, finishing the execution itself when it settles: an attempt in flight is the
  * runtime's largest per-call allocation (issue 28).
@@ -50,7 +50,9 @@ class Attempt<T> implements AttemptSignalSource {
     }
     let pending: Promise<unknown>;
     try {
-      pending = call(plan.executable, input, { context, path: bindAttemptPath(plan.path, this) as string[] });
+      pending = SIGNAL_ON_DEMAND
+        ? call(plan.executable, input, { context, path: bindAttemptPath(plan.path, this) })
+        : call(plan.executable, input, { context, signal: this.handlerSignal(), path: plan.path as string[] });
     } catch (error) {
       return this.settle({ ok: false, error: mapOrpcError(error) });
     }
