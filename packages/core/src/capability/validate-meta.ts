@@ -1,5 +1,6 @@
 import { isReservedToolName } from "../registry/tool-name.js";
 import { frozenCopy } from "../internal/deep-freeze.js";
+import { pinPolicy } from "../policy/pin-policy.js";
 import { isValidQuorum } from "../approvals/quorum.js";
 import {
   EXPOSURE_SURFACES,
@@ -228,7 +229,8 @@ export function normalizeAgentMeta(agent: AgentMeta): AgentMeta {
   );
   meta.expose = Object.freeze(Object.assign({}, agent.expose));
   meta.tags = agent.tags === undefined ? (NO_ITEMS as never[]) : (Object.freeze(agent.tags.slice()) as string[]);
-  meta.policies = agent.policies === undefined ? (NO_ITEMS as never[]) : (Object.freeze(agent.policies.slice()) as never[]);
+  // Pinned: a policy's mode cannot change after the registry has been built (ADR-028).
+  meta.policies = agent.policies === undefined ? (NO_ITEMS as never[]) : (Object.freeze(agent.policies.map(pinPolicy)) as never[]);
   // Every policy reads this meta as req.capability.meta: a policy (a shadow above all) writing to its nested parts
   // must not lower a quorum, change an approval type or drop redaction for every later call.
   if (agent.approval !== undefined) meta.approval = frozenCopy(agent.approval);

@@ -1,6 +1,7 @@
 import { allow } from "./decisions.js";
 import { isPolicyDecision } from "./is-decision.js";
 import { isAgentPolicy } from "./is-policy.js";
+import { pinPolicy } from "./pin-policy.js";
 import { policyScopeAdmitsActor, policyScopeMatches } from "./scope.js";
 import type { AgentPolicy, PolicyDecision, PolicyRequest } from "./types.js";
 
@@ -42,7 +43,8 @@ export function composePolicies(...policies: AgentPolicy[]): AgentPolicy {
 /** Replaces every composite with its members, in order. Used by the runtime and the manifest. */
 export function flattenPolicies(policies: readonly AgentPolicy[]): AgentPolicy[] {
   // Members are stored flat, so one level of expansion suffices.
-  return policies.flatMap((policy) => (policy as Partial<Composite>)[MEMBERS] ?? [policy]);
+  // Each pinned: governance and the plan sort them by mode once, and must keep seeing that mode (ADR-028).
+  return policies.flatMap((policy) => ((policy as Partial<Composite>)[MEMBERS] ?? [policy]).map(pinPolicy));
 }
 
 // Direct calls only: applicable members in order, all of them, no deadline, no fail-closed wrapping.

@@ -183,7 +183,8 @@ describe("normalization (core.md §1.1)", () => {
     const meta = normalizeAgentMeta({ ...validAgent, tags: ["t"], policies: [policy], idempotent: true } as never);
     expect(meta.tags).toEqual(["t"]);
     expect(meta.policies).toEqual([policy]);
-    expect(meta.policies?.[0]).toBe(policy);
+    // A hand-built policy is pinned into a frozen copy, so its mode cannot change after the registry sorted it.
+    expect(Object.isFrozen(meta.policies?.[0])).toBe(true);
     expect(meta.idempotent).toBe(true);
   });
 
