@@ -89,14 +89,14 @@ describe("the task board page in headless Chromium", () => {
     await ada.screenshot({ path: join(screenshots, "task-board-approved.png"), fullPage: true });
   }, 60_000);
 
-  it("a deletion the policy denies is shown as refused with the policy's public reason; the board stays", async () => {
+  it("a deletion the policy denies is shown as denied (the SDK's output-denied part) with the policy's public reason; the board stays", async () => {
     const ada = await signIn("u_ada");
     await ada.locator("button[data-prompt]", { hasText: "Delete the Ops board" }).click();
     const deletion = ada.locator("[data-tool=boards_delete]");
-    await deletion.and(ada.locator("[data-state=output-error]")).waitFor();
-    await expect(deletion.textContent()).resolves.toContain("Agents may not delete boards; the owner deletes a board on the board page.");
+    await deletion.and(ada.locator('[data-state="output-denied"]')).waitFor();
+    await expect(deletion.locator(".reason").textContent()).resolves.toBe("Agents may not delete boards; the owner deletes a board on the board page.");
     await expect(ada.locator("[data-role=assistant]").last().textContent()).resolves.toContain("I couldn't do that");
-    await expect(deletion.locator("strong").textContent()).resolves.toBe("refused");
+    await expect(deletion.locator("strong").textContent()).resolves.toBe("denied");
     await expect(ada.locator("[data-card]").count()).resolves.toBe(0);
     await expect(ada.locator("[data-board=b_ops]").count()).resolves.toBe(1);
 

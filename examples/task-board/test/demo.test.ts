@@ -22,7 +22,7 @@ describe("pnpm demo", () => {
     expect(step(5)).toEqual([expect.stringMatching(/Ada approves her own request\s+refused$/), "    Refused: The approver must differ from the requesting actor. The request is still pending."]);
     expect(step(6)).toEqual([expect.stringMatching(/refused$/), "    Refused: only Ben decides this request."]);
     expect(step(7)).toEqual([expect.stringMatching(/card completed$/), '    {"status":"ok","data":{"taskId":"t_keys","title":"Rotate the on-call keys","status":"done"}}']);
-    expect(step(8)).toEqual([expect.stringMatching(/Ada: delete the Ops board\s+output-error$/), "    Agents may not delete boards; the owner deletes a board on the board page."]);
+    expect(step(8)).toEqual([expect.stringMatching(/Ada: delete the Ops board\s+output-denied$/), "    Agents may not delete boards; the owner deletes a board on the board page."]);
     expect(step(9)).toEqual([expect.stringMatching(/Root: reindex the boards \(internal\)\s+output-available$/), '    Ada asking the same hears: "I have no tool for that."']);
 
     expect(stdout).toMatch(/capability\.approval_requested ×1, capability\.approved ×1, capability\.denied ×1\)/);

@@ -3,7 +3,7 @@
 // files approvals and audits.
 import { toAISdkStream } from "@mastra/ai-sdk";
 import { Agent, type ToolsInput } from "@mastra/core/agent";
-import { governChat } from "@orpc-agent/ai-sdk";
+import { governChat, type GovernedChat } from "@orpc-agent/ai-sdk";
 import type { Actor, AgentRuntime } from "@orpc-agent/core";
 import type { UIMessage, UIMessageChunk } from "ai";
 import type { AppContext } from "../api/context.js";
@@ -18,13 +18,15 @@ export const boardAgent = new Agent({
   model: scriptedModel(),
 });
 
+type GovernedStream = Parameters<GovernedChat["toUIMessageStream"]>[0];
+
 export type ChatRequest = { runtime: AgentRuntime<AppContext>; store: Store; actor: Actor; messages: UIMessage[]; signal?: AbortSignal };
 
 /** One chat request: the agent's loop over this person's governed tools, as an AI SDK UI message stream. */
 export async function streamChat({ runtime, store, actor, messages, signal }: ChatRequest): Promise<ReadableStream<UIMessageChunk>> {
   const chat = await governChat(runtime, { actor, context: contextFor(store, actor.id), ...(signal ? { signal } : {}) });
   const output = await boardAgent.stream(messages.map(withoutCards), {
-    // ai 5 tools, which Mastra runs as Vercel tools; its declared union is written against its own copy of ai's types.
+    // AI SDK tools, which Mastra runs as Vercel tools; its declared union is written against its own copy of ai's types.
     toolsets: { governed: chat.tools as unknown as ToolsInput },
     // Mastra's own approval stays off for the governed tools: an approval decided by whoever answers the stream has
     // no input hash, approver rule, expiry or audit. The runtime files approvals itself (the approval-required
@@ -33,8 +35,11 @@ export async function streamChat({ runtime, store, actor, messages, signal }: Ch
     maxSteps: 4,
     ...(signal ? { abortSignal: signal } : {}),
   });
-  // Mastra streams its own chunks; @mastra/ai-sdk turns them into AI SDK UI chunks, which governChat rewrites.
-  return chat.toUIMessageStream(toAISdkStream(output, { from: "agent" }) as unknown as ReadableStream<UIMessageChunk>);
+  // Mastra streams its own chunks; @mastra/ai-sdk turns them into `ai` 6 UI chunks, which governChat rewrites. The
+  // casts: the workspace's ai-sdk sources are typed against their folder's ai 5; at run time they load this `ai` 6
+  // (src/one-ai.mjs), which is what the part states depend on.
+  const chunks = toAISdkStream(output, { from: "agent", version: "v6" });
+  return chat.toUIMessageStream(chunks as unknown as GovernedStream) as unknown as ReadableStream<UIMessageChunk>;
 }
 
 /** The approval cards are for people: the model already read each envelope in its tool result. */

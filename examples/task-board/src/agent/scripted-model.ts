@@ -1,11 +1,11 @@
 // A stand-in for a language model, so the example runs offline with no API key: it reads the conversation and
 // answers with the tool call or the sentence a model would, through `ai`'s own mock model. Swap it for any
 // provider's model (`model: "openai/gpt-5-mini"` on the Mastra agent) and nothing else changes.
-import { MockLanguageModelV2, simulateReadableStream } from "ai/test";
+import { MockLanguageModelV3, simulateReadableStream } from "ai/test";
 
-type CallOptions = Parameters<MockLanguageModelV2["doStream"]>[0];
+type CallOptions = Parameters<MockLanguageModelV3["doStream"]>[0];
 type Prompt = CallOptions["prompt"];
-type StreamPart = Awaited<ReturnType<MockLanguageModelV2["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
+type StreamPart = Awaited<ReturnType<MockLanguageModelV3["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
 type ToolCall = { toolName: string; input: unknown };
 
 /** What the user may ask, and the call the model makes for it. Phrases are matched case-insensitively. */
@@ -20,7 +20,10 @@ const RULES: { when: RegExp; call: ToolCall }[] = [
 /** The model's next turn: a tool call for a new request, or a sentence about the tool result it just read. */
 export function nextTurn(prompt: Prompt, toolNames: ReadonlySet<string>): { call?: ToolCall; text?: string } {
   const last = prompt.at(-1);
-  if (last?.role === "tool") return { text: summarize(last.content.at(-1)?.output) };
+  if (last?.role === "tool") {
+    const result = last.content.findLast((part) => part.type === "tool-result");
+    return { text: summarize(result?.type === "tool-result" ? result.output : undefined) };
+  }
   const said = last?.role === "user" ? last.content.map((part) => (part.type === "text" ? part.text : "")).join(" ") : "";
   const rule = RULES.find((r) => r.when.test(said));
   if (!rule) return { text: "I can list the boards, move or assign tasks. What should I do?" };
@@ -40,9 +43,9 @@ function summarize(output: unknown): string {
 
 let callIds = 0;
 
-/** The scripted model over `ai`'s MockLanguageModelV2 (a LanguageModelV2, which Mastra agents accept). */
-export function scriptedModel(): MockLanguageModelV2 {
-  return new MockLanguageModelV2({
+/** The scripted model over `ai`'s MockLanguageModelV3 (a LanguageModelV3, which Mastra agents accept). */
+export function scriptedModel(): MockLanguageModelV3 {
+  return new MockLanguageModelV3({
     provider: "scripted",
     modelId: "task-board-agent",
     doStream: async ({ prompt, tools }: CallOptions) => {
@@ -53,7 +56,8 @@ export function scriptedModel(): MockLanguageModelV2 {
       } else {
         chunks.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: turn.text ?? "" }, { type: "text-end", id: "t" });
       }
-      chunks.push({ type: "finish", finishReason: turn.call ? "tool-calls" : "stop", usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } });
+      const usage = { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } };
+      chunks.push({ type: "finish", finishReason: { unified: turn.call ? "tool-calls" : "stop", raw: undefined }, usage });
       return { stream: simulateReadableStream({ chunks }) };
     },
   });

@@ -4,7 +4,7 @@ import { APPROVAL_PART_TYPE, type GovernedApprovalData } from "@orpc-agent/ai-sd
 import type { BoardMessage } from "./api.js";
 
 type Part = BoardMessage["parts"][number];
-type ToolPart = { type: string; toolCallId: string; state: string; input?: unknown; output?: unknown; errorText?: string };
+type ToolPart = { type: string; toolCallId: string; state: string; input?: unknown; output?: unknown; errorText?: string; approval?: { reason?: string; descriptor?: unknown } };
 
 export function MessagePart({ part }: { part: Part }) {
   if (part.type === "text") return <p className="text">{part.text}</p>;
@@ -32,10 +32,19 @@ function ToolCall({ part }: { part: ToolPart }) {
         {name}({JSON.stringify(part.input ?? {})})
       </code>{" "}
       <strong>{label}</strong>
-      {/* ai 5 has no output-denied: a policy denial arrives as output-error with its public reason (SI-9). */}
       {part.errorText && <p className="reason">{part.errorText}</p>}
+      {part.state === "output-denied" && <p className="reason">{deniedReason(part)}</p>}
     </div>
   );
+}
+
+/**
+ * A policy denial's public reason (SI-9). `ai` 6 streams no reason: the part carries the runtime's error envelope
+ * as its approval descriptor until the next request completes it (`answerConfirmations`).
+ */
+function deniedReason(part: ToolPart): string {
+  const descriptor = part.approval?.descriptor as { error?: { message?: string } } | undefined;
+  return part.approval?.reason ?? descriptor?.error?.message ?? "Denied.";
 }
 
 const TITLES: Record<GovernedApprovalData["state"], string> = {

@@ -46,7 +46,9 @@ export async function runDemo(storage: Storage, onStep: (step: Step) => void = (
 
   chat = await chatTurn(asAda, chat, "Delete the Ops board.");
   const deletion = lastParts(chat).find((p) => p.type === "tool-boards_delete");
-  step({ title: "Ada: delete the Ops board", status: `${deletion?.state}`, detail: deletion?.errorText });
+  // ai 6's output-denied: the public reason is in the envelope the part carries as its approval descriptor (SI-9).
+  const denial = deletion?.approval?.descriptor as { error?: { message?: string } } | undefined;
+  step({ title: "Ada: delete the Ops board", status: `${deletion?.state}`, detail: deletion?.approval?.reason ?? denial?.error?.message });
 
   const rootChat = await chatTurn({ runtime, store, actor: root }, [], "Reindex the boards.");
   const reindex = lastParts(rootChat).find((p) => p.type === "tool-internal_reindex");

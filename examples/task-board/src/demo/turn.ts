@@ -10,7 +10,7 @@ export async function chatTurn(request: Omit<ChatRequest, "messages">, conversat
   return reply ? [...messages, reply] : messages;
 }
 
-type AnyPart = { type: string; state?: string; output?: unknown; errorText?: string; data?: unknown };
+type AnyPart = { type: string; state?: string; output?: unknown; errorText?: string; data?: unknown; approval?: { reason?: string; descriptor?: unknown } };
 
 /** The parts of the last message, loosely typed for printing. */
 export const lastParts = (messages: UIMessage[]): AnyPart[] => (messages.at(-1)?.parts ?? []) as AnyPart[];

@@ -6,7 +6,8 @@ import { modernNode } from "./modern-node.js";
 
 const run = promisify(execFile);
 export const exampleDir = fileURLToPath(new URL("../..", import.meta.url));
-const TSX = ["--conditions=@orpc-agent/source", "--import", "tsx"];
+// As package.json's scripts: one `ai` for the example and the workspace packages (src/one-ai.mjs), then tsx.
+const TSX = ["--conditions=@orpc-agent/source", "--import", "./src/one-ai.mjs", "--import", "tsx"];
 
 /** `vite build` of the page into `outDir`. */
 export async function buildClient(node: string, outDir: string): Promise<void> {
