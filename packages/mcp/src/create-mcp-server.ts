@@ -21,7 +21,7 @@ import { ToolListingError } from "./wire-types.js";
  * await mcp.connect(new StdioServerTransport());
  */
 export function createMCPServer<TContext>(runtime: AgentRuntime<TContext>, options: MCPServerOptions<TContext>): MCPServerHandle {
-  return createServerHandle(prepareMCPServer(runtime, options));
+  return createServerHandle(prepareMCPServer(runtime, options, "createMCPServer"));
 }
 
 /** One low-level SDK `Server` and its identity cache, from a prepared configuration. */

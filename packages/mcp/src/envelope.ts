@@ -1,4 +1,5 @@
 import type { ApprovalRecord, CapabilityError, ExecutionResult } from "@orpc-agent/core";
+import { approvalMessage, CONCEALED_MESSAGE, NOT_FOUND_MESSAGE, toModelError } from "@orpc-agent/core/adapter";
 
 /** What the model receives (adapters.md §1.5), plus `expiresAt`/`url` on approvals (§3.6). Key order is fixed. */
 export type MCPEnvelope =
@@ -14,12 +15,12 @@ export type ApprovalGuidance = {
   resumeToolName?: string;
 };
 
-const CONCEALED_ERROR: MCPModelError = Object.freeze({ code: "INTERNAL_ERROR", message: "The operation failed.", retryable: false });
+const CONCEALED_ERROR: MCPModelError = Object.freeze({ code: "INTERNAL_ERROR", message: CONCEALED_MESSAGE, retryable: false });
 
 /** Unknown, unexposed, hidden and raw-id probes all look exactly like this (SI-8). */
 export const NOT_FOUND_ENVELOPE: MCPEnvelope = Object.freeze({
   status: "error",
-  error: Object.freeze({ code: "CAPABILITY_NOT_FOUND", message: "Capability not found.", retryable: false }),
+  error: Object.freeze({ code: "CAPABILITY_NOT_FOUND", message: NOT_FOUND_MESSAGE, retryable: false }),
 });
 
 /** An unexpected rejection: concealed, never a message (adapters.md §1.2 item 9). */
@@ -38,21 +39,14 @@ export function toEnvelope(result: ExecutionResult, guidance: ApprovalGuidance):
   }
 }
 
-/**
- * The two possible outputs of §1.5 `serialize`: concealed unless exposed to the model; `details` only for
- * `INPUT_INVALID` (issue paths and messages, never values). `stage`, `cause` and stacks never cross (SI-9).
- */
+/** Core's model serialization (SI-9): concealed unless exposed, `details` only for `INPUT_INVALID`. */
 export function serializeError(error: CapabilityError): MCPModelError {
-  // Concealment hides the code and message, never the retryable bit (a transient AUDIT_UNAVAILABLE stays retryable).
-  if (error.exposeToModel !== true) return { ...CONCEALED_ERROR, retryable: error.retryable === true };
-  const out: MCPModelError = { code: error.code, message: error.publicMessage, retryable: error.retryable };
-  if (error.code === "INPUT_INVALID" && error.details !== undefined) out.details = error.details;
-  return out;
+  return toModelError(error);
 }
 
 function approvalEnvelope(record: ApprovalRecord, guidance: ApprovalGuidance): MCPEnvelope {
   const url = guidance.url?.(record);
-  let message = awaitingApproval(record.reasons);
+  let message = approvalMessage(record.reasons);
   if (typeof url === "string") message += " Give the user the link in url, so that an authorized person can review and decide.";
   if (guidance.resumeToolName !== undefined) {
     message += ` Once it is approved, call ${guidance.resumeToolName} with this approvalId to run it.`;
@@ -65,10 +59,4 @@ function approvalEnvelope(record: ApprovalRecord, guidance: ApprovalGuidance): M
   };
   if (typeof url === "string") envelope.url = url;
   return envelope;
-}
-
-/** `"Awaiting approval: " + reasons.join("; ") + "."`, one trailing `.` dropped per reason, so never `..` (§1.5). */
-function awaitingApproval(reasons: readonly string[]): string {
-  if (reasons.length === 0) return "Awaiting approval.";
-  return `Awaiting approval: ${reasons.map((reason) => (reason.endsWith(".") ? reason.slice(0, -1) : reason)).join("; ")}.`;
 }

@@ -1,3 +1,4 @@
+import { CONCEALED_MESSAGE } from "@orpc-agent/core/adapter";
 import { ToolListingError, type McpListToolsResult as ListToolsResult, type McpTool as Tool } from "./wire-types.js";
 import type { AgentRuntime, CapabilityDescriptor } from "@orpc-agent/core";
 import type { MCPIdentity, MCPServerOptions } from "./options.js";
@@ -61,12 +62,12 @@ function passesFilter(filter: NonNullable<MCPServerOptions<unknown>["filter"]>, 
   try {
     return filter(descriptor) === true;
   } catch {
-    throw new ToolListingError("The operation failed.");
+    throw new ToolListingError(CONCEALED_MESSAGE);
   }
 }
 
 function publicMessageOf(error: unknown): string {
   const e = error as { exposeToModel?: unknown; publicMessage?: unknown } | null;
   if (typeof e === "object" && e !== null && e.exposeToModel === true && typeof e.publicMessage === "string") return e.publicMessage;
-  return "The operation failed.";
+  return CONCEALED_MESSAGE;
 }

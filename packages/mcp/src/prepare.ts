@@ -19,12 +19,13 @@ export type PreparedMCPServer<TContext, TOptions extends MCPGovernanceOptions = 
 export function prepareMCPServer<TContext, TOptions extends MCPGovernanceOptions & { createContext: unknown }>(
   runtime: AgentRuntime<TContext>,
   options: TOptions,
+  adapter: string,
 ): PreparedMCPServer<TContext, TOptions> {
   if (typeof runtime !== "object" || runtime === null || typeof runtime.describe !== "function" || typeof runtime.invoke !== "function") {
-    throw new TypeError("createMCPServer(runtime, options): runtime must be an AgentRuntime from createAgentRuntime.");
+    throw new TypeError(`${adapter}(runtime, options): runtime must be an AgentRuntime from createAgentRuntime.`);
   }
   assertServerOptions(options);
-  const catalog = buildToolCatalog(runtime.registry, options as unknown as MCPServerOptions<unknown>);
+  const catalog = buildToolCatalog(runtime.registry, options as unknown as MCPServerOptions<unknown>, adapter);
   const guidance: ApprovalGuidance = { url: options.approvals?.url, resumeToolName: catalog.resumeTool?.name };
   const elicitation = prepareApprovalElicitation(options as Parameters<typeof prepareApprovalElicitation>[0]);
   return { runtime, options, catalog, guidance, elicitation };

@@ -1,3 +1,4 @@
+import { isWellFormedActor } from "@orpc-agent/core/adapter";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Actor } from "@orpc-agent/core";
@@ -19,8 +20,6 @@ export type SessionIdentities<TContext> = {
 // One Server serves one transport at a time, so sessions without an id share one connection key.
 const CONNECTION_KEY = Symbol("connection");
 const NO_CREDENTIAL = "no-credential";
-const ACTOR_KINDS: ReadonlySet<unknown> = new Set<Actor["kind"]>(["user", "service", "automation", "anonymous"]);
-
 type Entry<TContext> = {
   fingerprint: string;
   identity: Promise<MCPIdentity<TContext> | undefined>;
@@ -107,8 +106,7 @@ function withActingClient<TContext>(identity: MCPIdentity<TContext>, authInfo: A
 
 function isIdentity<TContext>(value: unknown): value is MCPIdentity<TContext> {
   if (typeof value !== "object" || value === null) return false;
-  const actor = (value as { actor?: unknown }).actor as { id?: unknown; kind?: unknown } | null | undefined;
-  return typeof actor === "object" && actor !== null && typeof actor.id === "string" && actor.id.length > 0 && ACTOR_KINDS.has(actor.kind);
+  return isWellFormedActor((value as { actor?: unknown }).actor);
 }
 
 // Hashed synchronously with node:crypto where the platform has it (looked up, not imported, so the adapter still

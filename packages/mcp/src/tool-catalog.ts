@@ -3,7 +3,7 @@ import { toJsonSchema } from "@orpc-agent/core/schema";
 import { toolAnnotations } from "./annotations.js";
 import type { MCPServerOptions } from "./options.js";
 import { resumeToolOf, type ResumeTool } from "./resume-tool.js";
-import { MCP_TOOL_NAME, mcpToolName } from "./tool-name.js";
+import { ConfigurationError, toolNameCollision, toolNameMap } from "@orpc-agent/core/adapter";
 
 /** What a `tools/call` name addresses (adapters.md §1.4, §3.5 steps 2–3). */
 export type ToolTarget =
@@ -22,84 +22,52 @@ export type ToolCatalog = {
 };
 
 /**
- * Builds the name maps once, at construction: invalid names, collisions (resume tool included) and non-object
- * input roots throw `TypeError` here, never on a call (adapters.md §1.4, §3.1, §3.4).
+ * Builds the catalog once, at construction, on core's shared tool-name map: invalid names, collisions (resume tool
+ * included) and non-object input roots throw `ConfigurationError` (a `TypeError`) here, never on a call
+ * (adapters.md §1.4, §3.1, §3.4). `adapter` is the function the application called, named in messages.
  */
-export function buildToolCatalog(registry: CapabilityRegistry, options: MCPServerOptions<unknown>): ToolCatalog {
+export function buildToolCatalog(registry: CapabilityRegistry, options: MCPServerOptions<unknown>, adapter: string): ToolCatalog {
+  const rules = { surface: "mcp", adapter, validName: MCP_TOOL_NAME, ruleName: "MCP tool names (SEP-986)" } as const;
+  const names = toolNameMap(registry, { ...rules, ...(options.toolNaming !== undefined && { toolNaming: options.toolNaming }) });
   const mode = options.annotations ?? "derive";
-  const exposedByName = new Map<string, string>();
-  const nameById = new Map<string, string>();
-  const unexposedHolders = new Map<string, string[]>();
   const annotations = new Map<string, McpToolAnnotations | undefined>();
-
-  for (const capability of registry.capabilities()) {
-    const name = mcpToolName(capability, options.toolNaming);
-    nameById.set(capability.id, name);
-    if (capability.meta.expose.mcp !== true) {
-      // Capabilities not exposed on mcp never collide (§1.4); they resolve only when one alone holds a name.
-      unexposedHolders.set(name, [...(unexposedHolders.get(name) ?? []), capability.id]);
-      continue;
-    }
-    assertValidName(name, capability.id);
-    const holder = exposedByName.get(name);
-    if (holder !== undefined) throw collisionError(name, holder, capability.id);
-    assertObjectInputRoot(capability);
-    exposedByName.set(name, capability.id);
-    annotations.set(capability.id, toolAnnotations(capability.meta, mode));
+  for (const id of names.exposed.values()) {
+    const capability = registry.get(id)!;
+    assertObjectInputRoot(capability, adapter);
+    annotations.set(id, toolAnnotations(capability.meta, mode));
   }
 
   const resumeTool = resumeToolOf(options);
   if (resumeTool !== undefined) {
-    assertValidName(resumeTool.name, "the approvals resume tool");
-    const holder = exposedByName.get(resumeTool.name);
-    if (holder !== undefined) throw collisionError(resumeTool.name, holder, "the approvals resume tool");
+    if (!MCP_TOOL_NAME.test(resumeTool.name)) {
+      throw new ConfigurationError(`${adapter}: the resume tool name ${JSON.stringify(resumeTool.name)} is invalid: MCP tool names (SEP-986) must match ${MCP_TOOL_NAME}. Change approvals.resumeTool.name.`);
+    }
+    const holder = names.exposed.get(resumeTool.name);
+    if (holder !== undefined) throw toolNameCollision(rules, resumeTool.name, JSON.stringify(holder), "the approvals resume tool");
   }
 
   return {
     resumeTool,
-    nameOf: (id) => (registry.get(id)?.meta.expose.mcp === true ? nameById.get(id) : undefined),
+    nameOf: names.nameOf,
     annotationsOf: (id) => annotations.get(id),
     resolve(name) {
       if (resumeTool !== undefined && name === resumeTool.name) return { kind: "resume" };
-      const exposed = exposedByName.get(name);
-      if (exposed !== undefined) return { kind: "invoke", id: exposed };
-      const holders = unexposedHolders.get(name);
-      if (holders?.length === 1) return { kind: "invoke", id: holders[0]! };
-      // A capability is addressable only by its wire name (§1.4).
-      const wireName = nameById.get(name);
-      if (wireName !== undefined && wireName !== name) return { kind: "concealed" };
-      return { kind: "invoke", id: name };
+      const id = names.resolve(name);
+      return id === undefined ? { kind: "concealed" } : { kind: "invoke", id };
     },
   };
 }
 
-function assertValidName(name: unknown, owner: string): asserts name is string {
-  if (typeof name !== "string" || !MCP_TOOL_NAME.test(name)) {
-    throw new TypeError(
-      `createMCPServer: invalid MCP tool name ${JSON.stringify(name)} for ${quoteId(owner)}: tool names must match ${MCP_TOOL_NAME} (SEP-986). ` +
-        "Set meta.adapters.mcp.toolName or adjust toolNaming.",
-    );
-  }
-}
-
-function collisionError(name: string, first: string, second: string): TypeError {
-  return new TypeError(
-    `createMCPServer: tool name collision on mcp: "${name}" is claimed by ${quoteId(first)} and ${quoteId(second)}. ` +
-      "Names are never renamed silently: give one of them meta.adapters.mcp.toolName, or change toolNaming / approvals.resumeTool.name.",
-  );
-}
-
-function quoteId(owner: string): string {
-  return owner.startsWith("the ") ? owner : `"${owner}"`;
-}
+/** SEP-986, the SDK's `validateToolName` rule (adapters.md §1.4 "Validity"). */
+const MCP_TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 
 // MCP requires `type: "object"` at the input schema root (adapters.md §3.4); no schema lists as `{ type: "object" }`.
-function assertObjectInputRoot(capability: AgentCapability): void {
+function assertObjectInputRoot(capability: AgentCapability, adapter: string): void {
   if (capability.inputSchema === undefined) return;
   const schema = toJsonSchema(capability.inputSchema);
   if (schema.type === "object") return;
-  throw new TypeError(
-    `createMCPServer: the input schema of "${capability.id}" has a non-object root (${JSON.stringify(schema.type ?? null)}); ` +
+  throw new ConfigurationError(
+    `${adapter}: the input schema of "${capability.id}" has a non-object root (${JSON.stringify(schema.type ?? null)}); ` +
       "MCP tools take an object of arguments. Wrap the input in an object schema, or stop exposing the capability to mcp.",
   );
 }

@@ -80,7 +80,7 @@ describe("createMCPServer construction", () => {
 
   it("an invalid MCP tool name throws at construction", () => {
     const runtime = runtimeOf({ a: { one: ap.meta(meta()).handler(() => 1) } });
-    expect(() => createMCPServer(runtime, { createContext, toolNaming: () => "has space" })).toThrow(/invalid MCP tool name "has space".*"a\.one"/);
+    expect(() => createMCPServer(runtime, { createContext, toolNaming: () => "has space" })).toThrow(/the tool name "has space" of "a\.one" is invalid: MCP tool names/);
     expect(() => createMCPServer(runtime, { createContext, toolNaming: () => "x".repeat(129) })).toThrow(TypeError);
     expect(() => createMCPServer(runtime, { createContext, toolNaming: () => "x".repeat(128) })).not.toThrow();
   });

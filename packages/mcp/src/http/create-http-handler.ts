@@ -32,7 +32,7 @@ export function createMCPHttpHandler<TContext>(
   runtime: AgentRuntime<TContext>,
   options: MCPHttpHandlerOptions<TContext>,
 ): (request: Request) => Promise<Response> {
-  const prepared = prepareMCPServer(runtime, options);
+  const prepared = prepareMCPServer(runtime, options, "createMCPHttpHandler");
   assertHttpOptions(options as MCPHttpHandlerOptions<unknown>);
   const { allowedHosts } = options;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;

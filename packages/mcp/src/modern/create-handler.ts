@@ -37,7 +37,7 @@ export type MCPHandler = {
  */
 export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, options: MCPHandlerOptions<TContext>): MCPHandler {
   if (typeof options === "object" && options !== null) assertHandlerOptions(options as MCPHandlerOptions<unknown>);
-  const prepared: PreparedModernServer<TContext> = prepareMCPServer(runtime, options);
+  const prepared: PreparedModernServer<TContext> = prepareMCPServer(runtime, options, "createMCPHandler");
   const base = prepared;
   const gate = createBearerGate(options as MCPHandlerOptions<unknown>);
   const metadata = createResourceMetadata(options as MCPHandlerOptions<unknown>);

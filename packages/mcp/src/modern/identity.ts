@@ -1,9 +1,8 @@
+import { isWellFormedActor } from "@orpc-agent/core/adapter";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { Actor } from "@orpc-agent/core";
 import type { MCPIdentity } from "../governance-options.js";
 import type { MCPOptions, MCPRequestAuth } from "./options.js";
-
-const ACTOR_KINDS: ReadonlySet<unknown> = new Set<Actor["kind"]>(["user", "service", "automation", "anonymous"]);
 
 /**
  * One request's identity (adapters.md §3.3, per request since 2026-07-28). A refused or failing `createContext`
@@ -45,6 +44,5 @@ function withActingClient<TContext>(identity: MCPIdentity<TContext>, authInfo: M
 
 function isIdentity<TContext>(value: unknown): value is MCPIdentity<TContext> {
   if (typeof value !== "object" || value === null) return false;
-  const actor = (value as { actor?: unknown }).actor as { id?: unknown; kind?: unknown } | null | undefined;
-  return typeof actor === "object" && actor !== null && typeof actor.id === "string" && actor.id.length > 0 && ACTOR_KINDS.has(actor.kind);
+  return isWellFormedActor((value as { actor?: unknown }).actor);
 }

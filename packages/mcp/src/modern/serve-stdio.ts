@@ -21,7 +21,7 @@ export type MCPStdioOptions<TContext = unknown> = MCPOptions<TContext> & {
  * process.on("SIGINT", () => void handle.close());
  */
 export function serveMCPStdio<TContext>(runtime: AgentRuntime<TContext>, options: MCPStdioOptions<TContext>): StdioServerHandle {
-  const prepared: PreparedModernServer<TContext> = prepareMCPServer(runtime, options);
+  const prepared: PreparedModernServer<TContext> = prepareMCPServer(runtime, options, "serveMCPStdio");
   const base = prepared;
   return serveStdio(({ era }) => createGovernedServer(prepared, era), {
     legacy: options.legacy ?? "serve",
