@@ -1,4 +1,17 @@
-// Identifiers minted by the runtime. Web Crypto's randomUUID exists on every supported platform.
+// Identifiers minted by the runtime. Web Crypto's randomUUID exists on every supported platform; on Node the
+// module's own is called directly, skipping Web Crypto's receiver check (~0.1 µs per id, two ids per call; issue 28).
+// Looked up at load time, never statically imported, so core loads outside Node.
+const randomUUID: () => string = loadNodeRandomUUID() ?? (() => crypto.randomUUID());
+
+function loadNodeRandomUUID(): (() => string) | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  try {
+    const mod = proc?.getBuiltinModule?.("node:crypto") as { randomUUID?: () => string } | undefined;
+    return typeof mod?.randomUUID === "function" ? mod.randomUUID : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * V8 returns randomUUID() as a rope of about twenty pieces (≈ 550 heap bytes, 2 per call in flight); reading one
@@ -9,6 +22,6 @@ function flat(id: string): string {
   return id;
 }
 
-export const newExecutionId = (): string => flat(`exe_${crypto.randomUUID()}`);
-export const newApprovalId = (): string => flat(`apr_${crypto.randomUUID()}`);
-export const newIdempotencyKey = (): string => flat(`idk_${crypto.randomUUID()}`);
+export const newExecutionId = (): string => flat(`exe_${randomUUID()}`);
+export const newApprovalId = (): string => flat(`apr_${randomUUID()}`);
+export const newIdempotencyKey = (): string => flat(`idk_${randomUUID()}`);
