@@ -1,4 +1,4 @@
-// Interleaved measurement: subject and baseline alternate within one process, medians over rounds (core.md §16).
+// Interleaved measurement: subject and baseline alternate within one process, medians over rounds (docs/architecture/spec/core.md#core-16).
 
 export type Timed = () => unknown | Promise<unknown>;
 

@@ -1,4 +1,4 @@
-// `pnpm bench`: governance cost as ratios against raw oRPC `call` in one process (core.md §16).
+// `pnpm bench`: governance cost as ratios against raw oRPC `call` in one process (docs/architecture/spec/core.md#core-16).
 import { call } from "@orpc/server";
 import { z } from "zod";
 import {
@@ -115,12 +115,12 @@ async function otherCosts() {
     Object.assign(json, { approvalSealTripNs: seal.subjectNs, approvalSealExtraNs: seal.extraNs, approvalSealRatio: seal.ratio });
   }
   await describeCost();
-  // Baseline is invoke without tracing, not raw call; reported only (no §16 budget).
+  // Baseline is invoke without tracing, not raw call; reported only (no docs/architecture/spec/core.md#core-16 budget).
   const [otelSdk, otelNoSdk] = await otelCost({ rounds: ROUNDS, calls: CALLS });
   for (const r of [otelSdk!, otelNoSdk!]) rows.push({ path: r.path, subject: fmt(r.subjectNs), baseline: fmt(r.baselineNs), ratio: r.ratio, budget: "report" });
   Object.assign(json, { otelInvokeNs: otelSdk!.subjectNs, otelBaselineNs: otelSdk!.baselineNs, otelRatio: otelSdk!.ratio, otelNoSdkNs: otelNoSdk!.subjectNs, otelNoSdkRatio: otelNoSdk!.ratio });
 
-  // Remote: the baseline is a plain oRPC HTTP call of the same procedure, not raw call; reported only (no §16 budget).
+  // Remote: the baseline is a plain oRPC HTTP call of the same procedure, not raw call; reported only (no docs/architecture/spec/core.md#core-16 budget).
   const [remoteFresh, remoteReplayed] = await remoteCost({ rounds: ROUNDS, calls: quick ? 200 : 1_000 });
   for (const r of [remoteFresh!, remoteReplayed!]) rows.push({ path: r.path, subject: fmt(r.subjectNs), baseline: fmt(r.baselineNs), ratio: r.ratio, budget: "report" });
   Object.assign(json, { remoteInvokeNs: remoteFresh!.subjectNs, remotePlainHttpNs: remoteFresh!.baselineNs, remoteRatio: remoteFresh!.ratio, remoteReplayedNs: remoteReplayed!.subjectNs, remoteReplayedRatio: remoteReplayed!.ratio });

@@ -1,5 +1,5 @@
 // What @orpc-agent/opentelemetry adds to an invoke: a real SDK pipeline whose exporter discards everything,
-// against the same runtime without tracing. Reported, not budgeted (core.md §16 has no tracing row).
+// against the same runtime without tracing. Reported, not budgeted (docs/architecture/spec/core.md#core-16 has no tracing row).
 import { createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
 import { createOpenTelemetryTracing } from "@orpc-agent/opentelemetry";
 import { BasicTracerProvider, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace-base";

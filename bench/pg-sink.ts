@@ -1,4 +1,4 @@
-// Throughput of the Postgres audit sink (postgres.md §7): batched (`{ size: 50, flushMs: 250 }`, then flush())
+// Throughput of the Postgres audit sink (docs/architecture/spec/postgres.md#postgres-7): batched (`{ size: 50, flushMs: 250 }`, then flush())
 // against one INSERT per event (no batch option). Both modes get the same load: every event is handed to the
 // sink at once, as a non-strict runtime does, then the sink is flushed and every event's promise awaited.
 // On a pg.Pool the unbatched mode may therefore use several connections in parallel. Reported, not budgeted.

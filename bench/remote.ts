@@ -1,7 +1,7 @@
 // What the distributed authority adds to one call over the network: a remote invoke through
 // createCapabilityRouter + createHttpCapabilityClient (claim, runtime, settlement, replay-safe envelope)
 // against a plain oRPC RPCLink call of the same procedure, both over loopback HTTP to one node:http server.
-// Reported, not budgeted (core.md §16 has no remote row). The subpaths are imported from the built dist,
+// Reported, not budgeted (docs/architecture/spec/core.md#core-16 has no remote row). The subpaths are imported from the built dist,
 // like "@orpc-agent/core" in bench/tsconfig.json, so every import shares one core instance.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Package boundaries (ADR-003), checked on the imports of every packages/*/src file and on every
-// packages/*/package.json: core.md §0, adapters.md §1.9, postgres.md §1 and §9, distributed.md §1 and §10 B3.
+// packages/*/package.json: docs/architecture/spec/core.md#core-0, docs/architecture/spec/adapters.md#adapters-1-9, docs/architecture/spec/postgres.md#postgres-1 and docs/architecture/spec/postgres.md#postgres-9, docs/architecture/spec/distributed.md#distributed-1 and docs/architecture/spec/distributed.md#distributed-10 B3.
 //
 //   node scripts/check-boundaries.mjs [root]     root defaults to this repository
 //
@@ -107,7 +107,7 @@ function checkImport(packageName, packageDir, file, { specifier, line, typeOnly 
     if (!isInside(packageDir, target)) {
       report("relative-import-leaves-package", `"${specifier}" reaches outside ${packageName}; import a package by its name, where its boundary allows it`);
     } else if (inClient && !typeOnly && !isInside(clientDir, target)) {
-      // Files inside core/client may import each other; nothing else at run time (distributed.md §1).
+      // Files inside core/client may import each other; nothing else at run time (docs/architecture/spec/distributed.md#distributed-1).
       report(clientRule, `runtime import of "${specifier}" leaves core/client; only \`import type\` / \`export type\` are allowed (distributed.md §1)`);
     }
     return;
@@ -133,7 +133,7 @@ function checkManifest(packageName, { file, text, json }) {
         const what = matchBan(table, dependency);
         if (what) report(rule, `${packageName} lists "${dependency}" (${what}) in ${field} (${why})`);
       }
-      // One core instance per application, because converter state is module-level (core.md §0, §13).
+      // One core instance per application, because converter state is module-level (docs/architecture/spec/core.md#core-0, docs/architecture/spec/core.md#core-13).
       if (packageName !== CORE && packageName.startsWith("@orpc-agent/") && dependency === CORE && field !== "peerDependencies") {
         report("core-is-a-peer", `${packageName} lists ${CORE} in ${field}; it must be a peer (and a devDependency for tests) (core.md §0)`);
       }

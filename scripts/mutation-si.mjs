@@ -10,7 +10,7 @@ const REPORT = "reports/mutation/mutation.json";
 const SRC = "packages/core/src/";
 const MAX_TRIES = 6;
 
-/** Where each invariant is enforced (core.md §14); a witness must come from one of these files. */
+/** Where each invariant is enforced (docs/architecture/spec/core.md#core-14); a witness must come from one of these files. */
 const OWN_FILES = {
   1: ["runtime/plan.ts", "runtime/invoke.ts", "runtime/describe.ts"],
   2: ["runtime/stages/policies.ts", "runtime/invoke.ts", "runtime/resume.ts", "runtime/describe.ts"],

@@ -1,4 +1,4 @@
-// The approval coordinator contract suite (adapters.md §5.2, core.md §10). Every coordinator
+// The approval coordinator contract suite (docs/architecture/spec/adapters.md#adapters-5-2, docs/architecture/spec/core.md#core-10). Every coordinator
 // runs it unchanged: core's in-memory one, @orpc-agent/postgres, approvalProbe, third parties.
 // It imports only vitest; the types below mirror core's structurally, so drift shows up as
 // assignability errors where a package passes its coordinator in.

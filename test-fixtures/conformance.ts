@@ -1,4 +1,4 @@
-// The adapter conformance suite (adapters.md §5.1): one feature script, C1..C21, fed to every harness, so the
+// The adapter conformance suite (docs/architecture/spec/adapters.md#adapters-5-1): one feature script, C1..C21, fed to every harness, so the
 // equivalence of adapters is executed rather than assumed. The suite never builds a runtime: per test it hands
 // a fresh fixture to the package's harness factory, which builds whatever its surface needs from it.
 import { describe, expect, it } from "vitest";
@@ -19,7 +19,7 @@ import {
   type ExposureSurface,
 } from "@orpc-agent/core";
 // The subpath by file: tsconfig `paths` cannot map a directory entry under NodeNext, and this is the very file the
-// vitest alias of "@orpc-agent/core/schema" points to, so converter state stays one module instance (core.md §13).
+// vitest alias of "@orpc-agent/core/schema" points to, so converter state stays one module instance (docs/architecture/spec/core.md#core-13).
 import { toJsonSchema } from "../packages/core/src/schema/index.js";
 import { buildFixtureGovernance, signalObservations, u_dana, u_mallory, u_priya } from "./registry.js";
 
@@ -63,12 +63,12 @@ export type ConformanceHarness = {
 export type ConformanceCheck = `C${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21}`;
 
 /**
- * How a harness departs from a local adapter, stated once by the package that runs the suite (adapters.md §5:
+ * How a harness departs from a local adapter, stated once by the package that runs the suite (docs/architecture/spec/adapters.md#adapters-5:
  * "harnesses differ only in declared dimensions").
  */
 export type ConformanceOptions = {
   /**
-   * `"journaled"` for remote and workflow harnesses (distributed.md §4, §9.2): an abort after dispatch reports
+   * `"journaled"` for remote and workflow harnesses (docs/architecture/spec/distributed.md#distributed-4, docs/architecture/spec/distributed.md#distributed-9-2): an abort after dispatch reports
    * `outcome-unknown`, and a repeated resume replays the stored envelope instead of `APPROVAL_CONSUMED`.
    * Default `"local"`.
    */
@@ -90,7 +90,7 @@ export const collidingToolNaming = (_capabilityId: string): string => "colliding
 /** The serialized concealed envelope: unknown, unexposed and hidden all look exactly like this (SI-8). */
 const CONCEALED = '{"status":"error","error":{"code":"CAPABILITY_NOT_FOUND","message":"Capability not found.","retryable":false}}';
 
-/** The synthetic resume tool the mcp harness enables (its resume path, adapters.md §3.7), listed last (§3.4). */
+/** The synthetic resume tool the mcp harness enables (its resume path, docs/architecture/spec/adapters.md#adapters-3-7), listed last (docs/architecture/spec/adapters.md#adapters-3-4). */
 const MCP_RESUME_TOOL = "approvals_resume";
 
 /** Fixture capabilities u_dana never discovers: hidden by policy, or whose discovery policy throws (SI-7). */
@@ -99,7 +99,7 @@ const UNDISCOVERABLE_FOR_DANA = new Set(["fixtures.hidden", "fixtures.brokenDisc
 const MAPPED_SURFACES: readonly ExposureSurface[] = ["aiSdk", "mcp"];
 
 /**
- * The deterministic §1.5 translation of a runtime result, for harnesses without a protocol of their own.
+ * The deterministic docs/architecture/spec/adapters.md#adapters-1-5 translation of a runtime result, for harnesses without a protocol of their own.
  *
  * @example
  * referenceEnvelope(await runtime.invoke("fixtures.echo", { text: "hi" }, { actor, context: {} }));
@@ -117,7 +117,7 @@ export function referenceEnvelope(result: ExecutionResult): AdapterEnvelope {
   }
 }
 
-/** `"Awaiting approval: " + reasons.join("; ") + "."`, one trailing `.` dropped from each reason first (§1.5). */
+/** `"Awaiting approval: " + reasons.join("; ") + "."`, one trailing `.` dropped from each reason first (docs/architecture/spec/adapters.md#adapters-1-5). */
 function approvalMessage(reasons: readonly string[]): string {
   if (reasons.length === 0) return "Awaiting approval.";
   return `Awaiting approval: ${reasons.map((reason) => (reason.endsWith(".") ? reason.slice(0, -1) : reason)).join("; ")}.`;
@@ -134,7 +134,7 @@ export function expectedToolNames(surface: ExposureSurface): string[] {
   return names;
 }
 
-/** §1.4 without a `toolNaming` function: meta name, else the default name; ids on identity harnesses. */
+/** docs/architecture/spec/adapters.md#adapters-1-4 without a `toolNaming` function: meta name, else the default name; ids on identity harnesses. */
 function wireName(capability: AgentCapability, surface: ExposureSurface, naming: ConformanceHarness["naming"]): string {
   if (naming === "identity") return capability.id;
   const adapters = capability.meta.adapters as Partial<Record<ExposureSurface, { toolName?: string }>> | undefined;
@@ -187,7 +187,7 @@ function eventsOf(events: AgentAuditEvent[], capabilityId: string): AgentAuditEv
 }
 
 /**
- * Registers C1..C21 for one harness (adapters.md §5.1). `createHarness` receives a fresh fixture per test and
+ * Registers C1..C21 for one harness (docs/architecture/spec/adapters.md#adapters-5-1). `createHarness` receives a fresh fixture per test and
  * builds its surface from it: the fixture's governance, its coordinator as `approvals.coordinator` and its audit
  * sink on every runtime.
  *
@@ -254,7 +254,7 @@ export function describeAdapterConformance(
         if (harness.naming === "mapped") {
           expect(tool.description).toBe(approval?.required === true ? `${description} Requires approval.` : description);
         } else {
-          // No adapter adds the suffix on identity surfaces: the descriptor states it (adapters.md §5.1, C2).
+          // No adapter adds the suffix on identity surfaces: the descriptor states it (docs/architecture/spec/adapters.md#adapters-5-1, C2).
           expect(tool.description).toBe(description);
           expect((tool.native as CapabilityDescriptor | undefined)?.requiresApproval).toBe(id === "fixtures.gated" ? true : undefined);
         }
@@ -365,7 +365,7 @@ export function describeAdapterConformance(
       const { harness, names } = await setup();
       const envelope = await abortAfterStart(harness, names, "fixtures.slow");
       expect((await signalObservations.settled("fixtures.slow")).aborted).toBe(true);
-      if (journaled) expect(envelope.status).toBe("outcome-unknown"); // a client abort after dispatch (distributed.md §4)
+      if (journaled) expect(envelope.status).toBe("outcome-unknown"); // a client abort after dispatch (docs/architecture/spec/distributed.md#distributed-4)
       else expect(envelope).toEqual(errorEnvelope("CANCELLED", "The operation was cancelled.", false));
       const cancelled = eventsOf(await harness.auditEvents(), "fixtures.slow").filter((event) => event.type === "capability.cancelled");
       expect(cancelled.map((event) => (event.data as { code: string }).code)).toEqual(["CANCELLED"]);
@@ -393,7 +393,7 @@ export function describeAdapterConformance(
       expect(reasonOf(unknown)).toEqual(["unknown"]);
       expect(reasonOf("fixtures.unexposed")).toEqual(["not-exposed"]);
       expect(reasonOf("fixtures.hidden")).toEqual(["hidden"]);
-      // A raw id addressed by a different wire name never reaches the runtime (adapters.md §1.4).
+      // A raw id addressed by a different wire name never reaches the runtime (docs/architecture/spec/adapters.md#adapters-1-4).
       if (harness.naming === "mapped") expect(eventsOf(events, "fixtures.echo")).toEqual([]);
     });
 
@@ -417,7 +417,7 @@ export function describeAdapterConformance(
         // fixtures.renamed keeps its meta name under any toolNaming, so it collides with nothing.
         expect(message).not.toContain("fixtures.renamed");
       } else {
-        // Identity naming (adapters.md §5.1): the id is the name; meta tool names are protocol hints only.
+        // Identity naming (docs/architecture/spec/adapters.md#adapters-5-1): the id is the name; meta tool names are protocol hints only.
         expect(await harness.callTool(u_dana, "fixtures.renamed", {})).toEqual(renamedOk);
         expect(JSON.stringify(await harness.callTool(u_dana, "custom_name", {}))).toBe(CONCEALED);
         expect(harness.buildWithCollidingNaming).toBeUndefined();
@@ -443,7 +443,7 @@ export function describeAdapterConformance(
         expect(scoped.filter((name) => names.idOf(name) !== undefined)).toEqual([tagged]);
         expect(scoped).not.toContain(untagged);
       } else {
-        // The surface offers no scope (adapters.md §3.1, Q12): listing stays complete.
+        // The surface offers no scope (docs/architecture/spec/adapters.md#adapters-3-1, Q12): listing stays complete.
         const full = (await harness.listTools(u_dana)).map((tool) => tool.name);
         expect(full).toEqual(expect.arrayContaining([tagged, untagged]));
       }
@@ -540,14 +540,14 @@ export function describeAdapterConformance(
       const { harness, names } = await setup();
       const envelope = await abortAfterStart(harness, names, "fixtures.slowWrite");
       if (journaled) {
-        // Interrupted writes are uncertain on remote and workflow surfaces (distributed.md §5.4).
+        // Interrupted writes are uncertain on remote and workflow surfaces (docs/architecture/spec/distributed.md#distributed-5-4).
         expect(envelope.status).toBe("outcome-unknown");
         return;
       }
       expect(envelope).toEqual(errorEnvelope("CANCELLED", "The operation was cancelled.", false));
       expect((await signalObservations.settled("fixtures.slowWrite")).aborted).toBe(true);
       const cancelled = eventsOf(await harness.auditEvents(), "fixtures.slowWrite").filter((event) => event.type === "capability.cancelled");
-      // The write began, so its effect is unknown (core.md §6.1).
+      // The write began, so its effect is unknown (docs/architecture/spec/core.md#core-6-1).
       expect(cancelled.map((event) => event.data)).toEqual([expect.objectContaining({ code: "CANCELLED", effectStatus: "unknown" })]);
     });
   });

@@ -1,4 +1,4 @@
-// The invocation journal contract suite (distributed.md §5, §10 J1–J8). Every journal runs it unchanged:
+// The invocation journal contract suite (docs/architecture/spec/distributed.md#distributed-5, docs/architecture/spec/distributed.md#distributed-10 J1–J8). Every journal runs it unchanged:
 // core's in-memory one, @orpc-agent/postgres on PGlite and on a real server, third parties.
 // It imports only vitest; the types below mirror core/server's structurally, so drift shows up as
 // assignability errors where a package passes its journal in.

@@ -1,4 +1,4 @@
-// The fixture registry of the adapter conformance suite (adapters.md §5.1): one capability per behaviour the
+// The fixture registry of the adapter conformance suite (docs/architecture/spec/adapters.md#adapters-5-1): one capability per behaviour the
 // suite checks, all under `fixtures.*`, plus the runtime policies that hide, deny and break discovery.
 // Core is imported by its package name (aliased to the sources in vitest) so every package's tests share
 // one core module instance.
@@ -97,7 +97,7 @@ function meta(description: string, overrides: Partial<AgentMeta> = {}): AgentMet
 }
 
 /**
- * The fixture governance: the capabilities of adapters.md §5.1 in the order listed there (registry order), and
+ * The fixture governance: the capabilities of docs/architecture/spec/adapters.md#adapters-5-1 in the order listed there (registry order), and
  * the runtime policies that hide `hidden` (discovery and invocation), hide `hiddenForMallory` from `u_mallory`,
  * deny `denied` and throw while discovering `brokenDiscovery`. Fresh on every call.
  */

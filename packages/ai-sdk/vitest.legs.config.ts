@@ -1,4 +1,4 @@
-// The `ai` major legs (adapters.md §2.1): the same test files, with `ai` (and its provider package) aliased to the
+// The `ai` major legs (docs/architecture/spec/adapters.md#adapters-2-1): the same test files, with `ai` (and its provider package) aliased to the
 // lockfile-pinned major named by ORPC_AGENT_AI_MAJOR. The root `pnpm test` run is the v5 leg without this file.
 //
 //   ORPC_AGENT_AI_MAJOR=6 vitest run --config vitest.legs.config.ts

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { captureStartupWarnings } from "./support/startup-warnings.js";
 import { base, build, meta } from "./support/runtime.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W2"]);
 
 function whoRan() {

@@ -6,7 +6,7 @@ import { captureStartupWarnings } from "./support/startup-warnings.js";
 import { z } from "zod";
 import { approvalOf, base, build, dana, meta, mo } from "./support/runtime.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W2"]);
 
 describe("collections are pinned at capture (SI-3, SI-6)", () => {

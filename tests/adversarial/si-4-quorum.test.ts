@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { captureStartupWarnings } from "./support/startup-warnings.js";
 import { approvalOf, base, build, dana, errorOf, meta, mo } from "./support/runtime.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W4"]);
 
 const ana: Actor = Object.freeze({ id: "ana", kind: "user" });
@@ -83,7 +83,7 @@ describe("quorum approvals (SI-4)", () => {
     const cap = fourEyes();
     const { runtime } = build({ defs: { op: cap.procedure }, approvals: { coordinator: store } });
     const approval = approvalOf(await runtime.invoke("op", { n: 1 }, { actor: dana, context: {} }));
-    // Bypassing runtime.approvals: coordinators never check self-approval (core.md §10).
+    // Bypassing runtime.approvals: coordinators never check self-approval (docs/architecture/spec/core.md#core-10).
     await store.decide(approval.id, { status: "approved", approver: dana });
     await store.decide(approval.id, { status: "approved", approver: mo });
     expect(errorOf(await runtime.resume(approval.id, { context: {} })).code).toBe("APPROVAL_SELF_APPROVAL");

@@ -119,7 +119,7 @@ describe("a shadow cannot write to what later stages read (SI-7, SI-6)", () => {
   it("SI-7: a shadow at resume rewriting req.approval and req.actor changes neither who executes, nor the approver, nor the types later demands see", async () => {
     const cap = echo();
     const gate = definePolicy("gate", () => requireApproval({ reason: "Check." }));
-    // An execution-phase demand for a manager: only an approval of that type covers it (amended §6, stage 9).
+    // An execution-phase demand for a manager: only an approval of that type covers it (amended docs/architecture/spec/core.md#core-stage-9).
     const manager = definePolicy("needs-manager", () => requireApproval({ reason: "A manager.", approvalType: "manager" }), { phases: ["execution"] });
     const vandal = definePolicy(
       "rewrites-approval",

@@ -1,5 +1,5 @@
 // Concurrency (issue "Reliability under load, faults and hostile input"): racing resumes of one approval on the real
-// PostgreSQL server execute exactly once (SI-5, core.md §7 R11); 10 000 concurrent invokes with random timeouts,
+// PostgreSQL server execute exactly once (SI-5, docs/architecture/spec/core.md#core-r11); 10 000 concurrent invokes with random timeouts,
 // caller aborts and retries each end in exactly one envelope and one terminal audit event (SI-12).
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -50,7 +50,7 @@ describe("racing resumes on the real PostgreSQL server", () => {
     const counters: Counters = { executions: new Map() };
     const governance = defineGovernance({ registry: createRegistry(counters) });
     const events: AgentAuditEvent[] = [];
-    // One runtime per request, as in production (core.md §5); all share the coordinator and its pool.
+    // One runtime per request, as in production (docs/architecture/spec/core.md#core-5); all share the coordinator and its pool.
     const runtimeForRequest = () => createAgentRuntime({ governance, approvals: { coordinator, seal: false }, audit: (e) => void events.push(e) });
     const losers = new Map<string, number>();
     let resumes = 0;

@@ -25,7 +25,7 @@ const PROBES = ["does_not_exist", "notes.echo", "", "__proto__", "constructor"];
 
 const prototypeKeys = () => Object.getOwnPropertyNames(Object.prototype).sort().join(",");
 
-/** Checks one tool envelope (adapters.md §1.5, §3.6); returns what is wrong, if anything. */
+/** Checks one tool envelope (docs/architecture/spec/adapters.md#adapters-1-5, docs/architecture/spec/adapters.md#adapters-3-6); returns what is wrong, if anything. */
 function envelopeProblem(envelope: unknown): string | undefined {
   if (typeof envelope !== "object" || envelope === null) return "envelope is not an object";
   const e = envelope as { status?: unknown; error?: Record<string, unknown>; approvalId?: unknown; message?: unknown };
@@ -122,7 +122,7 @@ describe("hostile input", () => {
           if (protocolErrors.size < 3) protocolErrors.add(String(m.error.message).slice(0, 160));
           if (typeof m.error.code !== "number" || typeof m.error.message !== "string") problems.push(`malformed JSON-RPC error for ${m.id}`);
           if (STACK.test(String(m.error.message))) problems.push(`stack frame in JSON-RPC error for ${m.id}`);
-          // Only arguments that are not an object are refused at the protocol level (adapters.md §3.5).
+          // Only arguments that are not an object are refused at the protocol level (docs/architecture/spec/adapters.md#adapters-3-5).
           if (sent.isObject) problems.push(`object arguments refused as a protocol error (${m.id}): ${String(m.error.message).slice(0, 200)}`);
           continue;
         }

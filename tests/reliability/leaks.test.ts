@@ -1,6 +1,6 @@
 // Leaks (issue "Reliability under load, faults and hostile input"): 100 000 invokes with timeouts, caller aborts
 // and retries mixed in leave the heap within 5 MB of where it started (after GC), no timer pending, and no listener
-// on the long-lived caller AbortSignal they all shared (core.md §16: one timer, one controller, one listener per
+// on the long-lived caller AbortSignal they all shared (docs/architecture/spec/core.md#core-16: one timer, one controller, one listener per
 // attempt, all released when it settles).
 import { getEventListeners, setMaxListeners } from "node:events";
 import { setFlagsFromString } from "node:v8";
@@ -68,7 +68,7 @@ describe("leaks under mixed timeouts, aborts and retries", () => {
     // Audit on (events built, input hashed) but nothing retained: what is measured is the runtime itself.
     const { runtime } = createTestRuntime({ keepEvents: false });
     const shared = new AbortController(); // e.g. a server-lifetime signal every call passes along
-    // Up to one listener per attempt in flight is the design (core.md §16); what must not happen is one left over.
+    // Up to one listener per attempt in flight is the design (docs/architecture/spec/core.md#core-16); what must not happen is one left over.
     setMaxListeners(CONCURRENCY * 2, shared.signal);
     const outcomes = new Map<string, number>();
 

@@ -16,10 +16,10 @@ export type ToolExecute<R extends AISDKToolResult | RemoteAISDKToolResult> = (ar
 export type ToolOutputSchema<R> = NonNullable<Tool<unknown, R>["outputSchema"]>;
 
 /**
- * The generated tool of adapters.md §2.3, shared by both overloads. The input schema carries no `validate`, so
+ * The generated tool of docs/architecture/spec/adapters.md#adapters-2-3, shared by both overloads. The input schema carries no `validate`, so
  * raw arguments reach the governing side, the single validation authority. The output schema describes the
  * envelope (typed UI parts) and `metadata` reaches the UI's `toolMetadata`; neither is sent to the model.
- * `needsApproval` and `toModelOutput` stay unset: the runtime is the only approval authority (§2.5) and the
+ * `needsApproval` and `toModelOutput` stay unset: the runtime is the only approval authority (docs/architecture/spec/adapters.md#adapters-2-5) and the
  * envelope reaches the model as default JSON on every major.
  */
 export function generateTool<R extends AISDKToolResult | RemoteAISDKToolResult>(

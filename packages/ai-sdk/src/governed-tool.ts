@@ -18,14 +18,14 @@ export type ToolBinding<TContext> = {
   observe?: (toolCallId: string, result: ExecutionResult) => void;
 };
 
-/** One AI SDK tool for one descriptor (adapters.md §2.3), running every call through `runtime.invoke`. */
+/** One AI SDK tool for one descriptor (docs/architecture/spec/adapters.md#adapters-2-3), running every call through `runtime.invoke`. */
 export function createGovernedTool<TContext>(descriptor: CapabilityDescriptor, inputSchema: ToolInputSchema, binding: ToolBinding<TContext>): Tool<unknown, AISDKToolResult> {
   // Only the id is captured: a tool set kept for a conversation must not pin describe's schema copies.
   const id = descriptor.id;
   return generateTool(descriptor, inputSchema, toolResultSchema, (args, callOptions) => invokeAsTool(id, args, binding, callOptions));
 }
 
-/** Never throws: an unexpected runtime rejection becomes the concealed envelope (adapters.md §1.2 rule 9). */
+/** Never throws: an unexpected runtime rejection becomes the concealed envelope (docs/architecture/spec/adapters.md#adapters-1-2 rule 9). */
 async function invokeAsTool<TContext>(
   capabilityId: string,
   args: unknown,

@@ -1,4 +1,4 @@
-// Public entry of @orpc-agent/ai-sdk (adapters.md §2): surface `aiSdk`, one governed tool per capability, over a
+// Public entry of @orpc-agent/ai-sdk (docs/architecture/spec/adapters.md#adapters-2): surface `aiSdk`, one governed tool per capability, over a
 // local runtime or a remote CapabilityClient; `governChat` adds AI SDK UI part states, approval cards and
 // requester confirmations.
 export { toAISDKTools } from "./to-ai-sdk-tools.js";

@@ -9,7 +9,7 @@ export type ToolInputSchema = ReturnType<typeof jsonSchema>;
 // The schema parameter of `jsonSchema` differs in width across `ai` majors; naming it this way names none.
 type JsonSchemaInput = Parameters<typeof jsonSchema>[0];
 
-/** `jsonSchema(schema)` with no `validate` (adapters.md §2.3): raw arguments reach the runtime, the one validator. */
+/** `jsonSchema(schema)` with no `validate` (docs/architecture/spec/adapters.md#adapters-2-3): raw arguments reach the runtime, the one validator. */
 export function toolInputSchema(schema: object): ToolInputSchema {
   return jsonSchema(schema as JsonSchemaInput);
 }

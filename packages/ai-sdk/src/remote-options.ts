@@ -3,13 +3,13 @@ import type { RemoteAISDKToolsOptions } from "./types.js";
 
 // Programmer errors surface at build as TypeErrors; nothing here ever reaches a model.
 
-/** distributed.md §1: a label of 1..200 characters, none of them control characters (checked again by clients). */
+/** docs/architecture/spec/distributed.md#distributed-1: a label of 1..200 characters, none of them control characters (checked again by clients). */
 const CORRELATION_ID = /^[^\p{Cc}]{1,200}$/u;
 
-/** Options of the local overload that name what the server fixes (adapters.md §2.6). */
+/** Options of the local overload that name what the server fixes (docs/architecture/spec/adapters.md#adapters-2-6). */
 const SERVER_FIXED = ["actor", "via", "context", "surface", "toolNaming"] as const;
 
-/** Structural, like the contract itself (distributed.md §1): any object with the four methods is a client. */
+/** Structural, like the contract itself (docs/architecture/spec/distributed.md#distributed-1): any object with the four methods is a client. */
 export function assertCapabilityClient(target: unknown): asserts target is CapabilityClient {
   const client = target as Partial<Record<keyof CapabilityClient, unknown>> | null;
   const complete = typeof client === "object" && client !== null && (["describe", "invoke", "resume", "reconcile"] as const).every((m) => typeof client[m] === "function");

@@ -4,10 +4,10 @@ import type { RemoteAISDKToolResult } from "./types.js";
 
 type ModelError = Extract<RemoteAISDKToolResult, { status: "error" }>["error"];
 
-/** Wording decided in adapters.md §2.6. */
+/** Wording decided in docs/architecture/spec/adapters.md#adapters-2-6. */
 export const OUTCOME_UNKNOWN_MESSAGE = "The outcome of this operation could not be confirmed. Do not repeat it until it has been reconciled.";
 
-/** The concealed shape (adapters.md §1.5): fresh per call, since callers may hand it to code that mutates. */
+/** The concealed shape (docs/architecture/spec/adapters.md#adapters-1-5): fresh per call, since callers may hand it to code that mutates. */
 export function concealedRemoteResult(): RemoteAISDKToolResult {
   return { status: "error", error: { code: "INTERNAL_ERROR", message: CONCEALED_MESSAGE, retryable: false } };
 }
@@ -18,7 +18,7 @@ export function outcomeUnknownResult(invocationId: string): RemoteAISDKToolResul
 }
 
 /**
- * Translates what the client reported for the invocation `invocationId` (adapters.md §2.6). Total: an answer it
+ * Translates what the client reported for the invocation `invocationId` (docs/architecture/spec/adapters.md#adapters-2-6). Total: an answer it
  * cannot read was still sent, so its effect is uncertain and it reads as `outcome-unknown`, never as an error.
  */
 export function toRemoteToolResult(result: RemoteExecutionResult, invocationId: string): RemoteAISDKToolResult {
@@ -44,7 +44,7 @@ export function toRemoteToolResult(result: RemoteExecutionResult, invocationId: 
 }
 
 /**
- * §1.5 `serialize` over an error the client reports, already in core's model serialization (SI-9): rebuilt with
+ * docs/architecture/spec/adapters.md#adapters-1-5 `serialize` over an error the client reports, already in core's model serialization (SI-9): rebuilt with
  * the fixed key order, the concealed shape for codes never exposed, `details` only for `INPUT_INVALID`.
  * `undefined` when there is no readable error.
  */
@@ -52,7 +52,7 @@ function toModelError(error: unknown): ModelError | undefined {
   if (typeof error !== "object" || error === null) return undefined;
   const { code, message, retryable, details } = error as Record<string, unknown>;
   if (typeof code !== "string" || typeof message !== "string" || typeof retryable !== "boolean") return undefined;
-  // distributed.md §1: INTERNAL_ERROR and ADAPTER_ERROR are never exposed; the server's retryable bit is kept, so a
+  // docs/architecture/spec/distributed.md#distributed-1: INTERNAL_ERROR and ADAPTER_ERROR are never exposed; the server's retryable bit is kept, so a
   // concealed transient failure (AUDIT_UNAVAILABLE) stays retryable.
   if (code === "INTERNAL_ERROR" || code === "ADAPTER_ERROR") return { code: "INTERNAL_ERROR", message: CONCEALED_MESSAGE, retryable };
   const out: ModelError = { code, message, retryable };

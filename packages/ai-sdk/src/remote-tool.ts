@@ -15,11 +15,11 @@ export type RemoteToolBinding = {
   correlationId?: string;
 };
 
-/** distributed.md §1: the ids a journal can key; a client refuses others before sending. */
+/** docs/architecture/spec/distributed.md#distributed-1: the ids a journal can key; a client refuses others before sending. */
 const INVOCATION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 /**
- * One AI SDK tool for one remote descriptor (adapters.md §2.3, §2.6), running every call through `client.invoke`.
+ * One AI SDK tool for one remote descriptor (docs/architecture/spec/adapters.md#adapters-2-3, docs/architecture/spec/adapters.md#adapters-2-6), running every call through `client.invoke`.
  * Its schema is wrapped per build: a server may change it between deployments.
  */
 export function createRemoteTool(descriptor: RemoteDescriptor, binding: RemoteToolBinding): Tool<unknown, RemoteAISDKToolResult> {
@@ -33,9 +33,9 @@ export function createRemoteTool(descriptor: RemoteDescriptor, binding: RemoteTo
 type RemoteCall = { args: unknown; toolCallId: string | undefined; abortSignal: AbortSignal | undefined };
 
 /**
- * adapters.md §2.6: allocate the invocation id, then invoke with it. Never throws. Nothing is sent unless the
+ * docs/architecture/spec/adapters.md#adapters-2-6: allocate the invocation id, then invoke with it. Never throws. Nothing is sent unless the
  * allocator committed a usable id; once the request may have left, anything but a readable answer is
- * `outcome-unknown`, because a rejection cannot say whether the effect ran (distributed.md §1, D-4).
+ * `outcome-unknown`, because a rejection cannot say whether the effect ran (docs/architecture/spec/distributed.md#distributed-1, D-4).
  */
 async function invokeRemotely(capabilityId: string, call: RemoteCall, binding: RemoteToolBinding): Promise<RemoteAISDKToolResult> {
   let invocationId: unknown;

@@ -6,7 +6,7 @@ import { VALID_TOOL_NAME } from "./tool-names.js";
 import type { RemoteAISDKToolSet, RemoteAISDKToolsOptions } from "./types.js";
 
 /**
- * The remote overload's build (adapters.md §2.6): what the server lets this client's actor discover, one tool
+ * The remote overload's build (docs/architecture/spec/adapters.md#adapters-2-6): what the server lets this client's actor discover, one tool
  * per descriptor under its server-resolved `toolNames.aiSdk`, every call through `client.invoke`.
  */
 export async function toRemoteAISDKTools(client: CapabilityClient, options: RemoteAISDKToolsOptions): Promise<RemoteAISDKToolSet> {
@@ -25,7 +25,7 @@ export async function toRemoteAISDKTools(client: CapabilityClient, options: Remo
 
   const tools: RemoteAISDKToolSet = {};
   descriptors.forEach((descriptor, index) => {
-    // distributed.md §2.3: a contextual capability has no place in an unbound list, yet stays invocable.
+    // docs/architecture/spec/distributed.md#distributed-2-3: a contextual capability has no place in an unbound list, yet stays invocable.
     if (descriptor.contextual === true) return;
     // UX only (SI-2).
     if (filter !== undefined && !filter(descriptor)) return;

@@ -4,14 +4,14 @@ import type { AISDKToolResult } from "./types.js";
 
 /**
  * The concealed shape: what an unexpected runtime rejection becomes, so no message, stack or cause ever reaches
- * the model (adapters.md §1.2 rule 9, §2.3). Fresh per call: callers may hand it to code that mutates.
+ * the model (docs/architecture/spec/adapters.md#adapters-1-2 rule 9, docs/architecture/spec/adapters.md#adapters-2-3). Fresh per call: callers may hand it to code that mutates.
  */
 export function concealedResult(): AISDKToolResult {
   return { status: "error", error: { code: "INTERNAL_ERROR", message: CONCEALED_MESSAGE, retryable: false } };
 }
 
 /**
- * Translates one runtime result into the tool result (adapters.md §1.5). Key order is fixed, so envelopes are
+ * Translates one runtime result into the tool result (docs/architecture/spec/adapters.md#adapters-1-5). Key order is fixed, so envelopes are
  * byte-comparable. Errors serialize through `CapabilityError#toJSON`, core's model serialization: the concealed
  * `INTERNAL_ERROR` unless exposed, `details` only for `INPUT_INVALID` (SI-9).
  */

@@ -4,9 +4,9 @@ export type ComposedSignal = { signal: AbortSignal | undefined; release: () => v
 const NOTHING_TO_RELEASE = () => {};
 
 /**
- * adapters.md §1.6: a single signal passes through as the same object; two compose into one `AbortController`
+ * docs/architecture/spec/adapters.md#adapters-1-6: a single signal passes through as the same object; two compose into one `AbortController`
  * aborted with the first source's reason, whose listeners `release` removes. Never `AbortSignal.any`: on Node 20
- * it retains its sources (core.md §16), and a long-lived option-level signal would pin every call.
+ * it retains its sources (docs/architecture/spec/core.md#core-16), and a long-lived option-level signal would pin every call.
  */
 export function composeSignals(first: AbortSignal | undefined, second: AbortSignal | undefined): ComposedSignal {
   if (first === undefined || second === undefined) return { signal: first ?? second, release: NOTHING_TO_RELEASE };

@@ -9,7 +9,7 @@ import { toolNameMapFor } from "./tool-names.js";
 import type { AISDKToolSet, AISDKToolsOptions, RemoteAISDKToolSet, RemoteAISDKToolsOptions } from "./types.js";
 
 /**
- * Governed AI SDK tools for one request, on surface `aiSdk` (adapters.md §2.2): what this actor discovers,
+ * Governed AI SDK tools for one request, on surface `aiSdk` (docs/architecture/spec/adapters.md#adapters-2-2): what this actor discovers,
  * one tool per capability in registry order, every call through `runtime.invoke`. Build it per request in the
  * authenticated handler; never cache a set across requests.
  *
@@ -19,7 +19,7 @@ import type { AISDKToolSet, AISDKToolsOptions, RemoteAISDKToolSet, RemoteAISDKTo
  */
 export function toAISDKTools<TContext>(runtime: AgentRuntime<TContext>, options: AISDKToolsOptions<TContext>): Promise<AISDKToolSet>;
 /**
- * Governed AI SDK tools over a remote capability authority (adapters.md §2.6, ADR-019): what the server lets this
+ * Governed AI SDK tools over a remote capability authority (docs/architecture/spec/adapters.md#adapters-2-6, ADR-019): what the server lets this
  * client's actor discover, named by the server, every call through `client.invoke` under an invocation id the
  * required allocator commits first. Build it per authenticated request.
  *
@@ -32,7 +32,7 @@ export async function toAISDKTools<TContext>(
   target: AgentRuntime<TContext> | CapabilityClient,
   options: AISDKToolsOptions<TContext> | RemoteAISDKToolsOptions,
 ): Promise<AISDKToolSet | RemoteAISDKToolSet> {
-  // adapters.md §2.6 (decided there): a target with a `registry` member is a runtime, anything else a client.
+  // docs/architecture/spec/adapters.md#adapters-2-6 (decided there): a target with a `registry` member is a runtime, anything else a client.
   if (isAgentRuntime(target)) return toLocalAISDKTools(target as AgentRuntime<TContext>, options as AISDKToolsOptions<TContext>);
   assertCapabilityClient(target);
   return toRemoteAISDKTools(target, options as RemoteAISDKToolsOptions);
@@ -44,14 +44,14 @@ export async function toLocalAISDKTools<TContext>(
   options: AISDKToolsOptions<TContext>,
   observe?: ToolBinding<TContext>["observe"],
 ): Promise<AISDKToolSet> {
-  // §2.2 (1)
+  // docs/architecture/spec/adapters.md#adapters-2-2 (1)
   assertToolsOptions(options);
   const { context, scope, filter, toolNaming } = options;
   // The host names the acting agent; the bound actor carries it to every describe and invoke (SI-3).
   const actor = options.via === undefined ? options.actor : { ...options.actor, via: { ...options.via } };
-  // §2.2 (2): the whole registry's aiSdk names, before any discovery, so the outcome never depends on the actor.
+  // docs/architecture/spec/adapters.md#adapters-2-2 (2): the whole registry's aiSdk names, before any discovery, so the outcome never depends on the actor.
   const names = toolNameMapFor(runtime.registry, toolNaming);
-  // §2.2 (3): rejections (e.g. a discovery-budget TIMEOUT) propagate; there is never a partial set.
+  // docs/architecture/spec/adapters.md#adapters-2-2 (3): rejections (e.g. a discovery-budget TIMEOUT) propagate; there is never a partial set.
   // The adapter only wraps the schemas, so it takes the shared frozen trees rather than a copy per capability.
   const describeOptions: DescribeOptions<TContext> = { actor, context, inputSchemas: "shared" };
   if (scope !== undefined) describeOptions.scope = scope;
@@ -64,9 +64,9 @@ export async function toLocalAISDKTools<TContext>(
 
   const tools: AISDKToolSet = {};
   for (const descriptor of descriptors) {
-    // §2.2 (4): a contextual capability has no place in an unbound list, yet stays invocable.
+    // docs/architecture/spec/adapters.md#adapters-2-2 (4): a contextual capability has no place in an unbound list, yet stays invocable.
     if (descriptor.contextual === true) continue;
-    // §2.2 (5): UX only (SI-2).
+    // docs/architecture/spec/adapters.md#adapters-2-2 (5): UX only (SI-2).
     if (filter !== undefined && !filter(descriptor)) continue;
     const name = names.nameOf(descriptor.id);
     if (name === undefined) throw new Error(`toAISDKTools: describe("aiSdk") returned ${descriptor.id}, which is not exposed on aiSdk in runtime.registry.`);

@@ -14,7 +14,7 @@ const MODEL_ERROR = {
 const OK = { type: "object", properties: { status: { const: "ok" }, data: {} }, required: ["status"], additionalProperties: false } as const;
 const ERROR = { type: "object", properties: { status: { const: "error" }, error: MODEL_ERROR }, required: ["status", "error"], additionalProperties: false } as const;
 
-/** JSON Schema of `AISDKToolResult` (adapters.md §1.5). */
+/** JSON Schema of `AISDKToolResult` (docs/architecture/spec/adapters.md#adapters-1-5). */
 export const TOOL_RESULT_SCHEMA = {
   oneOf: [
     OK,
@@ -28,7 +28,7 @@ export const TOOL_RESULT_SCHEMA = {
   ],
 } as const;
 
-/** JSON Schema of `RemoteAISDKToolResult` (adapters.md §2.6). */
+/** JSON Schema of `RemoteAISDKToolResult` (docs/architecture/spec/adapters.md#adapters-2-6). */
 export const REMOTE_TOOL_RESULT_SCHEMA = {
   oneOf: [
     OK,

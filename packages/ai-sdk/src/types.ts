@@ -2,7 +2,7 @@ import type { Tool } from "ai";
 import type { ActingAgent, Actor, CapabilityDescriptor, DescribeScope } from "@orpc-agent/core";
 
 /**
- * Options of the local overload (adapters.md §2.2). Build one tool set per authenticated request:
+ * Options of the local overload (docs/architecture/spec/adapters.md#adapters-2-2). Build one tool set per authenticated request:
  * the set is bound to this actor and context, and caching it across requests leaks visibility decisions.
  */
 export type AISDKToolsOptions<TContext = unknown> = {
@@ -20,16 +20,16 @@ export type AISDKToolsOptions<TContext = unknown> = {
   scope?: DescribeScope;
   /** Decides what survives discovery. UX only: a filtered-out capability stays invocable (SI-2). */
   filter?: (descriptor: CapabilityDescriptor) => boolean;
-  /** Tool name of a capability id when its meta names none; `defaultToolName` otherwise (adapters.md §1.4). */
+  /** Tool name of a capability id when its meta names none; `defaultToolName` otherwise (docs/architecture/spec/adapters.md#adapters-1-4). */
   toolNaming?: (capabilityId: string) => string;
-  /** Composed with the loop's per-call `abortSignal` into every invocation (adapters.md §1.6). */
+  /** Composed with the loop's per-call `abortSignal` into every invocation (docs/architecture/spec/adapters.md#adapters-1-6). */
   signal?: AbortSignal;
   /** Forwarded to every invoke. */
   correlationId?: string;
 };
 
 /**
- * What every generated tool returns, one deterministic shape per runtime status (adapters.md §1.5, §2.4).
+ * What every generated tool returns, one deterministic shape per runtime status (docs/architecture/spec/adapters.md#adapters-1-5, docs/architecture/spec/adapters.md#adapters-2-4).
  * `approval-required` is not an error: the model tells the user and stops.
  */
 export type AISDKToolResult =
@@ -38,7 +38,7 @@ export type AISDKToolResult =
   | { status: "error"; error: { code: string; message: string; retryable: boolean; details?: unknown } };
 
 /**
- * Options of the remote overload over a `CapabilityClient` (adapters.md §2.6, ADR-019). There is no actor,
+ * Options of the remote overload over a `CapabilityClient` (docs/architecture/spec/adapters.md#adapters-2-6, ADR-019). There is no actor,
  * context, surface or `toolNaming`: the server fixes actor, namespace, surface and names. Build one tool set per
  * authenticated request, as with the local overload.
  */
@@ -47,21 +47,21 @@ export type RemoteAISDKToolsOptions = {
    * Required. Allocates the invocation id of one execution before anything is sent. It MUST persist its mapping
    * before resolving, and on replay MUST recover the same id without relying on the model's regenerated
    * `toolCallId` (key it by conversation, step, capability id, canonical input hash and occurrence index;
-   * distributed.md §4). A rejection or an empty id sends nothing and returns the concealed `INTERNAL_ERROR`.
+   * docs/architecture/spec/distributed.md#distributed-4). A rejection or an empty id sends nothing and returns the concealed `INTERNAL_ERROR`.
    */
   invocationId: (call: { capabilityId: string; input: unknown; toolCallId: string }) => Promise<string>;
   /** Forwarded verbatim to `client.describe`: decides what is discovered. Not authorization (SI-2). */
   scope?: DescribeScope;
   /** Decides what survives discovery. UX only: a filtered-out capability stays invocable (SI-2). */
   filter?: (descriptor: CapabilityDescriptor) => boolean;
-  /** Composed with the loop's per-call `abortSignal` into every invocation (adapters.md §1.6). */
+  /** Composed with the loop's per-call `abortSignal` into every invocation (docs/architecture/spec/adapters.md#adapters-1-6). */
   signal?: AbortSignal;
   /** Forwarded to every invocation as a label. */
   correlationId?: string;
 };
 
 /**
- * What every remote tool returns (adapters.md §2.6): the local shapes, with the invocation id on
+ * What every remote tool returns (docs/architecture/spec/adapters.md#adapters-2-6): the local shapes, with the invocation id on
  * `approval-required`, plus `outcome-unknown` when whether the effect happened cannot be said. Reconcile that
  * invocation before any further write.
  */

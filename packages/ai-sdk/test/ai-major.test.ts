@@ -1,4 +1,4 @@
-// adapters.md §2.1, §2.7 (13): each leg proves which `ai` major it loaded. The root run (`pnpm test`, no
+// docs/architecture/spec/adapters.md#adapters-2-1, docs/architecture/spec/adapters.md#adapters-2-7 (13): each leg proves which `ai` major it loaded. The root run (`pnpm test`, no
 // ORPC_AGENT_AI_MAJOR) is the v5 leg; the legs set the variable and alias `ai` (vitest.legs.config.ts).
 import * as ai from "ai";
 import aiPackage from "ai/package.json" with { type: "json" };

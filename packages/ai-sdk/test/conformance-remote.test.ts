@@ -1,8 +1,8 @@
-// adapters.md §2.7 (1), §5.1 "ai-sdk remote" row: the shared conformance script over the remote overload.
+// docs/architecture/spec/adapters.md#adapters-2-7 (1), docs/architecture/spec/adapters.md#adapters-5-1 "ai-sdk remote" row: the shared conformance script over the remote overload.
 // createCapabilityRouter + createInvocationService behind oRPC's RPCHandler on node:http (127.0.0.1, port 0),
 // createHttpCapabilityClient, and toAISDKTools(client, …); `callTool` is the remote tool's own execute.
-// Delivery is journaled (distributed.md §4): an abort after dispatch is outcome-unknown (C11, C21), and a second
-// resume replays the stored envelope (C16). A name absent from the tool set models a hostile client (§5.1): §1.4
+// Delivery is journaled (docs/architecture/spec/distributed.md#distributed-4): an abort after dispatch is outcome-unknown (C11, C21), and a second
+// resume replays the stored envelope (C16). A name absent from the tool set models a hostile client (docs/architecture/spec/adapters.md#adapters-5-1): docs/architecture/spec/adapters.md#adapters-1-4
 // resolution against the server's names, then `client.invoke` directly.
 import { afterEach } from "vitest";
 import { createAgentRuntime } from "@orpc-agent/core";
@@ -21,7 +21,7 @@ import { toolNameMapFor } from "../src/tool-names.js";
 import { runTool } from "./support/run-tool.js";
 import { createTestService, newInvocationId, quietly, startCapabilityServer, type CapabilityServer } from "./support/remote-server.js";
 
-/** §1.4: a raw registry id addressed by a different wire name is concealed without invoking. */
+/** docs/architecture/spec/adapters.md#adapters-1-4: a raw registry id addressed by a different wire name is concealed without invoking. */
 const NOT_FOUND: AdapterEnvelope = { status: "error", error: { code: "CAPABILITY_NOT_FOUND", message: "Capability not found.", retryable: false } };
 
 const servers: CapabilityServer[] = [];
@@ -34,7 +34,7 @@ async function aiSdkRemoteHarness(fixture: ConformanceFixture): Promise<Conforma
   const server = await startCapabilityServer({ runtime, appContext: {}, actors: [u_dana, u_priya, u_mallory] });
   servers.push(server);
 
-  // One fresh id per execution (every call below is a new one); the approval result carries it for resume (§2.6).
+  // One fresh id per execution (every call below is a new one); the approval result carries it for resume (docs/architecture/spec/adapters.md#adapters-2-6).
   const invocationId = async (_call: { toolCallId: string }) => newInvocationId();
   const invocationOfApproval = new Map<string, string>();
   const remember = (envelope: RemoteAISDKToolResult): AdapterEnvelope => {
@@ -66,7 +66,7 @@ async function aiSdkRemoteHarness(fixture: ConformanceFixture): Promise<Conforma
         const result = await runTool(tools, toolName, rawArgs, o?.signal ? { toolCallId, abortSignal: o.signal } : { toolCallId });
         return remember(result as RemoteAISDKToolResult);
       }
-      // Hostile client (§5.1): the loop would refuse this name; a client that skips the loop reaches this far.
+      // Hostile client (docs/architecture/spec/adapters.md#adapters-5-1): the loop would refuse this name; a client that skips the loop reaches this far.
       const capabilityId = toolNameMapFor(runtime.registry).resolve(toolName);
       if (capabilityId === undefined) return NOT_FOUND;
       const id = await invocationId({ toolCallId });
@@ -74,11 +74,11 @@ async function aiSdkRemoteHarness(fixture: ConformanceFixture): Promise<Conforma
       return remember(toRemoteToolResult(result, id));
     },
     async decide(approvalId, decision) {
-      // No remote decide exists (distributed.md §3.2): the server's own runtime decides.
+      // No remote decide exists (docs/architecture/spec/distributed.md#distributed-3-2): the server's own runtime decides.
       await runtime.approvals.decide(approvalId, decision);
     },
     async resume(actor, approvalId) {
-      // The client's resume, under the invocation id the approval-required result carried (distributed.md §6).
+      // The client's resume, under the invocation id the approval-required result carried (docs/architecture/spec/distributed.md#distributed-6).
       const id = invocationOfApproval.get(approvalId);
       if (id === undefined) throw new Error(`conformance-remote: no invocation carried approval ${approvalId}`);
       return toRemoteToolResult(await server.clientFor(actor).resume({ invocationId: id, approvalId }), id);
@@ -89,7 +89,7 @@ async function aiSdkRemoteHarness(fixture: ConformanceFixture): Promise<Conforma
       await runtime.drainAudit();
       return fixture.audit.events();
     },
-    // distributed.md §2.2: the service's toolNaming.aiSdk is checked when the router is constructed.
+    // docs/architecture/spec/distributed.md#distributed-2-2: the service's toolNaming.aiSdk is checked when the router is constructed.
     buildWithCollidingNaming: async () =>
       quietly(() =>
         createCapabilityRouter({

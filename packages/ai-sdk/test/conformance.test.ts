@@ -1,6 +1,6 @@
-// adapters.md §2.7 (1), §5.1 "ai-sdk local" row: the shared conformance script over toAISDKTools. `callTool` is
+// docs/architecture/spec/adapters.md#adapters-2-7 (1), docs/architecture/spec/adapters.md#adapters-5-1 "ai-sdk local" row: the shared conformance script over toAISDKTools. `callTool` is
 // the tool's own execute; a name absent from the tool set models a hostile client, since the AI SDK loop itself
-// rejects such names before adapter code runs: §1.4 resolution, then the runtime on the adapter's surface.
+// rejects such names before adapter code runs: docs/architecture/spec/adapters.md#adapters-1-4 resolution, then the runtime on the adapter's surface.
 // The remote row (`ai-sdk-remote`) is conformance-remote.test.ts.
 import { createAgentRuntime, type Actor } from "@orpc-agent/core";
 import {
@@ -17,7 +17,7 @@ import { toToolResult } from "../src/result.js";
 import { toolNameMapFor } from "../src/tool-names.js";
 import { runTool } from "./support/run-tool.js";
 
-/** §1.4: a raw registry id addressed by a different wire name is concealed without invoking. */
+/** docs/architecture/spec/adapters.md#adapters-1-4: a raw registry id addressed by a different wire name is concealed without invoking. */
 const NOT_FOUND: AdapterEnvelope = { status: "error", error: { code: "CAPABILITY_NOT_FOUND", message: "Capability not found.", retryable: false } };
 
 async function aiSdkLocalHarness(fixture: ConformanceFixture): Promise<ConformanceHarness> {
@@ -42,7 +42,7 @@ async function aiSdkLocalHarness(fixture: ConformanceFixture): Promise<Conforman
     async callTool(actor, toolName, rawArgs, o) {
       const tools = await toolsFor(actor);
       if (Object.hasOwn(tools, toolName)) return runTool(tools, toolName, rawArgs, o?.signal ? { abortSignal: o.signal } : {});
-      // Hostile client (§5.1): the loop would refuse this name; a client that skips the loop reaches this far.
+      // Hostile client (docs/architecture/spec/adapters.md#adapters-5-1): the loop would refuse this name; a client that skips the loop reaches this far.
       const capabilityId = toolNameMapFor(runtime.registry).resolve(toolName);
       if (capabilityId === undefined) return NOT_FOUND;
       const options = o?.signal ? { actor, context, surface: "aiSdk" as const, signal: o.signal } : { actor, context, surface: "aiSdk" as const };

@@ -1,4 +1,4 @@
-// adapters.md §2.7 (8) and §2.5: the real generateText loop of the loaded `ai` major, driven by a scripted model.
+// docs/architecture/spec/adapters.md#adapters-2-7 (8) and docs/architecture/spec/adapters.md#adapters-2-5: the real generateText loop of the loaded `ai` major, driven by a scripted model.
 import { generateText, stepCountIs } from "ai";
 import { describe, expect, it } from "vitest";
 import { toAISDKTools, type AISDKToolResult } from "../src/index.js";
@@ -47,7 +47,7 @@ describe("generateText with governed tools", () => {
     expect(first.text).toContain(approvalId);
     expect(app.handlerRuns).toEqual(["orders.get"]);
 
-    // The human decides in the app, never through a tool; the app resumes (adapters.md §2.5).
+    // The human decides in the app, never through a tool; the app resumes (docs/architecture/spec/adapters.md#adapters-2-5).
     await expect(app.runtime.approvals.decide(approvalId, { status: "approved", approver: dana })).rejects.toMatchObject({ code: "APPROVAL_SELF_APPROVAL" });
     await app.runtime.approvals.decide(approvalId, { status: "approved", approver: priya });
     const outcome = await app.runtime.resume(approvalId, { context, expectedActor: dana, expectedSurface: "aiSdk" });
@@ -159,7 +159,7 @@ describe("generateText with governed tools", () => {
   it("bad arguments come back as INPUT_INVALID with issue paths and the model retries to ok; a throwing handler is the generic INTERNAL_ERROR and its text never reaches the model", async () => {
     const app = buildApp();
     // The app's handlers record their run first, so a failing record makes support.whoami throw from inside its
-    // handler, carrying internal text that must stay on the server (core.md §7, SI-5).
+    // handler, carrying internal text that must stay on the server (docs/architecture/spec/core.md#core-7, SI-5).
     const internal = "connect ECONNREFUSED 10.0.3.7:5432 (users_table, token sk_live_41x9)";
     const record = app.handlerRuns.push.bind(app.handlerRuns);
     app.handlerRuns.push = (...names: string[]) => {

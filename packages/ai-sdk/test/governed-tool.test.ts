@@ -1,4 +1,4 @@
-// adapters.md §2.3: the fields of a generated tool and what its execute hands the runtime.
+// docs/architecture/spec/adapters.md#adapters-2-3: the fields of a generated tool and what its execute hands the runtime.
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { allow, definePolicy, deny, requireApproval, type ExecutionResult } from "@orpc-agent/core";

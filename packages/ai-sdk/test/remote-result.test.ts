@@ -1,4 +1,4 @@
-// adapters.md §2.6 mapping, §1.5 serialization: what a remote tool returns for each client-reported result.
+// docs/architecture/spec/adapters.md#adapters-2-6 mapping, docs/architecture/spec/adapters.md#adapters-1-5 serialization: what a remote tool returns for each client-reported result.
 import { describe, expect, it } from "vitest";
 import type { RemoteExecutionResult } from "@orpc-agent/core/client";
 import { OUTCOME_UNKNOWN_MESSAGE, toRemoteToolResult } from "../src/remote-result.js";

@@ -1,5 +1,5 @@
-// adapters.md §2.6, §2.7 (12): a remote tool's execute — the invocation id allocator, what is sent, the result
-// mapping, signals (§1.6), and the real generateText loop of the loaded `ai` major.
+// docs/architecture/spec/adapters.md#adapters-2-6, docs/architecture/spec/adapters.md#adapters-2-7 (12): a remote tool's execute — the invocation id allocator, what is sent, the result
+// mapping, signals (docs/architecture/spec/adapters.md#adapters-1-6), and the real generateText loop of the loaded `ai` major.
 import { getEventListeners } from "node:events";
 import { generateText, stepCountIs } from "ai";
 import { describe, expect, it, vi } from "vitest";
@@ -16,7 +16,7 @@ type AllocatorCall = Parameters<RemoteAISDKToolsOptions["invocationId"]>[0];
 const CONCEALED = '{"status":"error","error":{"code":"INTERNAL_ERROR","message":"The operation failed.","retryable":false}}';
 const UNKNOWN_MESSAGE = "The outcome of this operation could not be confirmed. Do not repeat it until it has been reconciled.";
 
-/** An allocator that commits each id to a map before resolving, as §2.6 requires, and records every call. */
+/** An allocator that commits each id to a map before resolving, as docs/architecture/spec/adapters.md#adapters-2-6 requires, and records every call. */
 function recordingAllocator() {
   const calls: AllocatorCall[] = [];
   const committed = new Map<string, string>();

@@ -1,4 +1,4 @@
-// adapters.md §2.6: the remote overload's build — overload discrimination, options, describe, server-resolved
+// docs/architecture/spec/adapters.md#adapters-2-6: the remote overload's build — overload discrimination, options, describe, server-resolved
 // names, the contextual drop, filter and scope. The server is a real capability router in this process.
 import { describe, expect, it } from "vitest";
 import { allow, definePolicy, type CapabilityDescriptor } from "@orpc-agent/core";
@@ -223,7 +223,7 @@ describe("toAISDKTools(client): build failures", () => {
     const app = remoteApp();
     // A runtime with remote options takes the local path, which wants an actor.
     await expect(toAISDKTools(app.runtime, { invocationId } as never)).rejects.toThrow(/options\.actor/);
-    // A client carrying a registry member is taken for a runtime (adapters.md §2.6).
+    // A client carrying a registry member is taken for a runtime (docs/architecture/spec/adapters.md#adapters-2-6).
     const spy = spyClient(app.clientFor(dana));
     await expect(toAISDKTools(Object.assign(spy.client, { registry: app.registry }) as never, { invocationId } as never)).rejects.toThrow(TypeError);
     expect(spy.describes).toEqual([]);

@@ -1,4 +1,4 @@
-// adapters.md §1.5 and §2.4: one deterministic envelope per runtime status, byte-comparable.
+// docs/architecture/spec/adapters.md#adapters-1-5 and docs/architecture/spec/adapters.md#adapters-2-4: one deterministic envelope per runtime status, byte-comparable.
 import { describe, expect, it } from "vitest";
 import { CapabilityError, type ApprovalRecord, type ErrorCode, type ExecutionResult } from "@orpc-agent/core";
 import { approvalMessage } from "@orpc-agent/core/adapter";

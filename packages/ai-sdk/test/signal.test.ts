@@ -1,4 +1,4 @@
-// adapters.md §1.6, §2.7 (9): one signal passes through as itself; two compose into one controller whose
+// docs/architecture/spec/adapters.md#adapters-1-6, docs/architecture/spec/adapters.md#adapters-2-7 (9): one signal passes through as itself; two compose into one controller whose
 // listeners are removed when the call settles; never AbortSignal.any (it retains its sources on Node 20).
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";

@@ -1,4 +1,4 @@
-// adapters.md §2.2: the per-request build — actor check, naming, describe, contextual drop, filter, registry order.
+// docs/architecture/spec/adapters.md#adapters-2-2: the per-request build — actor check, naming, describe, contextual drop, filter, registry order.
 import { describe, expect, it } from "vitest";
 import { CapabilityError, definePolicy, allow, type CapabilityDescriptor, type DescribeScope } from "@orpc-agent/core";
 import { toAISDKTools } from "../src/index.js";

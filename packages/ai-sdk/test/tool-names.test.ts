@@ -1,4 +1,4 @@
-// adapters.md §1.4, §2.7 (10): names, collisions over the whole aiSdk-exposed registry, validity, resolution.
+// docs/architecture/spec/adapters.md#adapters-1-4, docs/architecture/spec/adapters.md#adapters-2-7 (10): names, collisions over the whole aiSdk-exposed registry, validity, resolution.
 import { os } from "@orpc/server";
 import { describe, expect, it } from "vitest";
 import { agentMeta, agentProcedure, createCapabilityRegistry, type AgentMeta } from "@orpc-agent/core";

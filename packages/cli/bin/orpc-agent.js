@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The committed launcher (cli.md §3): runs the build output, or says how to build it and exits 2.
+// The committed launcher (docs/architecture/spec/cli.md#cli-3): runs the build output, or says how to build it and exits 2.
 import { existsSync } from "node:fs";
 
 const target = new URL("../dist/cli.js", import.meta.url);

@@ -13,7 +13,7 @@ import { readConfig } from "./config/read-config.js";
 import { isMainModule } from "./run-as-main.js";
 
 /**
- * Runs `orpc-agent` with `argv` (without `node` and the script) and returns the exit code (cli.md §4):
+ * Runs `orpc-agent` with `argv` (without `node` and the script) and returns the exit code (docs/architecture/spec/cli.md#cli-4):
  * 0 clean or success, 1 `check` found failing drift, 2 could not run.
  */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {

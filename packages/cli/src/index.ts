@@ -1,6 +1,6 @@
-// Public entry of @orpc-agent/cli: the programmatic API of cli.md §9.
+// Public entry of @orpc-agent/cli: the programmatic API of docs/architecture/spec/cli.md#cli-9.
 
-// Snapshot (cli.md §6)
+// Snapshot (docs/architecture/spec/cli.md#cli-6)
 export { SNAPSHOT_VERSION } from "./snapshot/types.js";
 export type { CapabilityEntry, CapabilitySnapshot, EntrySource, RuntimePolicyEntry } from "./snapshot/types.js";
 export { buildSnapshot } from "./snapshot/build-snapshot.js";
@@ -11,17 +11,17 @@ export { canonicalJson } from "./snapshot/canonical-json.js";
 export { sha256 } from "./snapshot/sha256.js";
 export { governanceOf } from "./snapshot/source-shapes.js";
 
-// Drift (cli.md §7)
+// Drift (docs/architecture/spec/cli.md#cli-7)
 export { diffSnapshots } from "./drift/diff-snapshots.js";
 export type { Change, ChangeKind } from "./drift/types.js";
 export type { ChangeCounts, FailOn } from "./drift/gate.js";
 
-// Loading (cli.md §5)
+// Loading (docs/architecture/spec/cli.md#cli-5)
 export { loadSnapshot } from "./load/load-snapshot.js";
 export type { LoadedSnapshot, LoadSnapshotOptions } from "./load/load-snapshot.js";
 export { LoadError } from "./load/load-error.js";
 
-// Output (cli.md §8)
+// Output (docs/architecture/spec/cli.md#cli-8)
 export { renderInventory } from "./render/inventory.js";
 export { renderChanges } from "./render/changes.js";
 export { renderMarkdown } from "./render/markdown.js";

@@ -1,4 +1,4 @@
-// Public entry of @orpc-agent/core, grouped as core.md §0 lists it.
+// Public entry of @orpc-agent/core, grouped as docs/architecture/spec/core.md#core-0 lists it.
 
 // Capability model
 export { agentProcedure } from "./capability/agent-procedure.js";

@@ -8,7 +8,7 @@ const DEFAULT_UNKNOWN_MAX_WAIT_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * Durable workflow steps that invoke capabilities through the journaled invocation service on DBOS Transact
- * (distributed.md §9.2). DBOS schedules, persists and replays; the invocation service claims, fences and
+ * (docs/architecture/spec/distributed.md#distributed-9-2). DBOS schedules, persists and replays; the invocation service claims, fences and
  * journals each call; core governs it (ADR-007). Surface: always `"workflow"`.
  *
  * @example

@@ -5,7 +5,7 @@ import type { InvocationState } from "@orpc-agent/core/server";
 import type { StepCall, StepsState } from "./state.js";
 import { stepName } from "./topics.js";
 
-// The adapter's one surface (adapters.md §1.3, §1.8).
+// The adapter's one surface (docs/architecture/spec/adapters.md#adapters-1-3, docs/architecture/spec/adapters.md#adapters-1-8).
 const SURFACE = "workflow" as const;
 
 // Never retried by DBOS: the runtime owns retries (SI-11), and an outcome-unknown must never turn into a
@@ -73,7 +73,7 @@ async function withRequest<TContext, R>(
     return await run(rt, actor, await s.context(actor));
   } finally {
     // The step's best-effort audit writes land before DBOS checkpoints it, so a crash right after the
-    // checkpoint loses no evidence (distributed.md §7). A drain failure is an evidence problem, not an outcome.
+    // checkpoint loses no evidence (docs/architecture/spec/distributed.md#distributed-7). A drain failure is an evidence problem, not an outcome.
     if (typeof rt?.drainAudit === "function") await rt.drainAudit().catch(() => undefined);
   }
 }

@@ -1,10 +1,10 @@
-// Identity of a workflow step's invocation (distributed.md §9.2): one fixed scheme, so `wake` finds the
+// Identity of a workflow step's invocation (docs/architecture/spec/distributed.md#distributed-9-2): one fixed scheme, so `wake` finds the
 // workflow from the journal row alone and explicit keys survive code edits that shift DBOS operation ordinals.
 
 /** Step keys: explicit, unique per workflow run, free of the `:` separator. */
 export const STEP_KEY_PATTERN: RegExp = /^[A-Za-z0-9._-]{1,64}$/;
 
-// core/client's invocation id rule (distributed.md §1); re-stated because core does not export it.
+// core/client's invocation id rule (docs/architecture/spec/distributed.md#distributed-1); re-stated because core does not export it.
 const INVOCATION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 const PREFIX = "dbos";

@@ -10,7 +10,7 @@ import { waitForDecision } from "./wait-for-decision.js";
 import { waitForResolution } from "./wait-for-resolution.js";
 
 /**
- * `steps.invoke` (distributed.md §9.2): the invoke step, then as long as the answer asks for it, the durable
+ * `steps.invoke` (docs/architecture/spec/distributed.md#distributed-9-2): the invoke step, then as long as the answer asks for it, the durable
  * approval wait and the resume step, or the wait for the application's resolution of an unknown outcome and a
  * re-run of the invoke step under a new name with the same invocation id (a replay, or the one re-run a
  * `not-applied` resolution authorized). Whatever else comes back is the workflow's typed result.

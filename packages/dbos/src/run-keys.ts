@@ -8,7 +8,7 @@ import * as dbosContext from "@dbos-inc/dbos-sdk/internal/context";
 const keysByRun = new WeakMap<object, Set<string>>();
 let warned = false;
 
-/** Records `key` for the calling workflow run; throws `TypeError` when the run already used it (distributed.md §9.2). */
+/** Records `key` for the calling workflow run; throws `TypeError` when the run already used it (docs/architecture/spec/distributed.md#distributed-9-2). */
 export function claimRunKey(key: string): void {
   const currentRun = (dbosContext as { getCurrentContextStore?: () => object | undefined }).getCurrentContextStore;
   if (typeof currentRun !== "function") {

@@ -1,4 +1,4 @@
-// DBOS message topics and step names of the adapter (distributed.md §9.2). Step names are part of every
+// DBOS message topics and step names of the adapter (docs/architecture/spec/distributed.md#distributed-9-2). Step names are part of every
 // workflow's recorded history: changing one breaks the replay of runs started before the change.
 
 /** The topic a suspended step waits on for its approval decision. */

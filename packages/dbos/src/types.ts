@@ -5,7 +5,7 @@ import type { InvocationService } from "@orpc-agent/core/server";
 export type DbosCapabilityStepsOptions<TContext> = {
   /** The journaled invocation service; a non-durable journal is refused unless `allowNonDurableJournal`. */
   service: InvocationService;
-  /** Builds the runtime for one step execution (core.md §5: one runtime per request). */
+  /** Builds the runtime for one step execution (docs/architecture/spec/core.md#core-5: one runtime per request). */
   runtime: () => AgentRuntime<TContext> | Promise<AgentRuntime<TContext>>;
   /**
    * The acting identity, read inside each step so attributes are fresh. Trusted only: the engine's persisted

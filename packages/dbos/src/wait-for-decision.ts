@@ -10,7 +10,7 @@ const EXPIRY_SLACK_MS = 1_000;
 
 /**
  * Suspends the workflow on DBOS's own durable wait until the approval is decided or expired, or `deadline`
- * passes (distributed.md §9.2). Each round is a `DBOS.recv` on the approval's topic, bounded by
+ * passes (docs/architecture/spec/distributed.md#distributed-9-2). Each round is a `DBOS.recv` on the approval's topic, bounded by
  * `approvalPollMs`, then a numbered step reading the coordinator: the message only shortens the wait, so a
  * lost `wake` costs latency, and a duplicate one an extra read.
  */

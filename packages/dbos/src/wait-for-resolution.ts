@@ -6,7 +6,7 @@ import { invocationTopic } from "./topics.js";
 /**
  * Waits, durably, until the journal shows the invocation `settled` or `pending` (released by a `not-applied`
  * resolution, or suspended), which only the application's `service.resolve` can cause after an unknown outcome
- * (distributed.md §5.5, §9.2). `true`: the invoke step may run again under a new name; `false`: `deadline` passed.
+ * (docs/architecture/spec/distributed.md#distributed-5-5, docs/architecture/spec/distributed.md#distributed-9-2). `true`: the invoke step may run again under a new name; `false`: `deadline` passed.
  */
 export async function waitForResolution<TContext>(s: StepsState<TContext>, call: StepCall, counter: StepCounter, deadline: number): Promise<boolean> {
   for (;;) {

@@ -6,7 +6,7 @@ import { approvalTopic, invocationTopic } from "./topics.js";
 import type { WakeTarget } from "./types.js";
 
 /**
- * `steps.wake` (distributed.md §9.2): `DBOS.send` to the waiting workflow, found through the journal row and
+ * `steps.wake` (docs/architecture/spec/distributed.md#distributed-9-2): `DBOS.send` to the waiting workflow, found through the journal row and
  * the `dbos:<workflowId>:<key>` scheme. The idempotency key names the state being announced (the approval's
  * status, or the row's fence and state), so a repeated wake is delivered once while a premature one cannot
  * swallow the wake that follows the real change. The message carries no authority: the workflow re-reads the
@@ -60,7 +60,7 @@ function isApprovalTarget(target: WakeTarget): target is { approvalId: string } 
 }
 
 /**
- * The suspended row of `approvalId`. The service offers no lookup by approval (distributed.md §3.1), so the
+ * The suspended row of `approvalId`. The service offers no lookup by approval (docs/architecture/spec/distributed.md#distributed-3-1), so the
  * namespace's pending rows are scanned (the journal needs `list`); `wake({ invocationId })` reads one row directly.
  */
 async function findSuspended(service: InvocationService, approvalId: string): Promise<InvocationRecord | undefined> {

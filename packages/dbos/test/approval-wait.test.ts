@@ -1,4 +1,4 @@
-// distributed.md §9.2 and §10 WF4, WF5: approval-required suspends the workflow on DBOS's own durable wait
+// docs/architecture/spec/distributed.md#distributed-9-2 and docs/architecture/spec/distributed.md#distributed-10 WF4, WF5: approval-required suspends the workflow on DBOS's own durable wait
 // (DBOS.recv on "orpc-agent:<approvalId>" plus a numbered coordinator read) until the application decides and
 // wakes it; the step then resumes through service.resume under the original invocation id.
 import { randomUUID } from "node:crypto";

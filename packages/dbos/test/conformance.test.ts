@@ -1,4 +1,4 @@
-// distributed.md §10 WF11, adapters.md §5.1 "dbos" row: the shared conformance script through the workflow
+// docs/architecture/spec/distributed.md#distributed-10 WF11, docs/architecture/spec/adapters.md#adapters-5-1 "dbos" row: the shared conformance script through the workflow
 // harness. `callTool` starts a one-step workflow running `steps.invoke` and awaits its result or its suspension
 // (the journal row `pending` with the approval, read through `service.reconcile`); `decide` is the application's
 // path, `runtime.approvals.decide` then `steps.wake({ approvalId })`; `resume` awaits the workflow, whose step
@@ -55,7 +55,7 @@ function toEnvelope(result: RemoteExecutionResult): AdapterEnvelope {
   }
 }
 
-/** adapters.md §1.5. */
+/** docs/architecture/spec/adapters.md#adapters-1-5. */
 function approvalMessage(reasons: readonly string[]): string {
   if (reasons.length === 0) return "Awaiting approval.";
   return `Awaiting approval: ${reasons.map((reason) => (reason.endsWith(".") ? reason.slice(0, -1) : reason)).join("; ")}.`;
@@ -73,7 +73,7 @@ async function dbosHarness(fixture: ConformanceFixture): Promise<ConformanceHarn
   const steps = createDbosCapabilitySteps({
     service,
     runtime,
-    // The workflow's persisted initiating identity, never its input (adapters.md §1.7).
+    // The workflow's persisted initiating identity, never its input (docs/architecture/spec/adapters.md#adapters-1-7).
     actor: (): Actor => ({ id: DBOS.authenticatedUser, kind: "user" }),
     context: () => ({}),
   });
@@ -104,7 +104,7 @@ async function dbosHarness(fixture: ConformanceFixture): Promise<ConformanceHarn
       started.set(workflowID, tracked.catch(() => undefined));
 
       // Abort = DBOS workflow cancellation: it preempts the workflow at its next step and never aborts the
-      // running one, so the effect is uncertain (adapters.md §5.1, C21).
+      // running one, so the effect is uncertain (docs/architecture/spec/adapters.md#adapters-5-1, C21).
       const aborted = new Promise<AdapterEnvelope>((resolve) => {
         const signal = o?.signal;
         if (signal === undefined) return;

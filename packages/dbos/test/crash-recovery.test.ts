@@ -1,4 +1,4 @@
-// distributed.md §9.2 and §10 WF2, WF3, WF4 with real processes: a worker runs the workflows, is killed with
+// docs/architecture/spec/distributed.md#distributed-9-2 and docs/architecture/spec/distributed.md#distributed-10 WF2, WF3, WF4 with real processes: a worker runs the workflows, is killed with
 // SIGKILL at printed markers, and a second worker (same DBOS executor) recovers them. The test process plays the
 // application's server: it decides approvals, resolves unknown outcomes and wakes workflows, with its own DBOS
 // executor that runs no workflow. Effects are rows written by the handlers, counted across processes.

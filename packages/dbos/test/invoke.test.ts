@@ -1,4 +1,4 @@
-// distributed.md §9.2 and §10 WF1, WF6, WF7, WF9, WF10: identity of a step's invocation, its surface and
+// docs/architecture/spec/distributed.md#distributed-9-2 and docs/architecture/spec/distributed.md#distributed-10 WF1, WF6, WF7, WF9, WF10: identity of a step's invocation, its surface and
 // correlation, per-run keys, no engine retries, replay of a finished workflow, and the options' refusals.
 import { randomUUID } from "node:crypto";
 import { DBOS } from "@dbos-inc/dbos-sdk";

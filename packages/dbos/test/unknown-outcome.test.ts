@@ -1,4 +1,4 @@
-// distributed.md §9.2 and §10 WF3 (in process), WF8, D-4: an effect whose outcome is unknown is never retried
+// docs/architecture/spec/distributed.md#distributed-9-2 and docs/architecture/spec/distributed.md#distributed-10 WF3 (in process), WF8, D-4: an effect whose outcome is unknown is never retried
 // by DBOS. Without `unknown.wait` it reaches the workflow as a typed `outcome-unknown`; with it, the workflow
 // waits durably until the application resolves the row, then re-runs the invoke step under a new name with the
 // same invocation id: a replay of the resolution, or the one re-run a `not-applied` resolution authorized.

@@ -1,7 +1,7 @@
 import type { AgentMeta, McpToolAnnotations } from "@orpc-agent/core";
 
 /**
- * MCP tool annotations, hints only and never governance (adapters.md §3.2). `"derive"` maps `sideEffect` and
+ * MCP tool annotations, hints only and never governance (docs/architecture/spec/adapters.md#adapters-3-2). `"derive"` maps `sideEffect` and
  * `idempotent` by the table, then lets `meta.adapters.mcp.annotations` win per key; `"meta-only"` takes the meta
  * object alone. `undefined` when nothing remains, so the field is omitted.
  */

@@ -2,7 +2,7 @@ import type { McpCallToolResult as CallToolResult } from "./wire-types.js";
 import { CONCEALED_ENVELOPE, type MCPEnvelope } from "./envelope.js";
 
 /**
- * Every result carries the envelope twice, as text and as `structuredContent` (adapters.md §3.6). Both come from
+ * Every result carries the envelope twice, as text and as `structuredContent` (docs/architecture/spec/adapters.md#adapters-3-6). Both come from
  * one JSON serialization, so they are equal on every transport, in-memory included.
  */
 export function toCallToolResult(envelope: MCPEnvelope): CallToolResult {

@@ -9,7 +9,7 @@ import type { ToolCatalog } from "./tool-catalog.js";
 export type ToolCall = { name: string; arguments: Record<string, unknown> | undefined; signal: AbortSignal };
 
 /**
- * `tools/call` after the identity check (adapters.md §3.5 steps 2–5): the resume tool, else the resolved name,
+ * `tools/call` after the identity check (docs/architecture/spec/adapters.md#adapters-3-5 steps 2–5): the resume tool, else the resolved name,
  * invoked with the arguments as sent (absent ⇒ `{}`) and the request's own abort signal. Governed outcomes are
  * results; an unexpected rejection is the concealed result, never a JSON-RPC error.
  */
@@ -44,7 +44,7 @@ async function governedCall<TContext>(
     case "invoke":
       return toEnvelope(await runtime.invoke(target.id, args, { actor, context, surface: "mcp", signal: call.signal }), guidance);
     case "resume": {
-      // adapters.md §3.7: resume as the caller, bound to the caller and this surface; never a decision.
+      // docs/architecture/spec/adapters.md#adapters-3-7: resume as the caller, bound to the caller and this surface; never a decision.
       const read = readApprovalId(args);
       if ("issues" in read) return inputInvalid(read.issues);
       const result = await runtime.resume(read.approvalId, { context, expectedActor: actor, expectedSurface: "mcp", signal: call.signal });

@@ -26,7 +26,7 @@ export function createMCPServer<TContext>(runtime: AgentRuntime<TContext>, optio
 
 /** One low-level SDK `Server` and its identity cache, from a prepared configuration. */
 export function createServerHandle<TContext>({ runtime, options, catalog, guidance }: PreparedMCPServer<TContext, MCPServerOptions<TContext>>): MCPServerHandle {
-  // The low-level Server on purpose: the list is per actor and arguments must reach the runtime unvalidated (§3.1).
+  // The low-level Server on purpose: the list is per actor and arguments must reach the runtime unvalidated (docs/architecture/spec/adapters.md#adapters-3-1).
   const server = new Server(options.serverInfo ?? { name: "orpc-agent", version: PACKAGE_VERSION }, {
     capabilities: { tools: { listChanged: false } },
   });
@@ -43,14 +43,14 @@ export function createServerHandle<TContext>({ runtime, options, catalog, guidan
     }
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    // Refusals are JSON-RPC errors, not tool results (§3.5 step 1). A known session answers without a tick.
+    // Refusals are JSON-RPC errors, not tool results (docs/architecture/spec/adapters.md#adapters-3-5 step 1). A known session answers without a tick.
     const resolved = identities.resolve(extra);
     const identity = resolved instanceof Promise ? await resolved : resolved;
     const { name, arguments: args } = request.params;
     return callTool(runtime, catalog, guidance, identity, { name, arguments: args, signal: extra.signal });
   });
 
-  // §3.3 item 4: evict on close, whether the app connects `server` itself or overwrites `server.onclose`.
+  // docs/architecture/spec/adapters.md#adapters-3-3 item 4: evict on close, whether the app connects `server` itself or overwrites `server.onclose`.
   server.onclose = () => identities.evictAll();
   return {
     server,

@@ -1,7 +1,7 @@
 import type { ApprovalRecord, CapabilityError, ExecutionResult } from "@orpc-agent/core";
 import { approvalMessage, CONCEALED_MESSAGE, NOT_FOUND_MESSAGE, toModelError } from "@orpc-agent/core/adapter";
 
-/** What the model receives (adapters.md §1.5), plus `expiresAt`/`url` on approvals (§3.6). Key order is fixed. */
+/** What the model receives (docs/architecture/spec/adapters.md#adapters-1-5), plus `expiresAt`/`url` on approvals (docs/architecture/spec/adapters.md#adapters-3-6). Key order is fixed. */
 export type MCPEnvelope =
   | { status: "ok"; data: unknown }
   | { status: "approval-required"; approvalId: string; message: string; expiresAt: string; url?: string }
@@ -9,7 +9,7 @@ export type MCPEnvelope =
 
 export type MCPModelError = { code: string; message: string; retryable: boolean; details?: unknown };
 
-/** How approval envelopes guide the model (adapters.md §3.7). */
+/** How approval envelopes guide the model (docs/architecture/spec/adapters.md#adapters-3-7). */
 export type ApprovalGuidance = {
   url?: (record: ApprovalRecord) => string | undefined;
   resumeToolName?: string;
@@ -23,10 +23,10 @@ export const NOT_FOUND_ENVELOPE: MCPEnvelope = Object.freeze({
   error: Object.freeze({ code: "CAPABILITY_NOT_FOUND", message: NOT_FOUND_MESSAGE, retryable: false }),
 });
 
-/** An unexpected rejection: concealed, never a message (adapters.md §1.2 item 9). */
+/** An unexpected rejection: concealed, never a message (docs/architecture/spec/adapters.md#adapters-1-2 item 9). */
 export const CONCEALED_ENVELOPE: MCPEnvelope = Object.freeze({ status: "error", error: CONCEALED_ERROR });
 
-/** One deterministic envelope per status (adapters.md §1.5, §3.6). */
+/** One deterministic envelope per status (docs/architecture/spec/adapters.md#adapters-1-5, docs/architecture/spec/adapters.md#adapters-3-6). */
 export function toEnvelope(result: ExecutionResult, guidance: ApprovalGuidance): MCPEnvelope {
   switch (result.status) {
     case "completed":

@@ -12,7 +12,7 @@ export type ToolDecoration = {
 };
 
 /**
- * `tools/list` (adapters.md §3.4): the runtime's discovery for this identity on every call, never cached →
+ * `tools/list` (docs/architecture/spec/adapters.md#adapters-3-4): the runtime's discovery for this identity on every call, never cached →
  * contextual descriptors dropped → `filter` → tools in registry order → the resume tool. One page.
  */
 export async function listTools<TContext>(
@@ -32,7 +32,7 @@ export async function listTools<TContext>(
   }
   const tools: Tool[] = [];
   for (const descriptor of descriptors) {
-    // A contextual capability is callable but never listed unbound (core.md §8, distributed.md §2.3).
+    // A contextual capability is callable but never listed unbound (docs/architecture/spec/core.md#core-8, docs/architecture/spec/distributed.md#distributed-2-3).
     if (descriptor.contextual === true) continue;
     if (options.filter !== undefined && !passesFilter(options.filter, descriptor)) continue;
     const tool = toTool(descriptor, catalog);

@@ -1,4 +1,4 @@
-// Public entry of @orpc-agent/mcp (adapters.md §3, amendments 2026-12): surface `mcp` on the MCP TypeScript SDK v2,
+// Public entry of @orpc-agent/mcp (docs/architecture/spec/adapters.md#adapters-3, docs/architecture/spec/amendments-2026-12.md): surface `mcp` on the MCP TypeScript SDK v2,
 // serving the 2026-07-28 revision and 2025-era clients. The Node adapter is `@orpc-agent/mcp/node`; the v1 SDK path
 // is `@orpc-agent/mcp/v1`.
 export { createMCPHandler, type MCPHandler } from "./modern/create-handler.js";

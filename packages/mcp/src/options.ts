@@ -11,7 +11,7 @@ export type { MCPIdentity } from "./governance-options.js";
 export type MCPServerOptions<TContext = unknown> = MCPGovernanceOptions & {
   /**
    * Judges the session's verified credentials and returns who is asking; `null`/`undefined` refuses the session.
-   * Called once per session and again whenever its credential changes (adapters.md §3.3).
+   * Called once per session and again whenever its credential changes (docs/architecture/spec/adapters.md#adapters-3-3).
    */
   createContext: (
     session: MCPSession,
@@ -25,7 +25,7 @@ export type MCPServerHandle = {
   connect(transport: Transport): Promise<void>;
 };
 
-/** TypeErrors for options `createMCPServer` cannot work with (adapters.md §3.1). */
+/** TypeErrors for options `createMCPServer` cannot work with (docs/architecture/spec/adapters.md#adapters-3-1). */
 export function assertServerOptions(options: unknown): asserts options is MCPServerOptions<unknown> {
   if (typeof options !== "object" || options === null) {
     throw new TypeError("createMCPServer(runtime, options): options must be an object with a createContext function.");

@@ -5,7 +5,7 @@ import { assertServerOptions, type MCPServerOptions } from "./options.js";
 import { buildToolCatalog, type ToolCatalog } from "./tool-catalog.js";
 import { prepareApprovalElicitation, type ApprovalElicitation } from "./modern/elicitation-config.js";
 
-/** Everything decided once per configuration, on either SDK path; servers built from it are cheap (adapters.md §3.1). */
+/** Everything decided once per configuration, on either SDK path; servers built from it are cheap (docs/architecture/spec/adapters.md#adapters-3-1). */
 export type PreparedMCPServer<TContext, TOptions extends MCPGovernanceOptions = MCPGovernanceOptions> = {
   runtime: AgentRuntime<TContext>;
   options: TOptions;

@@ -8,7 +8,7 @@ const DEFAULT_DESCRIPTION =
   "This tool cannot approve or reject anything: approvals are decided by an authorized person in the application. " +
   "It fails while the approval is still pending, and after it was rejected, expired or already used.";
 
-// adapters.md §3.7: the one argument, nothing else.
+// docs/architecture/spec/adapters.md#adapters-3-7: the one argument, nothing else.
 const INPUT_SCHEMA: Tool["inputSchema"] = {
   type: "object",
   properties: { approvalId: { type: "string" } },
@@ -18,7 +18,7 @@ const INPUT_SCHEMA: Tool["inputSchema"] = {
 
 export type ResumeTool = { name: string; description: string };
 
-/** The synthetic resume tool when `approvals.resumeTool` enables it (adapters.md §3.7). */
+/** The synthetic resume tool when `approvals.resumeTool` enables it (docs/architecture/spec/adapters.md#adapters-3-7). */
 export function resumeToolOf(options: MCPServerOptions<unknown>): ResumeTool | undefined {
   const option = options.approvals?.resumeTool;
   if (option === undefined || option === false) return undefined;
@@ -35,7 +35,7 @@ export type ResumeIssue = { path: string[]; message: string };
 
 /**
  * Reads the resume tool's arguments against its own schema. The adapter owns this tool, so checking its input is
- * not the input validation adapters must leave to the runtime (adapters.md §1.2 item 1 concerns capabilities).
+ * not the input validation adapters must leave to the runtime (docs/architecture/spec/adapters.md#adapters-1-2 item 1 concerns capabilities).
  */
 export function readApprovalId(args: Record<string, unknown>): { approvalId: string } | { issues: ResumeIssue[] } {
   const issues: ResumeIssue[] = [];

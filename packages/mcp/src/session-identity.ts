@@ -4,7 +4,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Actor } from "@orpc-agent/core";
 import type { MCPIdentity, MCPServerOptions } from "./options.js";
 
-/** What a request handler's `extra` tells about the session (adapters.md §3.3). */
+/** What a request handler's `extra` tells about the session (docs/architecture/spec/adapters.md#adapters-3-3). */
 export type SessionFacts = { sessionId?: string; authInfo?: AuthInfo };
 
 export type SessionIdentities<TContext> = {
@@ -28,7 +28,7 @@ type Entry<TContext> = {
 };
 
 /**
- * The session identity cache of adapters.md §3.3: expiry is enforced on every request, identity follows the
+ * The session identity cache of docs/architecture/spec/adapters.md#adapters-3-3: expiry is enforced on every request, identity follows the
  * credential (a SHA-256 fingerprint of the token, never the token itself), and `createContext` runs once per
  * session and credential. No anonymous default: a refusal evicts, so the next request asks `createContext` again.
  */

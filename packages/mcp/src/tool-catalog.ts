@@ -5,7 +5,7 @@ import type { MCPServerOptions } from "./options.js";
 import { resumeToolOf, type ResumeTool } from "./resume-tool.js";
 import { ConfigurationError, toolNameCollision, toolNameMap } from "@orpc-agent/core/adapter";
 
-/** What a `tools/call` name addresses (adapters.md §1.4, §3.5 steps 2–3). */
+/** What a `tools/call` name addresses (docs/architecture/spec/adapters.md#adapters-1-4, docs/architecture/spec/adapters.md#adapters-3-5 steps 2–3). */
 export type ToolTarget =
   | { kind: "resume" }
   /** A capability id, or an unresolved name forwarded verbatim so the runtime audits the probe as unknown. */
@@ -24,7 +24,7 @@ export type ToolCatalog = {
 /**
  * Builds the catalog once, at construction, on core's shared tool-name map: invalid names, collisions (resume tool
  * included) and non-object input roots throw `ConfigurationError` (a `TypeError`) here, never on a call
- * (adapters.md §1.4, §3.1, §3.4). `adapter` is the function the application called, named in messages.
+ * (docs/architecture/spec/adapters.md#adapters-1-4, docs/architecture/spec/adapters.md#adapters-3-1, docs/architecture/spec/adapters.md#adapters-3-4). `adapter` is the function the application called, named in messages.
  */
 export function buildToolCatalog(registry: CapabilityRegistry, options: MCPServerOptions<unknown>, adapter: string): ToolCatalog {
   const rules = { surface: "mcp", adapter, validName: MCP_TOOL_NAME, ruleName: "MCP tool names (SEP-986)" } as const;
@@ -58,10 +58,10 @@ export function buildToolCatalog(registry: CapabilityRegistry, options: MCPServe
   };
 }
 
-/** SEP-986, the SDK's `validateToolName` rule (adapters.md §1.4 "Validity"). */
+/** SEP-986, the SDK's `validateToolName` rule (docs/architecture/spec/adapters.md#adapters-1-4 "Validity"). */
 const MCP_TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 
-// MCP requires `type: "object"` at the input schema root (adapters.md §3.4); no schema lists as `{ type: "object" }`.
+// MCP requires `type: "object"` at the input schema root (docs/architecture/spec/adapters.md#adapters-3-4); no schema lists as `{ type: "object" }`.
 function assertObjectInputRoot(capability: AgentCapability, adapter: string): void {
   if (capability.inputSchema === undefined) return;
   const schema = toJsonSchema(capability.inputSchema);

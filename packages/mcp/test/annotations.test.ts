@@ -1,5 +1,5 @@
-// adapters.md §3.2: annotations are hints derived from sideEffect/idempotent, per-key meta overrides win,
-// "meta-only" sends the meta object alone, and an empty result omits the field (§3.10 item 7).
+// docs/architecture/spec/adapters.md#adapters-3-2: annotations are hints derived from sideEffect/idempotent, per-key meta overrides win,
+// "meta-only" sends the meta object alone, and an empty result omits the field (docs/architecture/spec/adapters.md#adapters-3-10 item 7).
 import { describe, expect, it } from "vitest";
 import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentMeta } from "@orpc-agent/core";
 import { createMCPServer, type MCPServerOptions } from "../src/index.js";

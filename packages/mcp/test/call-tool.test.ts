@@ -1,5 +1,5 @@
-// adapters.md §3.5–§3.6: tools/call resolves the name, invokes with the arguments as sent and the request's abort
-// signal, and returns one CallToolResult shape per status (§3.10 items 9 and 12, cancellation server-side).
+// docs/architecture/spec/adapters.md#adapters-3-5–docs/architecture/spec/adapters.md#adapters-3-6: tools/call resolves the name, invokes with the arguments as sent and the request's abort
+// signal, and returns one CallToolResult shape per status (docs/architecture/spec/adapters.md#adapters-3-10 items 9 and 12, cancellation server-side).
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import type { AgentRuntime } from "@orpc-agent/core";
@@ -18,7 +18,7 @@ async function connect<T>(runtime: AgentRuntime<T>, options: Partial<MCPServerOp
   return connectInMemory(mcp);
 }
 
-/** §3.6: the envelope twice, as text and structured; isError exactly for errors. */
+/** docs/architecture/spec/adapters.md#adapters-3-6: the envelope twice, as text and structured; isError exactly for errors. */
 function expectResultShape(result: CallToolResult): unknown {
   expect(Object.keys(result).sort()).toEqual(["content", "isError", "structuredContent"]);
   expect(result.content).toHaveLength(1);
@@ -117,7 +117,7 @@ describe("names and concealment (SI-8)", () => {
     expect(denied("no_such_tool")).toEqual(["unknown"]);
     expect(denied("notes.internal")).toEqual(["not-exposed"]);
     expect(denied("admin.purge")).toEqual(["hidden"]);
-    // A raw id addressed by another wire name never reaches the runtime (adapters.md §1.4).
+    // A raw id addressed by another wire name never reaches the runtime (docs/architecture/spec/adapters.md#adapters-1-4).
     expect(events.filter((e) => e.capabilityId === "orders.get" || e.capabilityId === "notes.echo")).toEqual([]);
   });
 

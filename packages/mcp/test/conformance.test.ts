@@ -1,6 +1,6 @@
-// The shared adapter conformance suite (adapters.md §5.1, "mcp" row), run twice: the SDK `Client` over
+// The shared adapter conformance suite (docs/architecture/spec/adapters.md#adapters-5-1, "mcp" row), run twice: the SDK `Client` over
 // `InMemoryTransport`, and over Streamable HTTP against `createMCPHttpHandler` mounted with `toNodeHandler` on an
-// ephemeral 127.0.0.1 port (§3.10 item 1). Mapped naming, no scope, `runtime.approvals.decide` to decide and the
+// ephemeral 127.0.0.1 port (docs/architecture/spec/adapters.md#adapters-3-10 item 1). Mapped naming, no scope, `runtime.approvals.decide` to decide and the
 // `approvals_resume` tool to resume. The MCP client rejects an aborted call, so `callTool` reports `CANCELLED`
 // for it and the suite checks the cancellation server-side (handler saw the abort, audit `capability.cancelled`).
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -82,7 +82,7 @@ function mcpHarness(
         const result = await client.callTool({ name: toolName, arguments: rawArgs as Record<string, unknown> }, undefined, o?.signal ? { signal: o.signal } : undefined);
         return toEnvelope(result as CallToolResult);
       } catch (error) {
-        // The client rejects an aborted request and the server sends no response (adapters.md §3.5, §5.1).
+        // The client rejects an aborted request and the server sends no response (docs/architecture/spec/adapters.md#adapters-3-5, docs/architecture/spec/adapters.md#adapters-5-1).
         if (o?.signal?.aborted === true) return CANCELLED;
         throw error;
       }

@@ -93,7 +93,7 @@ describe("server identity and capabilities", () => {
     const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
     expect(client.getServerVersion()).toEqual({ name: "orpc-agent", version });
     expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
-    // Nothing else is served (adapters.md §3.8).
+    // Nothing else is served (docs/architecture/spec/adapters.md#adapters-3-8).
     expect(Object.keys(client.getServerCapabilities() ?? {})).toEqual(["tools"]);
   });
 

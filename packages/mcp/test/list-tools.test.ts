@@ -1,4 +1,4 @@
-// adapters.md §3.4: tools/list is the runtime's discovery for the session's identity on every call, contextual
+// docs/architecture/spec/adapters.md#adapters-3-4: tools/list is the runtime's discovery for the session's identity on every call, contextual
 // capabilities left out, then `filter`, registry order, the resume tool last; failures never give a partial list.
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";

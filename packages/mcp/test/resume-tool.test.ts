@@ -1,5 +1,5 @@
-// adapters.md §3.7: approvals are decided in the app, never over MCP. The envelope can carry a link into the
-// approver UI; the optional resume tool runs what a human already approved, exactly once (§3.10 item 11).
+// docs/architecture/spec/adapters.md#adapters-3-7: approvals are decided in the app, never over MCP. The envelope can carry a link into the
+// approver UI; the optional resume tool runs what a human already approved, exactly once (docs/architecture/spec/adapters.md#adapters-3-10 item 11).
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import type { ApprovalRecord } from "@orpc-agent/core";

@@ -1,5 +1,5 @@
-// adapters.md §3.3: identity from transport-verified authInfo, once per session and credential; expiry enforced
-// on every request; refusals are JSON-RPC errors; close evicts (§3.10 items 2–6).
+// docs/architecture/spec/adapters.md#adapters-3-3: identity from transport-verified authInfo, once per session and credential; expiry enforced
+// on every request; refusals are JSON-RPC errors; close evicts (docs/architecture/spec/adapters.md#adapters-3-10 items 2–6).
 import { createHash } from "node:crypto";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";

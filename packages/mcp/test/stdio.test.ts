@@ -1,4 +1,4 @@
-// adapters.md §3.10 item 16: the runnable stdio example, spawned as a child process, lists and calls tools through
+// docs/architecture/spec/adapters.md#adapters-3-10 item 16: the runnable stdio example, spawned as a child process, lists and calls tools through
 // the SDK's StdioClientTransport. Workspace sources run through tsx and the "@orpc-agent/source" export condition.
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

@@ -14,7 +14,7 @@ const OPTION_KEYS = ["tracer", "actorIdAttribute"];
 
 /**
  * Core's TracingAdapter over `@opentelemetry/api`. The application owns the SDK, exporters, samplers and
- * propagators; with none registered every span is a no-op. Spans and attributes are exactly core's (core.md §12).
+ * propagators; with none registered every span is a no-op. Spans and attributes are exactly core's (docs/architecture/spec/core.md#core-12).
  *
  * @example
  * const runtime = createAgentRuntime({ governance, tracing: createOpenTelemetryTracing() });

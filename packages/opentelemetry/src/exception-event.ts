@@ -3,7 +3,7 @@ import type { Attributes } from "@opentelemetry/api";
 /**
  * The attributes of the `exception` event for `recordError`: the error's name and `code: publicMessage`, nothing else.
  * Never `span.recordException`, which would copy `message` and `stack`; cause and details stay out too
- * (adapters.md §6, SI-10). A value without a public code gets a type and no message.
+ * (docs/architecture/spec/adapters.md#adapters-6, SI-10). A value without a public code gets a type and no message.
  */
 export function exceptionEventAttributes(error: unknown): Attributes {
   const attributes: Attributes = { "exception.type": errorName(error) };

@@ -1,4 +1,4 @@
-// Public entry of @orpc-agent/opentelemetry (adapters.md §6).
+// Public entry of @orpc-agent/opentelemetry (docs/architecture/spec/adapters.md#adapters-6).
 export { createOpenTelemetryTracing } from "./create-open-telemetry-tracing.js";
 export type { OpenTelemetryTracingOptions } from "./create-open-telemetry-tracing.js";
 export { withTraceContext } from "./trace-context.js";

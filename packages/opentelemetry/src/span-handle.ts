@@ -19,7 +19,7 @@ export class OpenTelemetrySpanHandle implements SpanHandle {
   }
 
   setAttributes(attributes: SpanAttributes): void {
-    // Stripped on every call, not only at start: core may set attributes at any stage (adapters.md §6).
+    // Stripped on every call, not only at start: core may set attributes at any stage (docs/architecture/spec/adapters.md#adapters-6).
     this.#span.setAttributes(this.#keepActorId ? attributes : withoutActorId(attributes));
   }
 

@@ -1,6 +1,6 @@
 import { indexPrefix } from "./table-name.js";
 
-// The DDL scripts (postgres.md §3.6, §4). Every statement ends with ";" and a newline and no
+// The DDL scripts (docs/architecture/spec/postgres.md#postgres-3-6, docs/architecture/spec/postgres.md#postgres-4). Every statement ends with ";" and a newline and no
 // statement contains another ";", so `DDL.split(";")` yields statements that an HTTP driver
 // can run one at a time. Every statement is `if not exists`: re-applying is a no-op.
 
@@ -10,7 +10,7 @@ export const DEFAULT_INVOCATIONS_TABLE = "orpc_agent_invocations";
 
 /**
  * The approvals DDL for a (validated) table name; the exported constant uses the default. Columns added after the
- * first release come as `alter table … add column if not exists` (postgres.md §4.3), so re-applying the current
+ * first release come as `alter table … add column if not exists` (docs/architecture/spec/postgres.md#postgres-4-3), so re-applying the current
  * DDL brings a table created by any earlier release up to date: `submitted_input` (approval binding), `quorum`
  * and `approvals` (quorum approvals; SQL NULL means a single approver and no votes), `seal` and `decision_seal`
  * (the runtime's keyed seals, opaque here), `definition_digest`, `manifest_digest` and `definition` (what the
@@ -84,7 +84,7 @@ create index if not exists ${index}_execution_idx
 }
 
 /**
- * The invocation journal DDL for a (validated) table name (distributed.md §5.6). The approval index is
+ * The invocation journal DDL for a (validated) table name (docs/architecture/spec/distributed.md#distributed-5-6). The approval index is
  * unique: one approval suspends one invocation, and `getByApproval` links the two tables without a column
  * in the approvals table. The open index serves reconciliation scans of claimed and unknown rows.
  */
@@ -121,20 +121,20 @@ create index if not exists ${index}_open_idx
 }
 
 /**
- * Canonical DDL of the approvals table `orpc_agent_approvals` (postgres.md §4.1). Apply it with
+ * Canonical DDL of the approvals table `orpc_agent_approvals` (docs/architecture/spec/postgres.md#postgres-4-1). Apply it with
  * your own migration tooling: `pool.query(APPROVALS_DDL)` (no parameter array) or PGlite's
  * `db.exec(APPROVALS_DDL)`.
  */
 export const APPROVALS_DDL: string = approvalsDdl(DEFAULT_APPROVALS_TABLE);
 
 /**
- * Canonical DDL of the audit table `orpc_agent_audit_events` (postgres.md §4.2). Recommended:
+ * Canonical DDL of the audit table `orpc_agent_audit_events` (docs/architecture/spec/postgres.md#postgres-4-2). Recommended:
  * the writing role gets INSERT only on it (append-only evidence).
  */
 export const AUDIT_DDL: string = auditDdl(DEFAULT_AUDIT_TABLE);
 
 /**
- * Canonical DDL of the invocation journal table `orpc_agent_invocations` (distributed.md §5.6). Apply it
+ * Canonical DDL of the invocation journal table `orpc_agent_invocations` (docs/architecture/spec/distributed.md#distributed-5-6). Apply it
  * like the others: `pool.query(INVOCATIONS_DDL)` (no parameter array) or PGlite's `db.exec(INVOCATIONS_DDL)`.
  */
 export const INVOCATIONS_DDL: string = invocationsDdl(DEFAULT_INVOCATIONS_TABLE);

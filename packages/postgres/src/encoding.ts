@@ -1,5 +1,5 @@
 // Drivers disagree on how JS values map to Postgres types, so the package sends only strings and
-// null (postgres.md §3.2) and never relies on a driver's result parsers (postgres.md §3.3).
+// null (docs/architecture/spec/postgres.md#postgres-3-2) and never relies on a driver's result parsers (docs/architecture/spec/postgres.md#postgres-3-3).
 
 /** A JSON-valued field, sent as text and cast with `$n::jsonb`. `undefined` becomes SQL NULL. */
 export function jsonParam(value: unknown): string | null {

@@ -1,4 +1,4 @@
-// Public entry of @orpc-agent/postgres (postgres.md §2; the invocation journal: distributed.md §5.6).
+// Public entry of @orpc-agent/postgres (docs/architecture/spec/postgres.md#postgres-2; the invocation journal: docs/architecture/spec/distributed.md#distributed-5-6).
 
 // The driver seam
 export type { PgQuery } from "./query.js";

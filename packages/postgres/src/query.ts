@@ -1,5 +1,5 @@
 /**
- * The whole driver seam: one statement, positional `$n` parameters, rows back (postgres.md §3).
+ * The whole driver seam: one statement, positional `$n` parameters, rows back (docs/architecture/spec/postgres.md#postgres-3).
  * The package never imports a driver; the application adapts its own in one line.
  *
  * @example
@@ -12,7 +12,7 @@ export function assertQuery(query: unknown): asserts query is PgQuery {
   if (typeof query !== "function") throw new TypeError("query is required: pass (sql, params) => pool.query(sql, params)");
 }
 
-/** Calls the seam so that a synchronous throw also surfaces as a rejection, unchanged (postgres.md §3.1). */
+/** Calls the seam so that a synchronous throw also surfaces as a rejection, unchanged (docs/architecture/spec/postgres.md#postgres-3-1). */
 export function runQuery(query: PgQuery, sql: string, params: unknown[]): Promise<{ rows: Record<string, unknown>[] }> {
   try {
     return Promise.resolve(query(sql, params));

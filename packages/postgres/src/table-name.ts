@@ -1,5 +1,5 @@
 // The table name is the only token ever interpolated into SQL, so it is validated at
-// construction (postgres.md §3.4). The 63-character limit stops Postgres from silently
+// construction (docs/architecture/spec/postgres.md#postgres-3-4). The 63-character limit stops Postgres from silently
 // truncating an identifier into another table's name.
 const TABLE_NAME = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
 const MAX_SEGMENT_LENGTH = 63;
@@ -16,7 +16,7 @@ export function assertTableName(table: unknown): asserts table is string {
   }
 }
 
-/** Index names derive from the table name with "." → "_", never schema-qualified (postgres.md §3.4, §3.6). */
+/** Index names derive from the table name with "." → "_", never schema-qualified (docs/architecture/spec/postgres.md#postgres-3-4, docs/architecture/spec/postgres.md#postgres-3-6). */
 export function indexPrefix(table: string): string {
   return table.replace(".", "_");
 }

@@ -15,7 +15,7 @@ import {
   TEST_DATABASE_URL,
 } from "./support/real-server.js";
 
-// The one-line adapters the README documents (postgres.md §3.5), each driving a coordinator
+// The one-line adapters the README documents (docs/architecture/spec/postgres.md#postgres-3-5), each driving a coordinator
 // and a sink through a full write and read.
 async function exercise(query: PgQuery, tables: { approvals: string; audit: string }) {
   const coordinator = createPgApprovalCoordinator({ query, table: tables.approvals });

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-// postgres.md §9.6: the workspace boundary check covers this package's sources and manifest.
+// docs/architecture/spec/postgres.md#postgres-9-6: the workspace boundary check covers this package's sources and manifest.
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as Record<
   string,

@@ -6,7 +6,7 @@ import { APPROVALS_DDL, AUDIT_DDL, INVOCATIONS_DDL, type PgQuery } from "../src/
 import { createPglite, pgliteQuery } from "./support/pglite.js";
 import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER, testSchemaName } from "./support/real-server.js";
 
-/** The statements of a DDL script, split the way an HTTP driver would run them (postgres.md §3.6). */
+/** The statements of a DDL script, split the way an HTTP driver would run them (docs/architecture/spec/postgres.md#postgres-3-6). */
 const statementsOf = (ddl: string) =>
   ddl
     .split(";")
@@ -21,7 +21,7 @@ const APPROVAL_COLUMNS = [
 const AUDIT_COLUMNS = [
   "actor_id", "actor_kind", "at", "capability_id", "correlation_id", "data", "execution_id", "id", "input_hash", "surface", "type",
 ];
-// distributed.md §5.6
+// docs/architecture/spec/distributed.md#distributed-5-6
 const INVOCATION_COLUMNS = [
   "actor_id", "actor_kind", "approval_id", "capability_id", "correlation_id", "created_at", "fence", "fingerprint", "invocation_id",
   "lease_expires_at", "namespace", "outcome", "resolution", "state", "surface", "suspension", "unknown_reason", "updated_at",
@@ -38,7 +38,7 @@ describe("APPROVALS_DDL and AUDIT_DDL: text", () => {
       expect(ddl).not.toMatch(/now\(\)|current_timestamp/i);
     }
     expect(statementsOf(AUDIT_DDL)).toHaveLength(4);
-    // The table, three indexes, then the additive migrations of later releases (postgres.md §4.3).
+    // The table, three indexes, then the additive migrations of later releases (docs/architecture/spec/postgres.md#postgres-4-3).
     expect(statementsOf(APPROVALS_DDL)).toHaveLength(12);
     expect(statementsOf(APPROVALS_DDL).slice(4)).toEqual([
       "alter table orpc_agent_approvals add column if not exists submitted_input jsonb",

@@ -113,7 +113,7 @@ function endToEnd(getQuery: () => PgQuery, getTables: () => Tables) {
       correlation_id: "corr_e2e",
     });
     expect(JSON.parse(byType("capability.approval_requested")[0]!.data as string)).toMatchObject({ approvalId });
-    // The decision is recorded under the approver, without an execution id (core.md §10).
+    // The decision is recorded under the approver, without an execution id (docs/architecture/spec/core.md#core-10).
     expect(byType("capability.approved")[0]).toMatchObject({ actor_id: "user_manager", execution_id: null });
     const started = byType("capability.started");
     expect(started).toHaveLength(1);

@@ -10,7 +10,7 @@ export type ApprovalProbe = ApprovalCoordinator &
 /**
  * An in-memory approval coordinator plus `pending/approve/reject`, for code that takes a coordinator directly.
  * It bypasses the runtime wrapper: deciding here emits no decision event and does not refuse self-approval
- * (the runtime still refuses such a record at resume, core.md §7 R4). Use `t.approvals` to go through the runtime.
+ * (the runtime still refuses such a record at resume, docs/architecture/spec/core.md#core-r4). Use `t.approvals` to go through the runtime.
  *
  * @example
  * const probe = approvalProbe({ now: clock.now });

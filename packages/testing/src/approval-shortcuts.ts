@@ -15,7 +15,7 @@ export type ApprovalShortcuts = {
 /**
  * `pending/approve/reject` over a `decide` path and the coordinator that stores the records. A lost race or a
  * lapsed record is not a test failure: the test asserts `APPROVAL_EXPIRED`/`APPROVAL_CONSUMED` at resume instead
- * (adapters.md §4). Detection reads the record state, never the error message (decided there).
+ * (docs/architecture/spec/adapters.md#adapters-4). Detection reads the record state, never the error message (decided there).
  */
 export function createApprovalShortcuts(
   decide: (id: string, decision: ApprovalDecision) => Promise<unknown>,

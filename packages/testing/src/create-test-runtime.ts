@@ -91,7 +91,7 @@ const AUTO_APPROVER: Actor = Object.freeze({ id: "auto-approver", kind: "automat
 
 /**
  * A real `createAgentRuntime` with fakes only at the seams: clock, approval coordinator, audit sink, tracing and
- * handlers (adapters.md §4). Governance is never re-implemented, so what passes here passes in production.
+ * handlers (docs/architecture/spec/adapters.md#adapters-4). Governance is never re-implemented, so what passes here passes in production.
  *
  * @example
  * const t = createAgentTestRuntime({ governance });

@@ -3,7 +3,7 @@ import { rebuildGovernance, reconstructProcedure } from "./rebuild-governance.js
 
 /**
  * The governance with every capability's `meta.agent.timeoutMs` forced, backing the test-only per-call
- * `timeoutMs` (adapters.md §4). Going through meta keeps the runtime's own timer and classification in charge.
+ * `timeoutMs` (docs/architecture/spec/adapters.md#adapters-4). Going through meta keeps the runtime's own timer and classification in charge.
  */
 export function forceTimeout(governance: AgentGovernance, timeoutMs: number): AgentGovernance {
   return rebuildGovernance(governance, (capability) => {

@@ -1,4 +1,4 @@
-// Public entry of @orpc-agent/testing (adapters.md §4).
+// Public entry of @orpc-agent/testing (docs/architecture/spec/adapters.md#adapters-4).
 export { createAgentTestRuntime } from "./create-test-runtime.js";
 export type { AgentTestRuntime, AgentTestRuntimeOptions, TestInvokeOptions } from "./create-test-runtime.js";
 export type { TestApprovals } from "./test-approvals.js";

@@ -9,7 +9,7 @@ import {
 
 /**
  * The same governance with some procedures swapped: the registry is rebuilt from the capability paths (so ids and
- * registry order stay), then bound to the same runtime policies (adapters.md §4).
+ * registry order stay), then bound to the same runtime policies (docs/architecture/spec/adapters.md#adapters-4).
  */
 export function rebuildGovernance(
   governance: AgentGovernance,

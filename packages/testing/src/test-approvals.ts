@@ -6,7 +6,7 @@ export type TestApprovals = ApprovalCoordinator & ApprovalShortcuts;
 
 /**
  * Decides through `runtime.approvals`, so decision events are emitted and self-approval is refused exactly as
- * in production (core.md §10): `approve` by the requester rejects with `APPROVAL_SELF_APPROVAL`, record still pending.
+ * in production (docs/architecture/spec/core.md#core-10): `approve` by the requester rejects with `APPROVAL_SELF_APPROVAL`, record still pending.
  */
 export function createTestApprovals(runtime: AgentRuntime<any>): TestApprovals {
   const approvals = runtime.approvals;

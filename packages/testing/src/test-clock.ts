@@ -1,7 +1,7 @@
 /** A duration `advance` understands besides plain milliseconds. */
 export type TestDuration = `${number}${"ms" | "s" | "m" | "h" | "d"}`;
 
-/** A settable clock for the runtime's `now` (timestamps and expiry), never for timers (core.md §5). */
+/** A settable clock for the runtime's `now` (timestamps and expiry), never for timers (docs/architecture/spec/core.md#core-5). */
 export type TestClock = {
   /** A fresh `Date` at the current test instant. */
   now(): Date;

@@ -4,7 +4,7 @@ import { describeApprovalCoordinatorContract } from "../../../test-fixtures/appr
 import { approvalProbe, capturedAudit, fakeActor, testClock } from "../src/index.js";
 import { buildShop } from "./shop.js";
 
-// Required test (11), adapters.md §4: the probe is a coordinator like any other (§5.2), run unchanged.
+// Required test (11), docs/architecture/spec/adapters.md#adapters-4: the probe is a coordinator like any other (docs/architecture/spec/adapters.md#adapters-5-2), run unchanged.
 describeApprovalCoordinatorContract("approvalProbe", async (now) => approvalProbe({ now }));
 
 const requester = fakeActor({ id: "u_requester" });

@@ -1,4 +1,4 @@
-// The conformance suite must be able to fail (adapters.md §5.1): a harness that reports every approval gate as
+// The conformance suite must be able to fail (docs/architecture/spec/adapters.md#adapters-5-1): a harness that reports every approval gate as
 // INTERNAL_ERROR is run in a child Vitest, so its failures are observed here without joining this run.
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";

@@ -1,4 +1,4 @@
-// Required test (1), adapters.md §4: the testing package passes the adapter conformance suite on surface `test`
+// Required test (1), docs/architecture/spec/adapters.md#adapters-4: the testing package passes the adapter conformance suite on surface `test`
 // with identity naming, built from the fixture's governance, coordinator and sink.
 import { createAgentTestRuntime, testClock } from "../src/index.js";
 import { describeAdapterConformance, referenceEnvelope, type ConformanceFixture, type ConformanceHarness } from "../../../test-fixtures/conformance.js";

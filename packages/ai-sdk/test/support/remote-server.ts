@@ -1,4 +1,4 @@
-// The server side of the remote overload's tests (adapters.md §2.6, distributed.md §3): an invocation service and
+// The server side of the remote overload's tests (docs/architecture/spec/adapters.md#adapters-2-6, docs/architecture/spec/distributed.md#distributed-3): an invocation service and
 // a capability router over a test runtime, reached in-process or through oRPC's RPCHandler on a loopback port.
 // The actor comes from the request (a header or the in-process context), never from anything the model said.
 import { randomUUID } from "node:crypto";
@@ -63,7 +63,7 @@ export function inProcessClient(router: CapabilityRouter<RequestContext>, actor:
   return createInProcessCapabilityClient(router, { context: { actor } });
 }
 
-/** An invocation id with ≥ 128 random bits (distributed.md §4). */
+/** An invocation id with ≥ 128 random bits (docs/architecture/spec/distributed.md#distributed-4). */
 export const newInvocationId = (): string => `inv-${randomUUID()}`;
 
 export type CapabilityServer = {

@@ -1,5 +1,5 @@
 // One hand-written LanguageModelV2 that every `ai` major accepts (v6 and v7 in compatibility mode), so the same
-// script drives the real generateText loop on every leg (adapters.md §2.1, §2.7 (8)). The types come from the
+// script drives the real generateText loop on every leg (docs/architecture/spec/adapters.md#adapters-2-1, docs/architecture/spec/adapters.md#adapters-2-7 (8)). The types come from the
 // loaded `ai` itself, so each leg checks the model against its own major.
 import type { generateText } from "ai";
 

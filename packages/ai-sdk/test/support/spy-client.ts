@@ -1,5 +1,5 @@
 // A CapabilityClient that records what the remote overload asks of it, delegating to a real one unless told
-// otherwise, so tests see the exact describe and invoke requests or make the client misbehave (adapters.md §2.6).
+// otherwise, so tests see the exact describe and invoke requests or make the client misbehave (docs/architecture/spec/adapters.md#adapters-2-6).
 import type {
   CapabilityClient,
   DescribeRequest,

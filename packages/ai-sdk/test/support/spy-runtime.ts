@@ -1,5 +1,5 @@
 // A runtime that records what the adapter asks of it, delegating to a real one unless told otherwise. It lets
-// tests see the exact arguments of invoke and describe, or make invoke misbehave (adapters.md §2.7 (9), (11)).
+// tests see the exact arguments of invoke and describe, or make invoke misbehave (docs/architecture/spec/adapters.md#adapters-2-7 (9), (11)).
 import type { AgentRuntime, DescribeOptions, ExecutionOptions, ExecutionResult, ExposureSurface } from "@orpc-agent/core";
 
 export type InvokeCall<TContext> = { id: string; input: unknown; options: ExecutionOptions<TContext> };

@@ -40,7 +40,7 @@ const VALUE_FLAGS: Record<string, ValueFlag> = {
   "--import": { key: "import" },
   "--cwd": { key: "cwd" },
   "--fail-on": { parse: (value, flags) => oneOf(value, { any: "any", widening: "widening" }, (v) => (flags.failOn = v)) },
-  // `human` and `markdown` are accepted aliases (cli.md §4).
+  // `human` and `markdown` are accepted aliases (docs/architecture/spec/cli.md#cli-4).
   "--format": {
     parse: (value, flags) =>
       oneOf(value, { plain: "plain", human: "plain", json: "json", md: "md", markdown: "md", github: "github" }, (v) => (flags.format = v)),
@@ -66,7 +66,7 @@ const BOOLEAN_FLAGS: Record<string, (flags: Flags) => void> = {
 };
 
 /**
- * Parses `orpc-agent <command> [options]` (cli.md §4): exactly one positional command; a flag value may
+ * Parses `orpc-agent <command> [options]` (docs/architecture/spec/cli.md#cli-4): exactly one positional command; a flag value may
  * not start with `-` except a lone `-`. Flags that do not apply to the command are accepted and ignored, except
  * `--format` on inspect, which is refused with a hint to `--json`.
  */

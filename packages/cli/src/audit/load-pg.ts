@@ -11,7 +11,7 @@ type PgModule = { Client: new (options: { connectionString: string }) => PgLikeC
 
 /**
  * The application's own `pg` (resolved from --cwd), else one the CLI can resolve. The CLI has no dependencies
- * (cli.md §3): reading a database by URL borrows the driver the app already has.
+ * (docs/architecture/spec/cli.md#cli-3): reading a database by URL borrows the driver the app already has.
  */
 export async function loadPg(cwd: string): Promise<PgModule | undefined> {
   for (const base of [join(cwd, "package.json"), import.meta.url]) {

@@ -16,7 +16,7 @@ import { couldNotRun, type CliIo } from "./io.js";
 import { loadApp, missingEntry } from "./load-app.js";
 
 /**
- * `orpc-agent check` (cli.md §4, §7): compares the loaded app with the committed snapshot and sets the
+ * `orpc-agent check` (docs/architecture/spec/cli.md#cli-4, docs/architecture/spec/cli.md#cli-7): compares the loaded app with the committed snapshot and sets the
  * exit code: 0 clean, 1 failing drift, 2 could not run. Never the Ink view.
  */
 export async function runCheck(options: CommandOptions, io: CliIo): Promise<number> {
@@ -30,7 +30,7 @@ export async function runCheck(options: CommandOptions, io: CliIo): Promise<numb
   const failing = failingChanges(changes, options.failOn);
   const exitCode = failing.length > 0 ? 1 : 0;
 
-  // Notices go to stderr whatever --fail-on and --format say (cli.md §7.4).
+  // Notices go to stderr whatever --fail-on and --format say (docs/architecture/spec/cli.md#cli-7-4).
   for (const line of driftNotices(baseline, loaded.snapshot, options.snapshotLabel, snapshotCommand(options))) {
     io.stderr.write(`${line}\n`);
   }
@@ -63,7 +63,7 @@ function render(changes: Change[], options: CommandOptions, io: CliIo, current: 
     case "plain": {
       const mode = { color: colorEnabled({ stdoutIsTTY: io.stdout.isTTY === true, env: io.env }) };
       const report = renderChanges(changes, mode, options.verbosity);
-      // At detail the reader also sees what was gated (cli.md §8.3).
+      // At detail the reader also sees what was gated (docs/architecture/spec/cli.md#cli-8-3).
       if (options.verbosity !== "detail") return report;
       return `${report}\n${renderInventory(current, mode, entrySource, "detail")}`;
     }

@@ -7,7 +7,7 @@ import type { Verbosity } from "../render/verbosity.js";
 
 export const DEFAULT_SNAPSHOT = "capabilities.snapshot.json";
 
-/** Flags merged with config and defaults: flag > config > default (cli.md §4). */
+/** Flags merged with config and defaults: flag > config > default (docs/architecture/spec/cli.md#cli-4). */
 export type CommandOptions = {
   cwd: string;
   entry: string | undefined;

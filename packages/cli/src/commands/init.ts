@@ -13,7 +13,7 @@ import { couldNotRun, notice, type CliIo } from "./io.js";
 const INSTALL_HINT = "init needs the optional packages ink and react: npm install --save-dev ink react";
 
 /**
- * `orpc-agent init` (cli.md §8.5): discover candidates, require an interactive terminal and Ink, then run
+ * `orpc-agent init` (docs/architecture/spec/cli.md#cli-8-5): discover candidates, require an interactive terminal and Ink, then run
  * the wizard. It never writes a guessed, unconfirmed config: every refusal prints the config to set by hand.
  */
 export async function runInit(

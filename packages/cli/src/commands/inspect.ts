@@ -6,7 +6,7 @@ import type { CliIo } from "./io.js";
 import { loadApp } from "./load-app.js";
 
 /**
- * `orpc-agent inspect` (cli.md §4): `--json` prints the snapshot; an interactive terminal gets the Ink
+ * `orpc-agent inspect` (docs/architecture/spec/cli.md#cli-4): `--json` prints the snapshot; an interactive terminal gets the Ink
  * view when ink and react import; everything else gets exactly the `--plain` output.
  */
 export async function runInspect(options: CommandOptions, io: CliIo): Promise<number> {

@@ -5,7 +5,7 @@ import { couldNotRun, notice, type CliIo } from "./io.js";
 
 /**
  * Loads the application for a loading command; on failure prints why and returns exit code 2.
- * The `runtimeAvailableAs` hint goes to stderr so it survives `--json`, `-o -` and pipes (cli.md §5.3).
+ * The `runtimeAvailableAs` hint goes to stderr so it survives `--json`, `-o -` and pipes (docs/architecture/spec/cli.md#cli-5-3).
  */
 export async function loadApp(options: CommandOptions, io: CliIo): Promise<LoadedSnapshot | 2> {
   if (options.entry === undefined) return missingEntry(io);
@@ -33,7 +33,7 @@ export async function loadApp(options: CommandOptions, io: CliIo): Promise<Loade
   return loaded;
 }
 
-/** A loading command without an entry (cli.md §4); only `init` discovers entries. */
+/** A loading command without an entry (docs/architecture/spec/cli.md#cli-4); only `init` discovers entries. */
 export function missingEntry(io: CliIo): 2 {
   return couldNotRun(io, 'no entry: pass --entry <path> or set "orpcAgent": { "entry": "<path>" } in package.json (orpcAgent.entry)');
 }

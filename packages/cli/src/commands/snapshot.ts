@@ -5,7 +5,7 @@ import type { CommandOptions } from "./command-options.js";
 import { couldNotRun, type CliIo } from "./io.js";
 import { loadApp } from "./load-app.js";
 
-/** `orpc-agent snapshot` (cli.md §4): writes to `--out` or the snapshot path; `-o -` writes to stdout. */
+/** `orpc-agent snapshot` (docs/architecture/spec/cli.md#cli-4): writes to `--out` or the snapshot path; `-o -` writes to stdout. */
 export async function runSnapshot(options: CommandOptions, io: CliIo): Promise<number> {
   const loaded = await loadApp(options, io);
   if (loaded === 2) return 2;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** The `orpcAgent` key of the application's package.json (cli.md §4). There is no other config file. */
+/** The `orpcAgent` key of the application's package.json (docs/architecture/spec/cli.md#cli-4). There is no other config file. */
 export type AgentConfig = { entry?: string; export?: string; snapshot?: string };
 
 export type ConfigResult = { ok: true; config: AgentConfig } | { ok: false; error: string };

@@ -4,7 +4,7 @@ import { runtimeChanges } from "./runtime-changes.js";
 import type { Change } from "./types.js";
 
 /**
- * Classifies every difference between a baseline and the current snapshot (cli.md §7), in generation
+ * Classifies every difference between a baseline and the current snapshot (docs/architecture/spec/cli.md#cli-7), in generation
  * order: capabilities in `after` order, removed capabilities, runtime changes, `excluded`.
  *
  * @example
@@ -24,7 +24,7 @@ export function diffSnapshots(before: CapabilitySnapshot, after: CapabilitySnaps
     changes.push(...(previous === undefined ? [newCapability(capability)] : capabilityChanges(previous, capability)));
   }
   for (const capability of before.capabilities) {
-    // A capability that lost meta.agent is reported once, as newly excluded (cli.md §7.2).
+    // A capability that lost meta.agent is reported once, as newly excluded (docs/architecture/spec/cli.md#cli-7-2).
     if (!afterIds.has(capability.id) && !isExcluded.has(capability.id)) {
       changes.push({ kind: "narrowing", id: capability.id, field: "capability", message: "capability removed" });
     }

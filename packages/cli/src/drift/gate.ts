@@ -3,7 +3,7 @@ import { CHANGE_KINDS, type Change, type ChangeKind } from "./types.js";
 export type FailOn = "any" | "widening";
 export type ChangeCounts = Record<ChangeKind, number>;
 
-/** The changes that fail the gate (cli.md §7.4): all of them, or only widening. Exit 1 iff non-empty. */
+/** The changes that fail the gate (docs/architecture/spec/cli.md#cli-7-4): all of them, or only widening. Exit 1 iff non-empty. */
 export function failingChanges(changes: readonly Change[], failOn: FailOn): Change[] {
   return failOn === "any" ? [...changes] : changes.filter((change) => change.kind === "widening");
 }

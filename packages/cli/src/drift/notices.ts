@@ -1,7 +1,7 @@
 import type { CapabilitySnapshot } from "../snapshot/types.js";
 
 /**
- * The stderr notices of cli.md §7.4 (a) and (b): the baseline predates what the gate now records, so
+ * The stderr notices of docs/architecture/spec/cli.md#cli-7-4 (a) and (b): the baseline predates what the gate now records, so
  * the transition is neutral but that part of the gate stays inert until the baseline is rewritten.
  */
 export function driftNotices(

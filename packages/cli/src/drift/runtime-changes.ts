@@ -3,7 +3,7 @@ import { pairByOccurrence } from "@orpc-agent/core/drift";
 import { scopeChanges } from "./scope-changes.js";
 import { RUNTIME_ID, type Change } from "./types.js";
 
-/** Runtime-policy drift (cli.md §7.3). Absent `runtime` means not observed, never "none". */
+/** Runtime-policy drift (docs/architecture/spec/cli.md#cli-7-3). Absent `runtime` means not observed, never "none". */
 export function runtimeChanges(before: CapabilitySnapshot, after: CapabilitySnapshot): Change[] {
   const was = before.runtime;
   const now = after.runtime;

@@ -7,7 +7,7 @@ import { RUNTIME_ID, type Change } from "./types.js";
 const ALL_SURFACES: readonly ExposureSurface[] = ["direct", "aiSdk", "mcp", "workflow", "test"];
 
 /**
- * Scope drift of one runtime policy present on both sides (cli.md §7.3). `existing` holds the ids present
+ * Scope drift of one runtime policy present on both sides (docs/architecture/spec/cli.md#cli-7-3). `existing` holds the ids present
  * on both sides: added or removed capabilities keep their own classification and are not scope drift.
  */
 export function scopeChanges(
@@ -64,7 +64,7 @@ export function scopeChanges(
   return changes;
 }
 
-// Absent scope ≡ {} ≡ everything (cli.md §6.2); an empty `capabilities` selects everything too.
+// Absent scope ≡ {} ≡ everything (docs/architecture/spec/cli.md#cli-6-2); an empty `capabilities` selects everything too.
 function comparable(scope: RuntimePolicyEntry["scope"]): object {
   if (scope === undefined) return {};
   const { capabilities, surfaces, via } = scope;

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 
-/** Where `init` looks for an entry, in this order (cli.md §8.5). */
+/** Where `init` looks for an entry, in this order (docs/architecture/spec/cli.md#cli-8-5). */
 export const ENTRY_CANDIDATES: readonly string[] = [
   "src/app.ts",
   "src/app.tsx",

@@ -6,7 +6,7 @@ export const CHECK_SCRIPT_NAME = "check:capabilities";
 /**
  * Merges `{ entry, export? }` into `orpcAgent`, keeping every other key (a hand-set `snapshot` survives).
  * An export not chosen now is removed, since a stale one would change what is read. Two-space indent,
- * trailing newline (cli.md §8.5). `text` undefined means there is no package.json yet.
+ * trailing newline (docs/architecture/spec/cli.md#cli-8-5). `text` undefined means there is no package.json yet.
  */
 export function mergeAgentConfig(text: string | undefined, config: InitConfig): string {
   const manifest = parseManifest(text);
@@ -18,7 +18,7 @@ export function mergeAgentConfig(text: string | undefined, config: InitConfig): 
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
-/** Adds `"check:capabilities": <command>` unless a script of that name exists (cli.md §8.5). */
+/** Adds `"check:capabilities": <command>` unless a script of that name exists (docs/architecture/spec/cli.md#cli-8-5). */
 export function addCheckScript(text: string | undefined, command: string): { text: string; added: boolean } {
   const manifest = parseManifest(text);
   const scripts = isRecord(manifest.scripts) ? manifest.scripts : {};

@@ -11,7 +11,7 @@ export type InitWizardDeps = {
   snapshotLabel: string;
   /** The check command the script should run (adds `--snapshot` when the path is not configured). */
   checkCommand: string;
-  /** The same child-process loader as `check` (cli.md §8.5 step 4). */
+  /** The same child-process loader as `check` (docs/architecture/spec/cli.md#cli-8-5 step 4). */
   load: (entry: string, exportName: string | undefined) => Promise<LoadedSnapshot>;
   readPackageJson: () => string | undefined;
   writePackageJson: (text: string) => void;
@@ -20,7 +20,7 @@ export type InitWizardDeps = {
 };
 
 /**
- * The `init` wizard (cli.md §8.5 steps 4–5): pick an entry, load it, offer the governed export, show the
+ * The `init` wizard (docs/architecture/spec/cli.md#cli-8-5 steps 4–5): pick an entry, load it, offer the governed export, show the
  * findings, confirm. Nothing is written before the confirmation; declining exits 0.
  */
 export async function runInitWizard(deps: InitWizardDeps): Promise<number> {

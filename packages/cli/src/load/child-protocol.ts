@@ -8,7 +8,7 @@ export type ChildPayload = {
   entry: string;
   exportName: string | undefined;
   descriptions: boolean;
-  /** Randomly named temp file the child writes its result to; never stdout (cli.md §5.1). */
+  /** Randomly named temp file the child writes its result to; never stdout (docs/architecture/spec/cli.md#cli-5-1). */
   resultFile: string;
 };
 
@@ -16,5 +16,5 @@ export type ChildResult =
   | { ok: true; snapshot: CapabilitySnapshot; entrySource: EntrySource; exportName: string; runtimeAvailableAs?: string }
   | { ok: false; message: string; detail?: string };
 
-/** Child exit codes (cli.md §5.1). */
+/** Child exit codes (docs/architecture/spec/cli.md#cli-5-1). */
 export const CHILD_EXIT = { ok: 0, importFailed: 10, exportRefused: 11, snapshotFailed: 12 } as const;

@@ -1,4 +1,4 @@
-// The loader child (cli.md §5.1): imports the application entry with ORPC_AGENT_INSPECT=1, resolves the
+// The loader child (docs/architecture/spec/cli.md#cli-5-1): imports the application entry with ORPC_AGENT_INSPECT=1, resolves the
 // export, builds the snapshot with the application's own core instance, writes the result to a temp file
 // and exits. It never calls an application function or a policy's `evaluate`.
 import { writeFileSync } from "node:fs";
@@ -48,7 +48,7 @@ try {
 
 /**
  * The core the application itself imports, resolved from the entry's directory: a converter the app
- * registered lives in that instance only (cli.md §3). Falls back to the core next to the CLI.
+ * registered lives in that instance only (docs/architecture/spec/cli.md#cli-3). Falls back to the core next to the CLI.
  */
 async function applicationCore(entryPath: string): Promise<CoreFunctions> {
   const from = dirname(entryPath);

@@ -32,7 +32,7 @@ export type LoadedSnapshot = {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
- * Loads the application in an isolated, time-boxed child process and returns its snapshot (cli.md §5).
+ * Loads the application in an isolated, time-boxed child process and returns its snapshot (docs/architecture/spec/cli.md#cli-5).
  * Rejects with a `LoadError` when the entry cannot be imported, the export is refused or ambiguous, the
  * child times out or dies, or a TypeScript entry has no loader.
  *
@@ -73,7 +73,7 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Loaded
   // Native stripping cannot handle enums, namespaces or decorators: retry once with the project's loader.
   if (outcome.code === CHILD_EXIT.importFailed && plan.retry !== undefined && isTypeScriptEntry(options.entry)) {
     const retried = await attempt(plan.retry);
-    // Report the retry's diagnosed outcome, else the first attempt's (cli.md §5.2).
+    // Report the retry's diagnosed outcome, else the first attempt's (docs/architecture/spec/cli.md#cli-5-2).
     if (retried.result !== undefined || outcome.result === undefined) {
       outcome = retried;
       used = plan.retry;

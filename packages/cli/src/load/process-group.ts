@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 
 const POSIX = process.platform !== "win32";
 
-/** Spawn option: on POSIX the loader child leads its own process group (cli.md §5.1, decided there). */
+/** Spawn option: on POSIX the loader child leads its own process group (docs/architecture/spec/cli.md#cli-5-1, decided there). */
 export const OWN_PROCESS_GROUP = POSIX;
 
 /**

@@ -4,7 +4,7 @@ import type { EntrySource } from "../snapshot/types.js";
 
 type Shape = "governance" | "runtime" | "registry";
 
-/** An export that looks like a governance, runtime or registry (cli.md §5.3), with what decides rank and identity. */
+/** An export that looks like a governance, runtime or registry (docs/architecture/spec/cli.md#cli-5-3), with what decides rank and identity. */
 type Match = { name: string; shape: Shape; rank: number; value: SnapshotSource; registry: object; governance: object | undefined };
 
 export type ResolvedExport =
@@ -12,7 +12,7 @@ export type ResolvedExport =
   | { ok: false; message: string };
 
 /**
- * Picks the export to read from a module namespace (cli.md §5.3). Functions are never called and Promises
+ * Picks the export to read from a module namespace (docs/architecture/spec/cli.md#cli-5-3). Functions are never called and Promises
  * never awaited. Without `exportName`: governance > runtime > registry over one registry; different
  * registries, or top-rank values carrying different governance objects, are ambiguous.
  */
@@ -31,7 +31,7 @@ function resolveNamed(namespace: Record<string, unknown>, names: string[], expor
   }
   const value = namespace[exportName];
   if (typeof value === "function") {
-    // Calling it could connect, migrate or charge a card (cli.md §5.3).
+    // Calling it could connect, migrate or charge a card (docs/architecture/spec/cli.md#cli-5-3).
     return {
       ok: false,
       message:
@@ -51,7 +51,7 @@ function resolveNamed(namespace: Record<string, unknown>, names: string[], expor
   }
   const resolved = toResolved(match);
   if (match.shape === "registry") {
-    // A governance or runtime over this very registry would also record runtime policies (cli.md §5.3).
+    // A governance or runtime over this very registry would also record runtime policies (docs/architecture/spec/cli.md#cli-5-3).
     const governed = matches(namespace, names)
       .filter((other) => other.shape !== "registry" && other.registry === match.registry)
       .sort((a, b) => b.rank - a.rank)[0];

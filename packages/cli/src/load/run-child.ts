@@ -19,7 +19,7 @@ export type ChildOutcome = {
 const OUTPUT_LIMIT = 64 * 1024;
 
 /**
- * Runs the loader child once (cli.md §5.1): `process.execPath` in `cwd`, ORPC_AGENT_INSPECT=1, stdin
+ * Runs the loader child once (docs/architecture/spec/cli.md#cli-5-1): `process.execPath` in `cwd`, ORPC_AGENT_INSPECT=1, stdin
  * ignored, output captured, result through a random temp file the parent always deletes. On POSIX the
  * child leads its own process group, and the whole group is killed on timeout and after exit.
  */

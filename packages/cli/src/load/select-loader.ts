@@ -25,7 +25,7 @@ export function isTypeScriptEntry(entry: string): boolean {
 }
 
 /**
- * Chooses the child's `--import` (cli.md §5.2). tsx and jiti are spawned, never imported: they only
+ * Chooses the child's `--import` (docs/architecture/spec/cli.md#cli-5-2). tsx and jiti are spawned, never imported: they only
  * ever appear here, as absolute `file:` URLs resolved from the project.
  */
 export function selectLoader(input: LoaderSelectionInput): LoaderPlan {

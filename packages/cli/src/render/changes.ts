@@ -12,7 +12,7 @@ const KIND_LABEL: Record<ChangeKind, string> = {
 };
 
 /**
- * The plain drift report (cli.md §8.3): `No capability drift.` when clean; otherwise the drift headline,
+ * The plain drift report (docs/architecture/spec/cli.md#cli-8-3): `No capability drift.` when clean; otherwise the drift headline,
  * then per kind a label and aligned `  <id>  <field>  <message>` rows. `min` prints the headline and the
  * non-zero counts only.
  *

@@ -3,7 +3,7 @@ import type { Change, ChangeKind } from "../drift/types.js";
 const LEVEL: Record<ChangeKind, "error" | "warning" | "notice"> = { widening: "error", narrowing: "warning", neutral: "notice" };
 
 /**
- * `check --format github` (cli.md §8.4): one workflow annotation per change, in generation order;
+ * `check --format github` (docs/architecture/spec/cli.md#cli-8-4): one workflow annotation per change, in generation order;
  * nothing when clean.
  *
  * @example

@@ -1,7 +1,7 @@
 import type { CapabilitySnapshot } from "../snapshot/types.js";
 
 /**
- * The qualified one-line summary (cli.md §8.1). It gets pasted alone, so it carries its own caveat:
+ * The qualified one-line summary (docs/architecture/spec/cli.md#cli-8-1). It gets pasted alone, so it carries its own caveat:
  * "declared gates" and "runtime policies not observed".
  *
  * @example

@@ -5,7 +5,7 @@ import { EMPTY, RISK_STYLE, SIDE_EFFECT_STYLE, type Cell } from "./style.js";
 
 /**
  * The facts of an inventory, independent of how they are drawn: the plain renderer and the Ink view
- * both draw this, so they show the same things (cli.md §8.2, §8.4).
+ * both draw this, so they show the same things (docs/architecture/spec/cli.md#cli-8-2, docs/architecture/spec/cli.md#cli-8-4).
  */
 export type InventoryModel = {
   headline: string;
@@ -29,7 +29,7 @@ export function inventoryModel(snapshot: CapabilitySnapshot, entrySource?: Entry
     headline: renderHeadline(snapshot),
     columns: COLUMNS.map((text) => ({ text, style: "dim" })),
     rows: snapshot.capabilities.map((capability) => {
-      // Runtime policies first: they evaluate before the capability's own (core.md §3.1).
+      // Runtime policies first: they evaluate before the capability's own (docs/architecture/spec/core.md#core-3-1).
       const policies = [
         ...runtimePolicies
           .filter((policy) => policy.candidates?.includes(capability.id) === true)
@@ -106,7 +106,7 @@ function runtimeSection(snapshot: CapabilitySnapshot, entrySource: EntrySource |
   };
 }
 
-// cli.md §2 items 2–3: unknown is not none, and the output says so itself.
+// docs/architecture/spec/cli.md#cli-2 items 2–3: unknown is not none, and the output says so itself.
 function notObservedWhy(entrySource: EntrySource | undefined): string[] {
   if (entrySource === "runtime-unreported") {
     return [

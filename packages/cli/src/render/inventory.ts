@@ -5,7 +5,7 @@ import { renderTable } from "./table.js";
 import type { Verbosity } from "./verbosity.js";
 
 /**
- * The plain inventory (cli.md §8.2), the tested contract: headline, capability table, runtime section,
+ * The plain inventory (docs/architecture/spec/cli.md#cli-8-2), the tested contract: headline, capability table, runtime section,
  * then the unexposed and excluded lists. `min` prints the headline only; `detail` adds dim lines per row.
  *
  * @example

@@ -4,7 +4,7 @@ import { driftHeadline } from "./drift-headline.js";
 
 const MARK: Record<ChangeKind, string> = { widening: "🔴", narrowing: "🔵", neutral: "⚪" };
 
-/** `check --format md` (cli.md §8.4): a bold count line and one table grouped by kind, for a PR comment. */
+/** `check --format md` (docs/architecture/spec/cli.md#cli-8-4): a bold count line and one table grouped by kind, for a PR comment. */
 export function renderMarkdown(changes: readonly Change[]): string {
   if (changes.length === 0) return "**No capability drift.**\n";
   const lines = [`**${driftHeadline(changes)}**`, "", "| | Capability | Field | Change |", "|---|---|---|---|"];

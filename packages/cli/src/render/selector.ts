@@ -3,7 +3,7 @@ import type { RuntimePolicyEntry } from "../snapshot/types.js";
 const SELECTOR_FIELDS = ["ids", "tags", "sideEffects", "risks"] as const;
 
 /**
- * A runtime policy's selector as one short string (cli.md §8.2): present fields as `field=a|b` joined
+ * A runtime policy's selector as one short string (docs/architecture/spec/cli.md#cli-8-2): present fields as `field=a|b` joined
  * by ` & `, `[]` as `field=(none)`, no scope as `all`, no candidates as `scope not observed`.
  */
 export function formatSelector(policy: RuntimePolicyEntry): string {

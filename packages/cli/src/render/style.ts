@@ -1,7 +1,7 @@
 import type { RiskLevel, SideEffect } from "@orpc-agent/core";
 import type { ChangeKind } from "../drift/types.js";
 
-/** The styles renderers use; colour never changes the text (cli.md §8.4). */
+/** The styles renderers use; colour never changes the text (docs/architecture/spec/cli.md#cli-8-4). */
 export type Style = "bold" | "dim" | "red" | "green" | "yellow" | "cyan" | "magenta" | "gray";
 
 /** A piece of text and how to paint it. */

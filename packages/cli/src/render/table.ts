@@ -1,7 +1,7 @@
 import { paint, type Cell } from "./style.js";
 
 /**
- * Aligned columns (cli.md §8.2): padded to the widest cell, two-space gaps, last column unpadded,
+ * Aligned columns (docs/architecture/spec/cli.md#cli-8-2): padded to the widest cell, two-space gaps, last column unpadded,
  * trailing spaces trimmed. Widths count code points of the unpainted text.
  */
 export function renderTable(rows: readonly (readonly Cell[])[], color: boolean, indent = ""): string[] {

@@ -1,2 +1,2 @@
-/** How much `inspect` and `check` print (cli.md §8.3). */
+/** How much `inspect` and `check` print (docs/architecture/spec/cli.md#cli-8-3). */
 export type Verbosity = "min" | "normal" | "detail";

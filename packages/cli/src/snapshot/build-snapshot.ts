@@ -5,7 +5,7 @@ import type { CapabilitySnapshot } from "./types.js";
 
 /**
  * Builds a v3 snapshot of a registry, runtime or governance in this process, with the core instance the
- * CLI resolves. The loader child uses the application's core instance instead (cli.md §3).
+ * CLI resolves. The loader child uses the application's core instance instead (docs/architecture/spec/cli.md#cli-3).
  *
  * @example
  * const snapshot = buildSnapshot(governance, { descriptions: false });

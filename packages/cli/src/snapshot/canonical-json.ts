@@ -1,5 +1,5 @@
 /**
- * The hash form of a JSON value (cli.md §6.1): object keys sorted recursively by code unit,
+ * The hash form of a JSON value (docs/architecture/spec/cli.md#cli-6-1): object keys sorted recursively by code unit,
  * `undefined`-valued properties dropped, array order kept, no whitespace.
  *
  * @example

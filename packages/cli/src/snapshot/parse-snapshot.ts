@@ -6,8 +6,8 @@ const RISKS = ["low", "medium", "high", "critical"];
 const PHASES = ["discovery", "invocation", "execution"];
 
 /**
- * Reads a committed snapshot of version 1, 2 or 3 and normalizes it (cli.md §6.3): v1 loses `runtime`
- * ("never observed"), a capability without `discovery` reads as `"discoverable"` in every version (§6.2),
+ * Reads a committed snapshot of version 1, 2 or 3 and normalizes it (docs/architecture/spec/cli.md#cli-6-3): v1 loses `runtime`
+ * ("never observed"), a capability without `discovery` reads as `"discoverable"` in every version (docs/architecture/spec/cli.md#cli-6-2),
  * v2 policies have unknown scope. Throws an `Error` for any other version; for a structurally invalid file of a
  * readable version, the message names the faulty entry, not the version.
  */
@@ -98,7 +98,7 @@ function readRuntimePolicy(value: unknown, version: number, where: string, probl
     throw problem(`${where}.phases is invalid`);
   }
   const entry: RuntimePolicyEntry = { name: value.name, phases: value.phases as RuntimePolicyEntry["phases"] };
-  // v2 recorded no scope: every policy's scope is unknown (cli.md §6.3).
+  // v2 recorded no scope: every policy's scope is unknown (docs/architecture/spec/cli.md#cli-6-3).
   if (version < 3) return entry;
   if (value.scope !== undefined) {
     if (!isRecord(value.scope)) throw problem(`${where}.scope is not an object`);

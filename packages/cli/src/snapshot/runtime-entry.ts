@@ -3,7 +3,7 @@ import { sortedByCodeUnit } from "@orpc-agent/core/drift";
 import type { RuntimePolicyEntry } from "./types.js";
 
 /**
- * Records one manifest entry (cli.md §6.2). The manifest is already flattened, so a removed member of a
+ * Records one manifest entry (docs/architecture/spec/cli.md#cli-6-2). The manifest is already flattened, so a removed member of a
  * runtime-level composite shows up by name. Scope and candidates are copied verbatim, never recomputed.
  */
 export function runtimePolicyEntry(entry: PolicyManifestEntry): RuntimePolicyEntry {

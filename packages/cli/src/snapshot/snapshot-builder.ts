@@ -10,7 +10,7 @@ export type SnapshotSource = CapabilityRegistry | AgentRuntime<any> | AgentGover
 export type BuildSnapshotOptions = { descriptions?: boolean };
 
 /**
- * Builds a v3 snapshot with the given core functions (cli.md §6). Reads declarations only: no
+ * Builds a v3 snapshot with the given core functions (docs/architecture/spec/cli.md#cli-6). Reads declarations only: no
  * application function and no policy `evaluate` is called.
  */
 export function buildSnapshotWith(
@@ -33,7 +33,7 @@ export function buildSnapshotWith(
     .map((capability) => capabilityEntry(capability, entryOptions))
     .sort((a, b) => compareCodeUnits(a.id, b.id));
 
-  // A bare registry names no runtime policies: `runtime` stays absent (unknown), never defaulted (cli.md §6.2).
+  // A bare registry names no runtime policies: `runtime` stays absent (unknown), never defaulted (docs/architecture/spec/cli.md#cli-6-2).
   const governance = isRegistryLike(source) ? undefined : governanceOf(source);
   return {
     version: SNAPSHOT_VERSION,

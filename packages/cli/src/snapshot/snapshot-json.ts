@@ -1,7 +1,7 @@
 import type { CapabilityEntry, CapabilitySnapshot, RuntimePolicyEntry } from "./types.js";
 
 /**
- * The on-disk form (cli.md §6.1): keys in the fixed order of §6.2, two-space indent, trailing newline.
+ * The on-disk form (docs/architecture/spec/cli.md#cli-6-1): keys in the fixed order of docs/architecture/spec/cli.md#cli-6-2, two-space indent, trailing newline.
  * Identical snapshots give identical bytes, so `inspect --json` and `snapshot -o -` match.
  */
 export function snapshotJson(snapshot: CapabilitySnapshot): string {
@@ -33,7 +33,7 @@ function orderedCapability(entry: CapabilityEntry): CapabilityEntry {
 }
 
 function orderedRuntimePolicy(entry: RuntimePolicyEntry): RuntimePolicyEntry {
-  // `scope` is the manifest's normalized form, copied verbatim: never reordered (cli.md §6.2).
+  // `scope` is the manifest's normalized form, copied verbatim: never reordered (docs/architecture/spec/cli.md#cli-6-2).
   return pick(entry, ["name", "phases", "scope", "candidates"]);
 }
 

@@ -1,6 +1,6 @@
 import type { AgentGovernance, AgentRuntime, CapabilityRegistry } from "@orpc-agent/core";
 
-// Shapes are duck-typed, never `instanceof`: the application may carry its own copy of core (cli.md §3, §5.3).
+// Shapes are duck-typed, never `instanceof`: the application may carry its own copy of core (docs/architecture/spec/cli.md#cli-3, docs/architecture/spec/cli.md#cli-5-3).
 
 export function isRegistryLike(value: unknown): value is CapabilityRegistry {
   if (!isObjectLike(value)) return false;
@@ -26,7 +26,7 @@ export function isRuntimeLike(value: unknown): value is AgentRuntime<unknown> {
 
 /**
  * The governance a source carries: the source itself, or else `source.governance` when that has an
- * array `manifest` (cli.md §5.3). A registry, or a runtime that does not report one, gives `undefined`.
+ * array `manifest` (docs/architecture/spec/cli.md#cli-5-3). A registry, or a runtime that does not report one, gives `undefined`.
  */
 export function governanceOf(source: unknown): AgentGovernance | undefined {
   if (isGovernanceLike(source)) return source;

@@ -1,10 +1,10 @@
 import type { PolicyPhase, PolicyScope } from "@orpc-agent/core";
 import type { CapabilityEntry } from "@orpc-agent/core/drift";
 
-/** The snapshot format this version writes (cli.md §6.3). Versions 1 and 2 are still read. */
+/** The snapshot format this version writes (docs/architecture/spec/cli.md#cli-6-3). Versions 1 and 2 are still read. */
 export const SNAPSHOT_VERSION = 3 as const;
 
-/** Where the snapshot's facts came from (cli.md §5.3). */
+/** Where the snapshot's facts came from (docs/architecture/spec/cli.md#cli-5-3). */
 export type EntrySource = "governance" | "runtime" | "registry" | "runtime-unreported";
 
 export type { CapabilityEntry } from "@orpc-agent/core/drift";

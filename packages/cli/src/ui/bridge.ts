@@ -12,7 +12,7 @@ export type UiAvailability = { available: true; modules: UiModules } | { availab
 const importModule: Importer = (specifier) => import(specifier);
 
 /**
- * Loads ink and react through dynamic `import()` (cli.md §3, ADR-016 §10). Never throws: when either is
+ * Loads ink and react through dynamic `import()` (docs/architecture/spec/cli.md#cli-3, ADR-016 §10). Never throws: when either is
  * missing or unusable the UI is reported "unavailable" and callers fall back or explain.
  */
 export async function loadUi(importer: Importer = importModule): Promise<UiAvailability> {

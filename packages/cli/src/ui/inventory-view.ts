@@ -6,7 +6,7 @@ import type { CapabilitySnapshot, EntrySource } from "../snapshot/types.js";
 import type { Element, UiModules } from "./ui-modules.js";
 
 /**
- * The Ink inventory (cli.md §8.4): the same model, levels and colours as the plain renderer, with the
+ * The Ink inventory (docs/architecture/spec/cli.md#cli-8-4): the same model, levels and colours as the plain renderer, with the
  * runtime state as a panel.
  */
 export function inventoryView(

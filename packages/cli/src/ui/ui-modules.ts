@@ -1,5 +1,5 @@
 // The slice of ink and react the views use, typed here so neither package is needed to typecheck or to
-// run the plain paths. Both are optional dependencies loaded only through the bridge (cli.md §3).
+// run the plain paths. Both are optional dependencies loaded only through the bridge (docs/architecture/spec/cli.md#cli-3).
 
 export type Element = unknown;
 

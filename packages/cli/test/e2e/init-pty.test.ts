@@ -1,4 +1,4 @@
-// cli.md §8.5 under a real pseudo-terminal: util-linux `script` gives the built binary a TTY on stdin and stdout,
+// docs/architecture/spec/cli.md#cli-8-5 under a real pseudo-terminal: util-linux `script` gives the built binary a TTY on stdin and stdout,
 // so the Ink wizard runs as a person would see it; keystrokes go in through the pty as they are prompted for.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -41,7 +41,7 @@ type PtyRun = {
 
 function runInPty(args: readonly string[], cwd: string, deadline: number): PtyRun {
   const command = `stty cols 120 rows 40; exec ${JSON.stringify(process.execPath)} ${[BIN, ...args].map((a) => JSON.stringify(a)).join(" ")}`;
-  // The wizard refuses under CI or NO_COLOR (cli.md §8.4); a person's terminal has neither.
+  // The wizard refuses under CI or NO_COLOR (docs/architecture/spec/cli.md#cli-8-4); a person's terminal has neither.
   const env: NodeJS.ProcessEnv = { ...process.env, TERM: "xterm-256color", COLUMNS: "120", LINES: "40" };
   delete env.CI;
   delete env.NO_COLOR;

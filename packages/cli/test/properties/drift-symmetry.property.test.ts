@@ -1,4 +1,4 @@
-// Property-based checks of drift classification (cli.md §7): swapping baseline and current swaps widening and
+// Property-based checks of drift classification (docs/architecture/spec/cli.md#cli-7): swapping baseline and current swaps widening and
 // narrowing and keeps neutral, for every field whose rule is stated in both directions. The rows the spec makes
 // one-directional on purpose (sideEffect, "now observed" transitions, a capability added unexposed) are checked
 // separately, so the symmetry property's exclusions stay deliberate.
@@ -77,14 +77,14 @@ const runtimePolicy = (withCandidates: boolean): fc.Arbitrary<RuntimePolicyEntry
       return out;
     });
 
-/** Two snapshots differing only where cli.md §7 classifies both directions. */
+/** Two snapshots differing only where docs/architecture/spec/cli.md#cli-7 classifies both directions. */
 const symmetricPair: fc.Arbitrary<[CapabilitySnapshot, CapabilitySnapshot]> = fc
   .record({
     fixedById: fc.tuple(...IDS.map(() => fixed)),
     presence: fc.tuple(...IDS.map(() => fc.constantFrom("both", "before", "after", "neither"))),
     before: fc.tuple(...IDS.map(() => variable)),
     after: fc.tuple(...IDS.map(() => variable)),
-    // `runtime` present on both sides or on neither; `candidates` likewise (the one-directional rows of §7.3).
+    // `runtime` present on both sides or on neither; `candidates` likewise (the one-directional rows of docs/architecture/spec/cli.md#cli-7-3).
     runtime: fc.constantFrom("absent", "without-candidates", "with-candidates"),
   })
   .chain((r) =>

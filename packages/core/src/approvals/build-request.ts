@@ -5,7 +5,7 @@ import type { CapabilityPlan } from "../runtime/plan.js";
 import type { ApprovalRequest } from "./types.js";
 
 /**
- * Merges the static gate and every require-approval stance into one request (core.md §10 "Request building"):
+ * Merges the static gate and every require-approval stance into one request (docs/architecture/spec/core.md#core-10 "Request building"):
  * reasons in order, types deduplicated, the shortest expiry wins, the largest quorum wins (the capability's own
  * `approval.quorum` whenever declared, like its `expiresInMs`).
  */

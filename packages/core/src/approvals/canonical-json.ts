@@ -1,6 +1,6 @@
-// Canonical JSON: the byte string an approval's input hash is taken over (core.md §10, ADR-012 §5, SI-5).
+// Canonical JSON: the byte string an approval's input hash is taken over (docs/architecture/spec/core.md#core-10, ADR-012 §5, SI-5).
 // Unlike JSON.stringify it sorts keys and refuses values it cannot represent, because
-// a hash must never bind less than what executes (core.md §15 item 11).
+// a hash must never bind less than what executes (docs/architecture/spec/core.md#core-15-item-11).
 
 /**
  * Thrown when a value has no canonical JSON form. Internal: the runtime maps it to

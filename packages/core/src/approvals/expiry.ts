@@ -1,5 +1,5 @@
 /**
- * Every expiry check of the approval path (core.md §7 R3, §10, as amended): fails closed. An `expiresAt` that is not
+ * Every expiry check of the approval path (docs/architecture/spec/core.md#core-r3, docs/architecture/spec/core.md#core-10, as amended): fails closed. An `expiresAt` that is not
  * a `Date`, or a `Date` or clock reading that is not finite, counts as expired; otherwise strict, so at exactly
  * `expiresAt` an approval is still live.
  */

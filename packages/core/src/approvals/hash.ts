@@ -1,6 +1,6 @@
 import { canonicalJson, UnserializableInputError } from "./canonical-json.js";
 
-// core.md §16: hash synchronously with node:crypto when the platform has it. The module is
+// docs/architecture/spec/core.md#core-16: hash synchronously with node:crypto when the platform has it. The module is
 // looked up at load time, never statically imported, so core stays loadable outside Node.
 type NodeHash = { update(data: string, encoding: "utf8"): NodeHash; digest(encoding: "hex"): string };
 type NodeCrypto = {
@@ -56,7 +56,7 @@ function toHex(bytes: Uint8Array): string {
 }
 
 /**
- * The approval input hash: SHA-256 of the canonical JSON of `value` (core.md §10, SI-5).
+ * The approval input hash: SHA-256 of the canonical JSON of `value` (docs/architecture/spec/core.md#core-10, SI-5).
  * `undefined` when the value has no canonical form (→ `APPROVAL_UNSERIALIZABLE_INPUT`).
  */
 export function hashCanonicalInput(value: unknown): string | undefined {
@@ -70,7 +70,7 @@ export function hashCanonicalInputAnywhere(value: unknown): string | undefined |
 }
 
 /**
- * The input hash approvals bind (core.md §10): lowercase hex SHA-256 of the canonical JSON of `value`, on any
+ * The input hash approvals bind (docs/architecture/spec/core.md#core-10): lowercase hex SHA-256 of the canonical JSON of `value`, on any
  * platform; `undefined` when the value has no canonical form. For adapters binding their own state to an input.
  */
 export function canonicalInputHash(value: unknown): Promise<string | undefined> {

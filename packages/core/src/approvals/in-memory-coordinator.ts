@@ -24,7 +24,7 @@ export type InMemoryApprovalCoordinator = ApprovalCoordinator & {
 
 /**
  * A `Map`-backed approval coordinator for development and tests; state lives in the process
- * and is lost on restart. Passes the coordinator contract suite (core.md §10).
+ * and is lost on restart. Passes the coordinator contract suite (docs/architecture/spec/core.md#core-10).
  *
  * @example
  * const coordinator = createInMemoryApprovalCoordinator({ now: () => clock.now() });
@@ -37,7 +37,7 @@ export function createInMemoryApprovalCoordinator(
   const records = new Map<string, ApprovalRecord>();
 
   // Every method does its checks and its mutation synchronously, before any await, so
-  // concurrent calls cannot interleave between check and set (core.md §10).
+  // concurrent calls cannot interleave between check and set (docs/architecture/spec/core.md#core-10).
   const coordinator: InMemoryApprovalCoordinator = {
     async create(request) {
       if (records.has(request.id)) throw new Error(`Approval "${request.id}" already exists`);
@@ -85,7 +85,7 @@ export function createInMemoryApprovalCoordinator(
       }
       const stored = records.get(id);
       if (stored === undefined) throw new Error(`Approval "${id}" was not found`);
-      // Only pending expires, so an approved record past expiresAt is still consumable (core.md §15 item 9).
+      // Only pending expires, so an approved record past expiresAt is still consumable (docs/architecture/spec/core.md#core-15-item-9).
       if (stored.status !== "approved" || stored.consumedByExecutionId !== undefined) {
         const status = reportedStatus(stored, now());
         const by = stored.consumedByExecutionId === undefined ? "" : `, consumed by ${stored.consumedByExecutionId}`;
@@ -106,7 +106,7 @@ export function createInMemoryApprovalCoordinator(
         if (filter.actorId !== undefined && stored.actor.id !== filter.actorId) continue;
         out.push(detach(stored, status));
       }
-      // Oldest first, the same order as the postgres coordinator (postgres.md §5.3).
+      // Oldest first, the same order as the postgres coordinator (docs/architecture/spec/postgres.md#postgres-5-3).
       return out.sort(byRequestedAtThenId);
     },
   };
@@ -122,7 +122,7 @@ export function isInMemoryCoordinator(value: unknown): boolean {
   return typeof value === "object" && value !== null && inMemory.has(value);
 }
 
-/** Lazy expiry, strict: at exactly `expiresAt` a record is still pending (core.md §10); a broken clock expires it. */
+/** Lazy expiry, strict: at exactly `expiresAt` a record is still pending (docs/architecture/spec/core.md#core-10); a broken clock expires it. */
 function reportedStatus(record: ApprovalRecord, at: Date): ApprovalStatus {
   return record.status === "pending" && isExpired(record.expiresAt, at) ? "expired" : record.status;
 }

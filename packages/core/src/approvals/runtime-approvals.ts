@@ -11,7 +11,7 @@ import { sameApprover } from "./approver-identity.js";
 import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, ApprovalRequest, RuntimeApprovals } from "./types.js";
 
 /**
- * `runtime.approvals`: the coordinator, with `decide` guarded and audited (core.md §10). Self-approval is refused
+ * `runtime.approvals`: the coordinator, with `decide` guarded and audited (docs/architecture/spec/core.md#core-10). Self-approval is refused
  * before the coordinator is touched, so the record stays pending for someone else (SI-4).
  */
 export function wrapCoordinator(

@@ -68,7 +68,7 @@ export type ApprovalRecord = ApprovalRequest & {
 export type ApprovalListFilter = { status?: ApprovalStatus; capabilityId?: string; actorId?: string };
 
 /**
- * Storage and state machine for approvals. Every implementation passes the coordinator contract suite. core.md §10
+ * Storage and state machine for approvals. Every implementation passes the coordinator contract suite. docs/architecture/spec/core.md#core-10
  *
  * `decide` is compare-and-set per decision. On a quorum record an approval by an approver id not yet counted is
  * appended to `approvals`; the record turns `approved` (with `decision`) when the count reaches `quorum`, and

@@ -3,7 +3,7 @@ import { ACTOR_KINDS } from "../capability/types.js";
 
 /**
  * Evidence keeps `{ id, kind }` and the acting agent's id only; a malformed actor becomes
- * `{ id: <string id or "unknown">, kind: "anonymous" }`. core.md §11
+ * `{ id: <string id or "unknown">, kind: "anonymous" }`. docs/architecture/spec/core.md#core-11
  */
 export function toAuditActorRef(actor: unknown): AuditActorRef {
   if (typeof actor === "object" && actor !== null) {

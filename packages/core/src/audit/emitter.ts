@@ -4,7 +4,7 @@ import { timerDelay } from "../internal/promise.js";
 import { createAuditChainer, type AuditChainer } from "./chain/link.js";
 
 export type AuditEmitter = {
-  /** False when no sink is configured: callers build no event at all (core.md §16). */
+  /** False when no sink is configured: callers build no event at all (docs/architecture/spec/core.md#core-16). */
   readonly enabled: boolean;
   readonly strict: boolean;
   readonly verbose: boolean;
@@ -76,7 +76,7 @@ export function createAuditEmitter(config: AuditConfig | undefined): AuditEmitte
     try {
       onSinkError(err, event);
     } catch {
-      // A throwing error handler must not break execution (core.md §11).
+      // A throwing error handler must not break execution (docs/architecture/spec/core.md#core-11).
     }
   };
 

@@ -64,7 +64,7 @@ type AuditEnvelope<T extends AgentAuditEventType> = {
   data: AuditEventData[T];
 };
 
-/** Union of every audit event, discriminated by `type`. core.md §11 */
+/** Union of every audit event, discriminated by `type`. docs/architecture/spec/core.md#core-11 */
 export type AgentAuditEvent = { [T in AgentAuditEventType]: AuditEnvelope<T> }[AgentAuditEventType];
 
 export type AuditSink = (event: AgentAuditEvent) => void | Promise<void>;

@@ -16,7 +16,7 @@ export type OrpcV2BuilderLike = { "~orpc": { orderedMiddlewares: readonly unknow
 /**
  * Types an oRPC builder for agent capabilities: on oRPC 1, `.meta({ agent })` is checked against
  * `AgentMeta` and handlers see `context.agent`. Type-level only: the builder itself is
- * returned, so procedures stay ordinary oRPC procedures (core.md §1, ADR-001).
+ * returned, so procedures stay ordinary oRPC procedures (docs/architecture/spec/core.md#core-1, ADR-001).
  *
  * On oRPC 2 (`.meta()` takes meta plugins) the builder's type is returned as is: declare with
  * `.meta(agentMeta({ ... }))` (checked against `AgentMeta` by `agentMeta`) and add `context.agent`

@@ -32,7 +32,7 @@ export type McpToolAnnotations = {
   openWorldHint?: boolean;
 };
 
-/** Agent metadata, placed under `.meta({ agent })` of an oRPC procedure. core.md §1.1 */
+/** Agent metadata, placed under `.meta({ agent })` of an oRPC procedure. docs/architecture/spec/core.md#core-1-1 */
 export type AgentMeta = {
   description: string;
   expose: Partial<Record<ExposureSurface, boolean>>;
@@ -59,7 +59,7 @@ export type AgentMeta = {
   };
 };
 
-/** `ctx.agent` inside the procedure call made by the runtime. core.md §1.2 */
+/** `ctx.agent` inside the procedure call made by the runtime. docs/architecture/spec/core.md#core-1-2 */
 export type AgentInvocationInfo = {
   executionId: string;
   capabilityId: string;
@@ -86,7 +86,7 @@ export function isExposureSurface(value: unknown): value is ExposureSurface {
   return typeof value === "string" && (EXPOSURE_SURFACES as readonly string[]).includes(value);
 }
 
-/** A well-formed actor: object, non-empty string id, valid kind. core.md §1 */
+/** A well-formed actor: object, non-empty string id, valid kind. docs/architecture/spec/core.md#core-1 */
 export function isWellFormedActor(value: unknown): value is Actor {
   if (typeof value !== "object" || value === null) return false;
   const a = value as { id?: unknown; kind?: unknown };

@@ -30,9 +30,9 @@ const DISCOVERY_MODES: readonly string[] = ["discoverable", "contextual"];
 const MCP_HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 
 /**
- * Validates `meta.agent` of the capability `id` against core.md §2.2, pushing one message per
+ * Validates `meta.agent` of the capability `id` against docs/architecture/spec/core.md#core-2-2, pushing one message per
  * problem (each prefixed with `id`) onto `problems`. Returns the normalized, frozen meta
- * (core.md §1.1: tags/policies/idempotent defaulted) when it found none, else `undefined`.
+ * (docs/architecture/spec/core.md#core-1-1: tags/policies/idempotent defaulted) when it found none, else `undefined`.
  */
 export function validateAgentMeta(id: string, agent: unknown, problems: string[]): AgentMeta | undefined {
   if (!isPlainObject(agent)) {
@@ -60,7 +60,7 @@ export function validateAgentMeta(id: string, agent: unknown, problems: string[]
       if (!(EXPOSURE_SURFACES as readonly string[]).includes(surface)) {
         bad(problems, id, `expose.${surface} is not an exposure surface (expected one of ${EXPOSURE_SURFACES.join(", ")})`);
       } else if (typeof value !== "boolean") {
-        // core.md §15.1: truthy non-booleans are build errors, never exposure (SI-1).
+        // docs/architecture/spec/core.md#core-15-item-1: truthy non-booleans are build errors, never exposure (SI-1).
         bad(problems, id, `expose.${surface} must be a boolean, got ${describeValue(value)}`);
       }
     }
@@ -166,7 +166,7 @@ export function validateAgentMeta(id: string, agent: unknown, problems: string[]
   return normalizeAgentMeta(agent as AgentMeta);
 }
 
-// Unknown keys inside `adapters` are ignored on purpose: they are protocol hints (core.md §2.2).
+// Unknown keys inside `adapters` are ignored on purpose: they are protocol hints (docs/architecture/spec/core.md#core-2-2).
 function validateAdapters(adapters: unknown, id: string, problems: string[]): void {
   if (!isPlainObject(adapters)) {
     bad(problems, id, `adapters must be a plain object, got ${describeValue(adapters)}`);
@@ -216,13 +216,13 @@ function checkToolName(toolName: unknown, where: string, id: string, problems: s
 const NO_ITEMS: readonly never[] = Object.freeze([]);
 
 /**
- * The registry's view of valid meta (core.md §1.1, decided there): a frozen shallow copy with
+ * The registry's view of valid meta (docs/architecture/spec/core.md#core-1-1, decided there): a frozen shallow copy with
  * `tags`, `policies` and `idempotent` defaulted. `expose`, `tags` and `policies` are copied and
  * frozen too, so editing the source object later cannot widen exposure or change policy scope.
  */
 export function normalizeAgentMeta(agent: AgentMeta): AgentMeta {
   // Object.assign onto a fixed literal, not `{ ...agent, tags }`: V8 builds spread-with-overrides
-  // literals about ten times slower, and registry build time is budgeted (core.md §16).
+  // literals about ten times slower, and registry build time is budgeted (docs/architecture/spec/core.md#core-16).
   const meta: AgentMeta = Object.assign(
     { description: "", expose: {}, sideEffect: "none", risk: "low", tags: NO_ITEMS, policies: NO_ITEMS, idempotent: false },
     agent,

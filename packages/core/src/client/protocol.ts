@@ -1,6 +1,6 @@
 import type { OutcomeUnknown, RemoteExecutionResult } from "./types.js";
 
-/** The wire protocol version carried by every response (distributed.md §1). */
+/** The wire protocol version carried by every response (docs/architecture/spec/distributed.md#distributed-1). */
 export const REMOTE_PROTOCOL = 1 as const;
 
 /** Invocation ids are caller-committed keys; this bounds them to what every journal can index. */

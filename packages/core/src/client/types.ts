@@ -1,4 +1,4 @@
-// The wire contract of a remote capability authority (distributed.md §1). Types only: a browser bundle
+// The wire contract of a remote capability authority (docs/architecture/spec/distributed.md#distributed-1). Types only: a browser bundle
 // of this entry holds nothing. Core's own unions are re-declared here, not imported, because core's main
 // entry pulls @orpc/server; test/client/types.test-d.ts holds each copy equal to core's.
 
@@ -49,7 +49,7 @@ export type DescribeResponse = {
   descriptors: RemoteDescriptor[];
 };
 
-/** A capability descriptor as the server resolved it for the calling actor (distributed.md §2). */
+/** A capability descriptor as the server resolved it for the calling actor (docs/architecture/spec/distributed.md#distributed-2). */
 export type RemoteDescriptor = {
   id: string;
   description: string;
@@ -62,7 +62,7 @@ export type RemoteDescriptor = {
   toolNames: { aiSdk: string; mcp: string };
   /** Equality only; a precondition at most, never a permission (D-5). */
   digest: string;
-  /** Present iff the capability is presented only in context; never in an unbound tool list (§2.3). */
+  /** Present iff the capability is presented only in context; never in an unbound tool list (docs/architecture/spec/distributed.md#distributed-2-3). */
   contextual?: true;
 };
 

@@ -5,7 +5,7 @@ import type { CapabilityEntry, Change, ChangeKind } from "./types.js";
 const RISK_ORDER: readonly RiskLevel[] = ["low", "medium", "high", "critical"];
 
 /**
- * Changes to one capability present on both sides, in the row order of cli.md §7.1. The one classification of
+ * Changes to one capability present on both sides, in the row order of docs/architecture/spec/cli.md#cli-7-1. The one classification of
  * governance drift: `orpc-agent check` applies it to snapshots, resume to the definition an approval was asked under.
  */
 export function capabilityChanges(before: CapabilityEntry, after: CapabilityEntry): Change[] {
@@ -100,7 +100,7 @@ function approvalChanges(before: CapabilityEntry, after: CapabilityEntry, add: A
   if (was === now) return;
   const message = `approval expiry ${msLabel(was)} → ${msLabel(now)}`;
   // Set on both sides and gating on both: a longer window is a weaker control. Set ↔ unset is neutral
-  // (cli.md §7.1), and so is any change while approval is not required on both sides (decided in this package).
+  // (docs/architecture/spec/cli.md#cli-7-1), and so is any change while approval is not required on both sides (decided in this package).
   if (bothRequired && was !== undefined && now !== undefined) add(now > was ? "widening" : "narrowing", "approval.expiresInMs", message);
   else add("neutral", "approval.expiresInMs", message);
 }

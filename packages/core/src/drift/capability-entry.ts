@@ -5,7 +5,7 @@ import type { CapabilityEntry } from "./types.js";
 
 /**
  * What an entry needs from outside: the CLI passes the application's own core functions (converter state is
- * module-level, cli.md §3); resume passes none of the schema parts, since R8 binds the input on its own.
+ * module-level, docs/architecture/spec/cli.md#cli-3); resume passes none of the schema parts, since R8 binds the input on its own.
  */
 export type CapabilityEntryOptions = {
   descriptions: boolean;
@@ -16,7 +16,7 @@ export type CapabilityEntryOptions = {
 const TOOL_SURFACES = ["aiSdk", "mcp"] as const;
 
 /**
- * Records one capability (cli.md §6.2). Functions become presence flags; policy bodies never appear.
+ * Records one capability (docs/architecture/spec/cli.md#cli-6-2). Functions become presence flags; policy bodies never appear.
  * Keys are assigned in on-disk order.
  */
 export function capabilityEntry(capability: AgentCapability, options: CapabilityEntryOptions): CapabilityEntry {
@@ -28,11 +28,11 @@ export function capabilityEntry(capability: AgentCapability, options: Capability
 
   const toolNames: NonNullable<CapabilityEntry["toolNames"]> = {};
   for (const surface of TOOL_SURFACES) {
-    // Adapter `toolNaming` overrides are invisible here (cli.md §2 item 4).
+    // Adapter `toolNaming` overrides are invisible here (docs/architecture/spec/cli.md#cli-2 item 4).
     if (expose.includes(surface)) toolNames[surface] = meta.adapters?.[surface]?.toolName ?? options.defaultToolName(capability.id);
   }
 
-  // Spread order is the on-disk key order (cli.md §6.2).
+  // Spread order is the on-disk key order (docs/architecture/spec/cli.md#cli-6-2).
   return {
     id: capability.id,
     ...(options.descriptions ? { description: meta.description } : {}),
@@ -46,7 +46,7 @@ export function capabilityEntry(capability: AgentCapability, options: Capability
     ...(meta.retry !== undefined ? { retry: retryEntry(meta.retry) } : {}),
     ...(meta.timeoutMs !== undefined ? { timeoutMs: meta.timeoutMs } : {}),
     tags: sortedByCodeUnit(meta.tags ?? []),
-    // A capability-scoped composite keeps its composite name (cli.md §6.2, ADR-016).
+    // A capability-scoped composite keeps its composite name (docs/architecture/spec/cli.md#cli-6-2, ADR-016).
     policies: (meta.policies ?? []).filter((policy) => policy.mode !== "shadow").map((policy) => policy.name),
     ...shadowNames(meta.policies ?? []),
     ...(meta.redact !== undefined
@@ -74,7 +74,7 @@ function retryEntry(retry: NonNullable<AgentCapability["meta"]["retry"]>): NonNu
   };
 }
 
-/** Shadow policies are listed apart, so moving one between modes is drift of its own (cli.md §7). */
+/** Shadow policies are listed apart, so moving one between modes is drift of its own (docs/architecture/spec/cli.md#cli-7). */
 function shadowNames(policies: readonly { name: string; mode?: string }[]): { shadowPolicies?: string[] } {
   const names = policies.filter((policy) => policy.mode === "shadow").map((policy) => policy.name);
   return names.length === 0 ? {} : { shadowPolicies: names };

@@ -1,5 +1,5 @@
 /**
- * Pairs two name lists by name and occurrence index, so duplicates pair up in order (cli.md §7.3,
+ * Pairs two name lists by name and occurrence index, so duplicates pair up in order (docs/architecture/spec/cli.md#cli-7-3,
  * decided there): the second "a" before pairs with the second "a" after. `reordered` is true when the
  * paired names appear in a different relative order.
  */

@@ -1,6 +1,6 @@
 import type { ExposureSurface, RiskLevel, SideEffect } from "../capability/types.js";
 
-/** Widening: the agent gained reach, or a control weakened (cli.md §7). */
+/** Widening: the agent gained reach, or a control weakened (docs/architecture/spec/cli.md#cli-7). */
 export type ChangeKind = "widening" | "narrowing" | "neutral";
 
 export type Change = {
@@ -13,7 +13,7 @@ export type Change = {
 
 export const CHANGE_KINDS: readonly ChangeKind[] = ["widening", "narrowing", "neutral"];
 
-/** One capability as the snapshot records it; key order here is the on-disk order (cli.md §6.2). */
+/** One capability as the snapshot records it; key order here is the on-disk order (docs/architecture/spec/cli.md#cli-6-2). */
 export type CapabilityEntry = {
   id: string;
   /** Absent when written with `--no-descriptions`. */

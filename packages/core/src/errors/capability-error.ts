@@ -27,7 +27,7 @@ export type CapabilityErrorOptions = {
 };
 
 /**
- * The one error type of every governed failure. Omitted options take the defaults of the code table (core.md §9).
+ * The one error type of every governed failure. Omitted options take the defaults of the code table (docs/architecture/spec/core.md#core-9).
  * `cause` stays on the server: it is non-enumerable and never serialized.
  *
  * @example

@@ -1,6 +1,6 @@
 import type { FailureStage } from "./capability-error.js";
 
-/** The closed error-code union. Adding a member is a breaking change. core.md §9 */
+/** The closed error-code union. Adding a member is a breaking change. docs/architecture/spec/core.md#core-9 */
 export type ErrorCode =
   | "CAPABILITY_NOT_FOUND"
   | "INPUT_INVALID"

@@ -4,7 +4,7 @@ import { CapabilityError } from "./capability-error.js";
 import { GENERIC_MESSAGE } from "./codes.js";
 
 /**
- * Classifies whatever the stage-11 call path threw (core.md §6.2 as amended, SI-9). `cause` always keeps the thrown value.
+ * Classifies whatever the stage-11 call path threw (docs/architecture/spec/core.md#core-6-2 as amended, SI-9). `cause` always keeps the thrown value.
  * The capability's own input was validated at stage 5, so a validation failure here belongs to a nested call and is
  * concealed; a server-side status (5xx) crosses only when the capability declared it (`.errors()`, which oRPC marks
  * `defined`), because it is what an upstream or a nested client reports about internals.

@@ -1,7 +1,7 @@
 import type { CapabilityError } from "./capability-error.js";
 import { GENERIC_MESSAGE, type ErrorCode } from "./codes.js";
 
-/** What every adapter sends to a model for an error. core.md §9 "Model serialization". */
+/** What every adapter sends to a model for an error. docs/architecture/spec/core.md#core-9 "Model serialization". */
 export type ModelError = { code: ErrorCode; message: string; retryable: boolean; details?: unknown };
 
 export function toModelError(error: CapabilityError): ModelError {

@@ -5,7 +5,7 @@ import type { AgentCapability } from "../registry/types.js";
 /**
  * Sorted ids of the capabilities a scope selects, independent of any request: capability selectors
  * match and, if `surfaces` is set, the capability is exposed (`=== true`) on at least one of them.
- * A candidate is not a verdict (core.md §4).
+ * A candidate is not a verdict (docs/architecture/spec/core.md#core-4).
  */
 export function resolvePolicyCandidates(
   scope: PolicyScope | undefined,

@@ -22,7 +22,7 @@ const USAGE = "defineGovernance({ registry, policies?, shadowPolicies? })";
 
 /**
  * Binds a registry to its runtime-level policies and states, in `manifest`, which capabilities each
- * policy may apply to. Pure and synchronous, so it is safe at module scope (core.md §4).
+ * policy may apply to. Pure and synchronous, so it is safe at module scope (docs/architecture/spec/core.md#core-4).
  *
  * @example
  * export const governance = defineGovernance({ registry, policies: [refundLimit] });
@@ -39,7 +39,7 @@ export function defineGovernance(config: GovernanceConfig): AgentGovernance {
   const declared = policyList(config.policies, "policies");
   const declaredShadow = policyList(config.shadowPolicies, "shadowPolicies");
 
-  // The runtime evaluates members one by one, so governance checks and lists them one by one (core.md §3).
+  // The runtime evaluates members one by one, so governance checks and lists them one by one (docs/architecture/spec/core.md#core-3).
   const flat = flattenPolicies(declared);
   const policies = flat.filter((policy) => !isShadowPolicy(policy));
   const shadowPolicies = [...flat.filter(isShadowPolicy), ...flattenPolicies(declaredShadow).map(asShadow)];
@@ -77,7 +77,7 @@ function manifestEntry(
   // Re-normalizing is idempotent for definePolicy scopes and validates hand-built ones.
   const scope = policy.scope === undefined ? undefined : normalizePolicyScope(policy.scope, policy.name);
   for (const id of scope?.capabilities?.ids ?? []) {
-    // A scope naming a missing id is a typo or a registry narrowed by filter: fail now (core.md §4, §15 item 13).
+    // A scope naming a missing id is a typo or a registry narrowed by filter: fail now (docs/architecture/spec/core.md#core-4, docs/architecture/spec/core.md#core-15-item-13).
     if (registry.get(id) === undefined) {
       throw new TypeError(`${USAGE}: policy "${policy.name}" scopes capability id "${id}", which is not in the registry.`);
     }

@@ -43,7 +43,7 @@ type Sent<T> = { ok: true; value: T } | { ok: false; state: CallState; fired: "t
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
- * A `CapabilityClient` over oRPC's RPC protocol (distributed.md §4). `invoke` and `resume` never reject once a
+ * A `CapabilityClient` over oRPC's RPC protocol (docs/architecture/spec/distributed.md#distributed-4). `invoke` and `resume` never reject once a
  * request may have left and never retry: a failure after dispatch resolves to `outcome-unknown`, and
  * `reconcile` is the explicit way to learn what happened. Definite refusals resolve to `failed`.
  *
@@ -94,7 +94,7 @@ export function createHttpCapabilityClient(o: HttpCapabilityClientOptions): Capa
     }
   }
 
-  /** invoke/resume: every failure becomes an envelope; after dispatch, an unknown outcome (§4 table). */
+  /** invoke/resume: every failure becomes an envelope; after dispatch, an unknown outcome (docs/architecture/spec/distributed.md#distributed-4 table). */
   async function execute<O>(op: "invoke" | "resume", invocationId: string, input: unknown, call: RemoteCallOptions | undefined): Promise<RemoteExecutionResult<O>> {
     const sent = await send(op, input, call);
     if (sent.ok) {

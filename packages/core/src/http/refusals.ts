@@ -1,6 +1,6 @@
 import type { CapabilityClientFailure, RemoteError } from "../client/types.js";
 
-// Statuses that mean "refused before processing" (distributed.md §4): nothing ran, so the answer is definite.
+// Statuses that mean "refused before processing" (docs/architecture/spec/distributed.md#distributed-4): nothing ran, so the answer is definite.
 // Any other status after dispatch leaves the outcome unknown.
 
 const GENERIC: RemoteError = { code: "INTERNAL_ERROR", message: "The operation failed.", retryable: false };

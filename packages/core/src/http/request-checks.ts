@@ -1,7 +1,7 @@
 import { CORRELATION_ID_PATTERN, INVOCATION_ID_PATTERN } from "../client/protocol.js";
 import type { DescribeRequest, InvokeRequest, ReconcileRequest, RemoteCallOptions, ResumeRequest } from "../client/types.js";
 
-// Caller errors caught before anything is sent: the only way `invoke`/`resume` reject (distributed.md §1).
+// Caller errors caught before anything is sent: the only way `invoke`/`resume` reject (docs/architecture/spec/distributed.md#distributed-1).
 
 function fail(op: string, message: string): never {
   throw new TypeError(`${op}: ${message}`);

@@ -1,4 +1,4 @@
-/** Copies arrays and plain objects, shares primitives. Exact for JSON data (core.md §8 step 4), far cheaper than structuredClone. */
+/** Copies arrays and plain objects, shares primitives. Exact for JSON data (docs/architecture/spec/core.md#core-8 step 4), far cheaper than structuredClone. */
 export function copyJsonTree<T>(value: T): T {
   if (Array.isArray(value)) {
     const out = new Array(value.length);

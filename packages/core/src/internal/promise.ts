@@ -2,7 +2,7 @@ export function isPromiseLike<T>(value: unknown): value is PromiseLike<T> {
   return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
-/** A monotonic clock for deadlines; `now()` from options never drives timers (core.md §15 item 12). */
+/** A monotonic clock for deadlines; `now()` from options never drives timers (docs/architecture/spec/core.md#core-15-item-12). */
 export const monotonicNow = (): number => performance.now();
 
 /** The longest delay a timer holds: Node fires a longer one after 1 ms (with a TimeoutOverflowWarning), browsers at once. */

@@ -3,7 +3,7 @@ import * as standard from "@orpc/client/standard";
 
 // oRPC's RPC JSON encoding, in the 1.x form on either major: 1.x tags a value's type with a number, 2.x with a
 // name, but both list the same types at the same paths in the same order. Storing the 1.x form keeps journal rows
-// readable after an upgrade (distributed.md §5.3).
+// readable after an upgrade (docs/architecture/spec/distributed.md#distributed-5-3).
 
 export type RpcJson = { json: unknown; meta: unknown[] };
 

@@ -10,12 +10,12 @@ const MEMBERS = Symbol("orpc-agent.composedPolicies");
 
 type Composite = AgentPolicy & { readonly [MEMBERS]: readonly AgentPolicy[] };
 
-// Combination precedence, strongest last (core.md §3.1 step 4; errors throw before this applies).
+// Combination precedence, strongest last (docs/architecture/spec/core.md#core-3-1 step 4; errors throw before this applies).
 const PRECEDENCE: readonly PolicyDecision["type"][] = ["allow", "require-approval", "hide", "deny"];
 
 /**
  * Packages policies into one without hiding them: the runtime and the manifest flatten it back,
- * so every member is scoped, evaluated and audited under its own name (core.md §3).
+ * so every member is scoped, evaluated and audited under its own name (docs/architecture/spec/core.md#core-3).
  *
  * @example
  * const finance = composePolicies(refundLimit, businessHours);

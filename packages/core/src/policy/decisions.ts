@@ -6,7 +6,7 @@ type DenyDecision = Extract<PolicyDecision, { type: "deny" }>;
 type HideDecision = Extract<PolicyDecision, { type: "hide" }>;
 type RequireApprovalDecision = Extract<PolicyDecision, { type: "require-approval" }>;
 
-// Pure constructors: an omitted field is absent from the decision, never `undefined` (core.md §3).
+// Pure constructors: an omitted field is absent from the decision, never `undefined` (docs/architecture/spec/core.md#core-3).
 
 /**
  * Lets the operation proceed. `metadata` is recorded with the stance; keep it payload-free.

@@ -5,7 +5,7 @@ import { POLICY_PHASES, type AgentPolicy, type PolicyMode, type PolicyPhase, typ
 export type DefinePolicyOptions = {
   /** Phases the policy takes part in; default `["invocation"]`. */
   phases?: readonly PolicyPhase[];
-  /** Which capabilities and surfaces the policy applies to; authoritative (core.md §3, ADR-018). */
+  /** Which capabilities and surfaces the policy applies to; authoritative (docs/architecture/spec/core.md#core-3, ADR-018). */
   scope?: PolicyScope;
   /**
    * `"shadow"` evaluates the policy beside the enforced ones without ever changing an outcome; whenever its stance
@@ -69,6 +69,6 @@ function normalizePhases(name: string, phases: unknown): readonly PolicyPhase[] 
       throw new TypeError(`definePolicy("${name}"): invalid phase ${describeValue(phase)}; allowed: ${POLICY_PHASES.join(", ")}.`);
     }
   }
-  // Deduplicated in the order given (core.md §3, decided here).
+  // Deduplicated in the order given (docs/architecture/spec/core.md#core-3, decided here).
   return Object.freeze([...new Set(phases as PolicyPhase[])]);
 }

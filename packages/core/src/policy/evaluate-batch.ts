@@ -4,7 +4,7 @@ import type { AgentPolicy, PolicyDecision, PolicyDecisionRecord, PolicyRequest }
 
 export type ApprovalDemand = { policy: string; reason: string; approvalType?: string; expiresInMs?: number; quorum?: number };
 
-/** The combined outcome of one batch: the applicable policies of one phase for one capability. core.md §3.1 */
+/** The combined outcome of one batch: the applicable policies of one phase for one capability. docs/architecture/spec/core.md#core-3-1 */
 export type PolicyBatchResult = {
   verdict: "allow" | "deny" | "hide" | "require-approval" | "error";
   records: PolicyDecisionRecord[];
@@ -19,7 +19,7 @@ const TIMED_OUT = Symbol("policy-timeout");
 
 /**
  * Evaluates every policy in order, sharing one deadline. Synchronous results are used as they come; a deadline timer
- * is armed only when a policy returns a promise, so an all-sync batch never leaves the current tick (core.md §16).
+ * is armed only when a policy returns a promise, so an all-sync batch never leaves the current tick (docs/architecture/spec/core.md#core-16).
  */
 export function evaluatePolicyBatch(
   policies: readonly AgentPolicy[],
@@ -105,7 +105,7 @@ function raceDeadline(value: PromiseLike<unknown>, deadline: number): Promise<un
   return new Promise((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     // Timers can fire a fraction of a millisecond early; the monotonic deadline decides, so a batch cut short by the
-    // discovery budget always finds the budget spent (core.md §8 step 3: never a short catalog). The same re-arming
+    // discovery budget always finds the budget spent (docs/architecture/spec/core.md#core-8 step 3: never a short catalog). The same re-arming
     // makes a deadline beyond the longest timer delay exact.
     const arm = () => {
       timer = setTimeout(() => (monotonicNow() >= deadline ? resolve(TIMED_OUT) : arm()), timerDelay(Math.max(1, deadline - monotonicNow())));
@@ -147,7 +147,7 @@ function record(records: PolicyDecisionRecord[], decisions: (PolicyDecision | un
 /**
  * Reads a returned value exactly once into a fresh decision, so what was recorded is what combines: a getter that
  * answers "hide" when checked and something else later must not turn into an allow. A throwing getter, like any
- * shape outside the four, is an "error" stance (core.md §3.1 step 3, SI-7).
+ * shape outside the four, is an "error" stance (docs/architecture/spec/core.md#core-3-1 step 3, SI-7).
  */
 function readDecision(value: unknown): PolicyDecision | undefined {
   if (typeof value !== "object" || value === null) return undefined;

@@ -2,7 +2,7 @@ import { isValidQuorum } from "../approvals/quorum.js";
 import type { PolicyDecision } from "./types.js";
 
 /**
- * Whether a policy returned one of the four decision shapes (core.md §3.1 step 3); anything else,
+ * Whether a policy returned one of the four decision shapes (docs/architecture/spec/core.md#core-3-1 step 3); anything else,
  * `undefined` included, is a policy error. Extra fields are allowed and ignored (SI-6).
  */
 export function isPolicyDecision(value: unknown): value is PolicyDecision {

@@ -1,6 +1,6 @@
 import type { AgentPolicy } from "./types.js";
 
-/** Structural check shared by meta validation and defineGovernance (core.md §2.2, §4). */
+/** Structural check shared by meta validation and defineGovernance (docs/architecture/spec/core.md#core-2-2, docs/architecture/spec/core.md#core-4). */
 export function isAgentPolicy(value: unknown): value is AgentPolicy {
   if (typeof value !== "object" || value === null) return false;
   const policy = value as { name?: unknown; phases?: unknown; evaluate?: unknown; mode?: unknown };

@@ -14,7 +14,7 @@ const SELECTOR_KEYS = ["ids", "tags", "sideEffects", "risks"];
 type CapabilitySelectors = NonNullable<PolicyScope["capabilities"]>;
 
 /**
- * Validates a policy scope and returns its normalized, frozen form (core.md §3, ADR-018):
+ * Validates a policy scope and returns its normalized, frozen form (docs/architecture/spec/core.md#core-3, ADR-018):
  * `ids`/`tags` deduplicated and sorted, enum lists deduplicated in canonical order.
  * Fields given as `undefined` count as absent. `owner` names the policy in error messages.
  */
@@ -43,7 +43,7 @@ export function policyScopeAdmitsActor(scope: PolicyScope | undefined, actor: { 
 
 /**
  * Whether a scope selects `(capability, surface)`: AND across fields, ANY within a field;
- * a missing scope or field selects all, a present empty array selects none (core.md §3).
+ * a missing scope or field selects all, a present empty array selects none (docs/architecture/spec/core.md#core-3).
  * With `surface` undefined the `surfaces` field is not consulted.
  */
 export function policyScopeMatches(

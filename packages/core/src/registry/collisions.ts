@@ -4,7 +4,7 @@ import type { AgentCapability } from "./types.js";
 const TOOL_SURFACES: readonly ToolSurface[] = ["aiSdk", "mcp"];
 
 /**
- * Tool names must be unique per surface among the capabilities exposed there (core.md §2.1).
+ * Tool names must be unique per surface among the capabilities exposed there (docs/architecture/spec/core.md#core-2-1).
  * Unexposed surfaces never collide; adapters re-check with their own `toolNaming`.
  */
 export function checkToolNameCollisions(capabilities: readonly AgentCapability[], problems: string[]): void {

@@ -5,7 +5,7 @@ import type { AgentCapability, CapabilityQuery } from "./types.js";
 type CapabilityPredicate = (capability: AgentCapability) => boolean;
 
 /**
- * Turns a `filter` argument into a predicate (core.md §2.3): query fields AND, each array is
+ * Turns a `filter` argument into a predicate (docs/architecture/spec/core.md#core-2-3): query fields AND, each array is
  * any-of (an empty array matches nothing), `surface` means `expose[surface] === true`, and an
  * untagged capability matches no `tags`. A malformed query throws `TypeError` rather than
  * silently matching everything (a misspelt `sideEffects` would otherwise widen the registry).

@@ -21,7 +21,7 @@ export function buildRegistry(
     ids: () => list.map((capability) => capability.id),
     get: (id: string) => byId.get(id),
     capabilities: () => list.slice(),
-    // Filtering is composition, not authorization (core.md §2.3): excluded entries carry over.
+    // Filtering is composition, not authorization (docs/architecture/spec/core.md#core-2-3): excluded entries carry over.
     filter: (query: Parameters<CapabilityRegistry["filter"]>[0]) =>
       buildRegistry(list.filter(toCapabilityPredicate(query)), excluded),
     inspect: () => ({

@@ -3,7 +3,7 @@ import type { AgentCapability } from "./types.js";
 
 /**
  * Model surfaces need a JSON Schema of the input, so conversion failures are startup problems,
- * not first-call ones (core.md §2.1, §13). Conversion is memoized, so this also warms discovery.
+ * not first-call ones (docs/architecture/spec/core.md#core-2-1, docs/architecture/spec/core.md#core-13). Conversion is memoized, so this also warms discovery.
  */
 export function checkSchemaConvertibility(capabilities: readonly AgentCapability[], problems: string[]): void {
   for (const capability of capabilities) {

@@ -25,7 +25,7 @@ export function isReservedToolName(name: string): boolean {
 }
 
 /**
- * The tool name of a capability on a surface (core.md §2.3): `meta.adapters.<surface>.toolName`,
+ * The tool name of a capability on a surface (docs/architecture/spec/core.md#core-2-3): `meta.adapters.<surface>.toolName`,
  * else the adapter's `toolNaming(id)`, else `defaultToolName(id)`. Naming never affects governance.
  */
 export function resolveToolName(

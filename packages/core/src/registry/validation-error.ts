@@ -1,7 +1,7 @@
 /** The single startup error of `createCapabilityRegistry`, carrying every problem found. */
 export type RegistryValidationError = Error & { readonly problems: readonly string[] };
 
-/** `Capability registry validation failed (N problem[s]):` and one line per problem (core.md §2.1). */
+/** `Capability registry validation failed (N problem[s]):` and one line per problem (docs/architecture/spec/core.md#core-2-1). */
 export function createRegistryValidationError(problems: readonly string[]): RegistryValidationError {
   const count = problems.length;
   const lines = problems.map((problem) => `\n  - ${problem}`).join("");

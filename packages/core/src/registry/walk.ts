@@ -28,7 +28,7 @@ export const IGNORED_AGENT_META_PROBLEM =
   "declare the capability with .meta(agentMeta({ ... })) from @orpc-agent/core, which works on oRPC 1 and 2";
 
 /**
- * Walks a procedure tree depth-first in own-key order (core.md §2.1); the visiting order is the
+ * Walks a procedure tree depth-first in own-key order (docs/architecture/spec/core.md#core-2-1); the visiting order is the
  * registry order. `root` must be a plain object.
  */
 export function walkCapabilityDefs(root: object, problems: string[]): WalkResult {

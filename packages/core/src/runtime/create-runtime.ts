@@ -26,7 +26,7 @@ const DEFAULTS: ResolvedDefaults = Object.freeze({
 
 /**
  * Builds the governed runtime over a governance. Pure, synchronous and cheap (one runtime per request is fine):
- * everything static per capability is computed here, not per call (core.md §5, §16).
+ * everything static per capability is computed here, not per call (docs/architecture/spec/core.md#core-5, docs/architecture/spec/core.md#core-16).
  *
  * @example
  * const runtime = createAgentRuntime({ governance, audit: auditSink, approvals: { coordinator } });
@@ -87,7 +87,7 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
     invoke: (id, input, invokeOptions) => invoke(state, id, input, invokeOptions as never),
     describe: (surface, describeOptions) => describe(state, surface, describeOptions as never),
     resume: (approvalId, resumeOptions) => resume(state, approvalId, resumeOptions as never),
-    // Only an absent timeoutMs takes the default, as a destructuring default would; `null` is invalid (core.md §11).
+    // Only an absent timeoutMs takes the default, as a destructuring default would; `null` is invalid (docs/architecture/spec/core.md#core-11).
     drainAudit: (drainOptions) => audit.drain(drainOptions?.timeoutMs === undefined ? 5_000 : drainOptions.timeoutMs),
   };
   registerRuntimeState(runtime, state);
@@ -108,7 +108,7 @@ function resolveDefaults(given: RuntimeDefaults | undefined): ResolvedDefaults {
   return Object.freeze(out);
 }
 
-/** Schema-consuming exposures must convert at startup, never on a first call (core.md §5, §13). */
+/** Schema-consuming exposures must convert at startup, never on a first call (docs/architecture/spec/core.md#core-5, docs/architecture/spec/core.md#core-13). */
 function verifySchemaConvertible(plan: CapabilityPlan): void {
   if (!plan.inputSchema || !MODEL_SURFACES.some((s) => plan.exposed[s])) return;
   try {

@@ -18,7 +18,7 @@ import type { CapabilityDescriptor, DescribeOptions, DescribeScope } from "./typ
 const EMPTY_OBJECT_SCHEMA = Object.freeze({ type: "object" });
 
 /**
- * `runtime.describe`: exposure → scope → discovery policies → descriptors → event (core.md §8).
+ * `runtime.describe`: exposure → scope → discovery policies → descriptors → event (docs/architecture/spec/core.md#core-8).
  * Advisory only: every invoke re-checks (SI-2). Opens no spans.
  */
 export async function describe(rt: RuntimeState, surface: ExposureSurface, options: DescribeOptions<unknown>): Promise<CapabilityDescriptor[]> {
@@ -133,7 +133,7 @@ async function evaluateDiscovery(
     const batch = evaluatePolicyBatch(policies, request, timeoutMs, now);
     if (!isPromiseLike(batch)) {
       applyVerdict(verdicts, i, batch);
-      // The batch's own last reading (core.md §16: one read per synchronous policy, none extra).
+      // The batch's own last reading (docs/architecture/spec/core.md#core-16: one read per synchronous policy, none extra).
       checkBudget((now = batch.endedAt ?? monotonicNow()));
       if (shadows.length > 0) {
         runShadows(plan, shadows, request, batchDeadline, batch);

@@ -20,7 +20,7 @@ export type ExecutionTail = {
   context: unknown;
   /** What policies see (frozen when any applies). */
   validatedInput: unknown;
-  /** What the handler receives: the validated value itself, never parsed again (amended core.md §6.1, SI-6). */
+  /** What the handler receives: the validated value itself, never parsed again (amended docs/architecture/spec/core.md#core-6-1, SI-6). */
   callInput: unknown;
   /** What the caller submitted, stored beside a new request so its resume validates it once (R8). */
   submittedInput: unknown;
@@ -31,7 +31,7 @@ export type ExecutionTail = {
   approvalQuorum?: number;
   /** The demands behind that approval, repeated in any new request so the approver sees every reason. */
   priorDemands: readonly ApprovalDemand[];
-  /** On resume, the record every policy of the execution sees as `req.approval` (core.md §3 PolicyRequest). */
+  /** On resume, the record every policy of the execution sees as `req.approval` (docs/architecture/spec/core.md#core-3 PolicyRequest). */
   approvalRecord?: ApprovalRecord;
   signal: AbortSignal | undefined;
   idempotencyKey: string | undefined;
@@ -82,7 +82,7 @@ async function withExecutionPolicies(exec: Execution, tail: ExecutionTail): Prom
   if (refusal) return finishDenied(exec, refusal.error, refusal.reason);
   if (batch.verdict === "require-approval") {
     // No approval yet engages stage 8 now. One in hand satisfies only the demands whose type it was granted for
-    // (the R10 rule, amended §6 stage 9); otherwise a new request lists every demand, old and new (SI-5).
+    // (the R10 rule, amended docs/architecture/spec/core.md#core-stage-9); otherwise a new request lists every demand, old and new (SI-5).
     const held = tail.approvalTypes;
     const heldQuorum = tail.approvalQuorum ?? 1;
     const needsGate =

@@ -93,7 +93,7 @@ export function finishSuspended(exec: Execution, approval: ApprovalRecord): Exec
 function endSpanWithError(exec: Execution, error: CapabilityError, outcome: "failed" | "cancelled" = "failed"): void {
   if (!exec.rt.tracing) return;
   exec.span.setAttributes({ "orpc_agent.outcome": outcome, "orpc_agent.error_code": error.code, "orpc_agent.attempt": exec.attempts });
-  // The span gets the public error only, rebuilt without cause or details (core.md §12, SI-10).
+  // The span gets the public error only, rebuilt without cause or details (docs/architecture/spec/core.md#core-12, SI-10).
   exec.span.recordError(
     new CapabilityError({ code: error.code, stage: error.stage, publicMessage: error.publicMessage, retryable: error.retryable, exposeToModel: error.exposeToModel }),
   );

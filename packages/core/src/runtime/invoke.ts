@@ -19,7 +19,7 @@ import type { RuntimeState } from "./state.js";
 import type { ExecutionOptions, ExecutionResult } from "./types.js";
 
 /**
- * `runtime.invoke`: stages 2..15 of core.md §6, in order. Never throws for governed outcomes.
+ * `runtime.invoke`: stages 2..15 of docs/architecture/spec/core.md#core-6, in order. Never throws for governed outcomes.
  * Stages run synchronously for as long as nothing they call returns a promise; only a stage that really waits
  * continues in a promise, so a call whose policies and schema are synchronous holds no frame while its procedure
  * runs (issue 28). Every branch that continues later carries the last guard (`guarded`).

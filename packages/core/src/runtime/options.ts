@@ -16,7 +16,7 @@ function assertOptionalSignal(value: unknown): void {
 export function assertExecutionOptions(id: unknown, options: ExecutionOptions<unknown>): ExposureSurface {
   if (typeof id !== "string" || id.length === 0) throw new TypeError("invoke: capabilityId must be a non-empty string.");
   if (typeof options !== "object" || options === null) throw new TypeError("invoke: options must be an object: { actor, context, surface? }.");
-  // Only an omitted surface defaults; `null` is as invalid as any other non-surface (core.md §6).
+  // Only an omitted surface defaults; `null` is as invalid as any other non-surface (docs/architecture/spec/core.md#core-6).
   const surface = options.surface === undefined ? "direct" : options.surface;
   if (!isExposureSurface(surface)) throw new TypeError(`invoke: unknown surface ${JSON.stringify(surface)}.`);
   assertOptionalSignal(options.signal);

@@ -12,7 +12,7 @@ import type { AgentCapability } from "../registry/types.js";
 
 type PoliciesBySurface = Readonly<Record<ExposureSurface, readonly AgentPolicy[]>>;
 
-/** Everything static about one capability, computed once at runtime creation (core.md §16). */
+/** Everything static about one capability, computed once at runtime creation (docs/architecture/spec/core.md#core-16). */
 export type CapabilityPlan = {
   readonly capability: AgentCapability;
   readonly id: string;

@@ -29,7 +29,7 @@ import type { ExecutionResult, ResumeOptions } from "./types.js";
 const UNKNOWN_CALLER: Actor = Object.freeze({ id: "unknown", kind: "anonymous" });
 
 /**
- * `runtime.resume`: checks R1..R12 of core.md §7 in order. R1..R10 precede consumption, so drift, lost exposure or
+ * `runtime.resume`: checks R1..R12 of docs/architecture/spec/core.md#core-7 in order. R1..R10 precede consumption, so drift, lost exposure or
  * a current refusal never burns an approval. Runs as the original requester, never as approver or caller.
  */
 export async function resume<O>(rt: RuntimeState, approvalId: string, options: ResumeOptions<unknown>): Promise<ExecutionResult<O>> {

@@ -4,7 +4,7 @@ import type { CapabilityPlan } from "./plan.js";
 
 type WarningKind = "W1" | "W2" | "W3" | "W4";
 
-// Each kind fires at most once per governance object per process (core.md §5).
+// Each kind fires at most once per governance object per process (docs/architecture/spec/core.md#core-5).
 const fired = new WeakMap<AgentGovernance, Set<WarningKind>>();
 
 function warnOnce(governance: AgentGovernance, kind: WarningKind, ids: string[], message: string): void {

@@ -7,7 +7,7 @@ const frozenTrees = new WeakMap<JsonSchemaObject, JsonSchemaObject>();
 
 /**
  * One deep-frozen copy of a memoized conversion, the same object for every caller (`describe` with
- * `inputSchemas: "shared"`, core.md §8 step 4 as extended). The conversion itself stays unfrozen: it is
+ * `inputSchemas: "shared"`, docs/architecture/spec/core.md#core-8 step 4 as extended). The conversion itself stays unfrozen: it is
  * `toJsonSchema`'s public return value.
  */
 export function sharedJsonSchema(conversion: JsonSchemaObject): JsonSchemaObject {

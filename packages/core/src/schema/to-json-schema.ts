@@ -2,7 +2,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { describeValue } from "../capability/validate-meta.js";
 import type { JsonSchemaObject, SchemaConverter } from "./types.js";
 
-// Converter state is module-level on purpose: application and tooling share one core instance (core.md §13, §0).
+// Converter state is module-level on purpose: application and tooling share one core instance (docs/architecture/spec/core.md#core-13, docs/architecture/spec/core.md#core-0).
 const converters = new Map<string, SchemaConverter>();
 let cache = new WeakMap<object, JsonSchemaObject>();
 
@@ -46,7 +46,7 @@ export function registerSchemaConverter(vendor: string, convert: SchemaConverter
     throw new TypeError(`registerSchemaConverter("${vendor}", convert): convert must be a function.`);
   }
   converters.set(vendor, convert);
-  // A new converter may change earlier results, so nothing memoized survives (core.md §13).
+  // A new converter may change earlier results, so nothing memoized survives (docs/architecture/spec/core.md#core-13).
   cache = new WeakMap();
 }
 
@@ -77,12 +77,12 @@ function convertZod(schema: StandardSchemaV1): JsonSchemaObject {
   const own = (schema as { toJSONSchema?: unknown }).toJSONSchema;
   if (typeof own === "function") return own.call(schema, { io: "input" }) as JsonSchemaObject;
   zodToJsonSchema ??= loadZodToJsonSchema();
-  // io "input": describe what a caller must produce, e.g. `.default()` fields are optional (core.md §13).
+  // io "input": describe what a caller must produce, e.g. `.default()` fields are optional (docs/architecture/spec/core.md#core-13).
   return zodToJsonSchema(schema, { io: "input" }) as JsonSchemaObject;
 }
 
 // toJsonSchema is synchronous, so the optional `zod` peer is required on first use rather than imported:
-// core must stay loadable without zod (core.md §0, §13). Zod 4 ships a CJS build for this.
+// core must stay loadable without zod (docs/architecture/spec/core.md#core-0, docs/architecture/spec/core.md#core-13). Zod 4 ships a CJS build for this.
 function loadZodToJsonSchema(): ZodToJsonSchema {
   const nodeModule = (
     globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }

@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-// Static on purpose: importing this subpath without the peer fails at import (core.md §13).
+// Static on purpose: importing this subpath without the peer fails at import (docs/architecture/spec/core.md#core-13).
 import { toJsonSchema as valibotToJsonSchema } from "@valibot/to-json-schema";
 import { registerSchemaConverter } from "./to-json-schema.js";
 import type { JsonSchemaObject } from "./types.js";

@@ -1,4 +1,4 @@
-// @orpc-agent/core/server — the invocation service, its journal and the remote capability router (distributed.md §3, §5).
+// @orpc-agent/core/server — the invocation service, its journal and the remote capability router (docs/architecture/spec/distributed.md#distributed-3, docs/architecture/spec/distributed.md#distributed-5).
 
 // Invocation service
 export { createInvocationService } from "./service/create-invocation-service.js";

@@ -6,7 +6,7 @@ export interface SpanHandle {
   end(status: "ok" | "error"): void;
 }
 
-/** Implemented by tracing packages (e.g. @orpc-agent/opentelemetry). core.md §12 */
+/** Implemented by tracing packages (e.g. @orpc-agent/opentelemetry). docs/architecture/spec/core.md#core-12 */
 export interface TracingAdapter {
   startSpan(name: string, attributes: SpanAttributes, parent?: SpanHandle): SpanHandle;
 }

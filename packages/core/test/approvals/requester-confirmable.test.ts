@@ -14,7 +14,7 @@ import {
   type ApprovalRecord,
 } from "../../src/index.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W1", "W3"]);
 
 // approvals.requesterConfirmable (ADR-006 addendum): the requester may confirm their own request only when every

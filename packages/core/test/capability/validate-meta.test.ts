@@ -18,7 +18,7 @@ function problemsFor(agent: unknown): readonly string[] {
   return buildProblems({ orders: { refund: procedureWith(agent) } });
 }
 
-// core.md §2.2: [what is wrong, the agent meta, the exact problem line].
+// docs/architecture/spec/core.md#core-2-2: [what is wrong, the agent meta, the exact problem line].
 const matrix: [string, unknown, string][] = [
   ["agent is not an object", "yes", 'agent must be a plain object (AgentMeta), got "yes"'],
   ["agent is null", null, "agent must be a plain object (AgentMeta), got null"],

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-// B1 (distributed.md §10): browser bundles of core/client and core/http hold no node:* module and no @orpc/server;
+// B1 (docs/architecture/spec/distributed.md#distributed-10): browser bundles of core/client and core/http hold no node:* module and no @orpc/server;
 // core/client imports nothing at all. esbuild is the one tsup bundles with, resolved through tsup.
 type EsbuildResult = { metafile?: { inputs: Record<string, unknown> }; outputFiles: { text: string }[] };
 type Esbuild = { build(o: Record<string, unknown>): Promise<EsbuildResult> };

@@ -5,7 +5,7 @@ import type { JsonSchemaObject as CoreJsonSchemaObject } from "../../src/schema/
 import type { CapabilityClientError } from "../../src/http/index.js";
 import type { ExecutionResult } from "../../src/index.js";
 
-// B2 (distributed.md §10): core/client re-declares core's unions instead of importing them (a browser bundle
+// B2 (docs/architecture/spec/distributed.md#distributed-10): core/client re-declares core's unions instead of importing them (a browser bundle
 // must not pull @orpc/server); these checks hold each copy equal to the original.
 describe("core/client types", () => {
   it("B2: re-declared unions equal core's", () => {

@@ -1,5 +1,5 @@
-// Core's own conformance run (adapters.md §5.1, "direct" row): no adapter, the runtime itself on surface
-// `direct`, with identity naming and the reference translation of §1.5.
+// Core's own conformance run (docs/architecture/spec/adapters.md#adapters-5-1, "direct" row): no adapter, the runtime itself on surface
+// `direct`, with identity naming and the reference translation of docs/architecture/spec/adapters.md#adapters-1-5.
 import { createAgentRuntime, type CapabilityDescriptor } from "../../src/index.js";
 import { describeAdapterConformance, referenceEnvelope, type ConformanceFixture, type ConformanceHarness, type HarnessTool } from "../../../../test-fixtures/conformance.js";
 

@@ -1,4 +1,4 @@
-// Property-based checks of canonical JSON (core.md §10 "Canonical JSON + hash", SI-5): what an approval's input
+// Property-based checks of canonical JSON (docs/architecture/spec/core.md#core-10 "Canonical JSON + hash", SI-5): what an approval's input
 // hash binds. Generated JSON trees, rebuilt with shuffled keys, mutated at one leaf, or seeded with one value that
 // has no canonical form at a known path.
 import fc from "fast-check";
@@ -79,7 +79,7 @@ class Money {
   constructor(readonly cents: number) {}
 }
 
-/** Values with no canonical form (core.md §10): never dropped, never stringified lossily. */
+/** Values with no canonical form (docs/architecture/spec/core.md#core-10): never dropped, never stringified lossily. */
 const unserializable = fc.constantFrom<[string, () => unknown]>(
   ["NaN", () => Number.NaN],
   ["Infinity", () => Number.POSITIVE_INFINITY],

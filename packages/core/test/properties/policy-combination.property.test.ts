@@ -1,4 +1,4 @@
-// Property-based checks of policy combination (core.md §3.1, SI-7): any interleaving of synchronous, asynchronous,
+// Property-based checks of policy combination (docs/architecture/spec/core.md#core-3-1, SI-7): any interleaving of synchronous, asynchronous,
 // thenable, throwing, rejecting, timed-out and garbage-returning policies combines as error > deny > hide >
 // require-approval > allow, records every stance in order, and fails closed — both in evaluatePolicyBatch itself
 // and through a real runtime at stage 7 and stage 9.
@@ -38,7 +38,7 @@ type Behaviour =
   | { kind: "shifty"; first: "deny" | "hide"; mode: Mode }
   | { kind: "fail"; how: Failure; garbage: unknown };
 
-/** Shapes that are none of the four decisions (core.md §3.1 step 3). */
+/** Shapes that are none of the four decisions (docs/architecture/spec/core.md#core-3-1 step 3). */
 const GARBAGE: unknown[] = [
   undefined,
   null,
@@ -154,7 +154,7 @@ type Expected = {
   reasons: string[];
 };
 
-/** The model of core.md §3.1: every stance in order; a timeout spends the deadline, so the next records "error" unevaluated and the batch stops. */
+/** The model of docs/architecture/spec/core.md#core-3-1: every stance in order; a timeout spends the deadline, so the next records "error" unevaluated and the batch stops. */
 function expected(list: Behaviour[], names: string[]): Expected {
   const records: PolicyDecisionRecord[] = [];
   const timeoutAt = list.findIndex((b) => b.kind === "fail" && b.how === "timeout");

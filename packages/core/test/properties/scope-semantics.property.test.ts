@@ -1,4 +1,4 @@
-// Property-based checks of the two scope languages (core.md §3 "Scope", §8 step 2, §15 item 2): a describe scope is
+// Property-based checks of the two scope languages (docs/architecture/spec/core.md#core-3 "Scope", docs/architecture/spec/core.md#core-8 step 2, docs/architecture/spec/core.md#core-15-item-2): a describe scope is
 // the UNION of its `ids` and `tags` and narrows listing only; a policy scope is an AND across fields (ANY within one)
 // and decides where a policy runs at all — scoped-out policies are not called and leave no record.
 import { os } from "@orpc/server";
@@ -49,7 +49,7 @@ const policyScope = (ids: string[]): fc.Arbitrary<PolicyScope | undefined> =>
     fc.record(
       {
         capabilities: fc.record(
-          // Policy scopes may name only registered ids (defineGovernance refuses others, core.md §4).
+          // Policy scopes may name only registered ids (defineGovernance refuses others, docs/architecture/spec/core.md#core-4).
           { ids: fc.subarray(ids), tags: fc.subarray(TAGS), sideEffects: fc.subarray(SIDE_EFFECTS), risks: fc.subarray(RISKS) },
           { requiredKeys: [] },
         ),
@@ -60,13 +60,13 @@ const policyScope = (ids: string[]): fc.Arbitrary<PolicyScope | undefined> =>
     { nil: undefined },
   );
 
-/** core.md §8 step 2: absent or key-less → everything; otherwise ids ∪ tags (ANY); untagged matches no tag; [] matches nothing. */
+/** docs/architecture/spec/core.md#core-8 step 2: absent or key-less → everything; otherwise ids ∪ tags (ANY); untagged matches no tag; [] matches nothing. */
 function inDescribeScope(cap: Cap, scope: DescribeScope | undefined): boolean {
   if (scope === undefined || (scope.ids === undefined && scope.tags === undefined)) return true;
   return (scope.ids?.includes(cap.id) ?? false) || (scope.tags?.some((tag) => cap.tags.includes(tag)) ?? false);
 }
 
-/** core.md §3: AND across fields, ANY within a field; missing = all, present [] = none. */
+/** docs/architecture/spec/core.md#core-3: AND across fields, ANY within a field; missing = all, present [] = none. */
 function inPolicyScope(cap: Cap, surface: ExposureSurface, scope: PolicyScope | undefined): boolean {
   if (scope === undefined) return true;
   if (scope.surfaces !== undefined && !scope.surfaces.includes(surface)) return false;

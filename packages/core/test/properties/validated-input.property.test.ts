@@ -1,4 +1,4 @@
-// Property-based check of SI-6 (core.md §3.1 step 6): the frozen value policies see is the validated value, key
+// Property-based check of SI-6 (docs/architecture/spec/core.md#core-3-1 step 6): the frozen value policies see is the validated value, key
 // for key — including own "__proto__" and "constructor" keys that JSON.parse creates — and inherits nothing.
 import { os } from "@orpc/server";
 import fc from "fast-check";

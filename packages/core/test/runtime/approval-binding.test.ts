@@ -17,10 +17,10 @@ import {
   type ExecutionResult,
 } from "../../src/index.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W4"]);
 
-// SI-5 (core.md §14): an approval binds the exact operation. §7 R5, R8, R11; §10 coordinator contract; §15 item 10.
+// SI-5 (docs/architecture/spec/core.md#core-14): an approval binds the exact operation. docs/architecture/spec/core.md#core-r5, R8, R11; docs/architecture/spec/core.md#core-10 coordinator contract; docs/architecture/spec/core.md#core-15-item-10.
 
 const REQUESTER = { id: "user_dana", kind: "user" } as const;
 const MANAGER = { id: "user_priya", kind: "user" } as const;

@@ -22,10 +22,10 @@ import {
   type RuntimeDefaults,
 } from "../../src/index.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W4"]);
 
-// core.md §6 stage 8 and §10 "Request building".
+// docs/architecture/spec/core.md#core-stage-8 and docs/architecture/spec/core.md#core-10 "Request building".
 
 const START = Date.parse("2030-01-01T00:00:00.000Z");
 const REQUESTER = { id: "user_dana", kind: "user" } as const;
@@ -287,7 +287,7 @@ describe("stage 9 engaging stage 8", () => {
     const resumed = await runtime.resume(record.id, { context: {} });
     expect(resumed).toMatchObject({ status: "completed", output: { refunded: 150 } });
     expect(calls).toEqual([{ input: { id: "o1", amount: 150, currency: "EUR" }, approval: { id: record.id, approver: MANAGER } }]);
-    // A resumed execution shows its approval record to every policy it runs (core.md §3 PolicyRequest.approval).
+    // A resumed execution shows its approval record to every policy it runs (docs/architecture/spec/core.md#core-3 PolicyRequest.approval).
     expect(seenApproval).toEqual([undefined, record.id]);
   });
 

@@ -20,7 +20,7 @@ function catalogue() {
   });
 }
 
-// Sibling lanes must never leave an unhandled rejection behind (core.md §8 step 3).
+// Sibling lanes must never leave an unhandled rejection behind (docs/architecture/spec/core.md#core-8 step 3).
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => void unhandled.push(reason);
 beforeEach(() => {

@@ -1,4 +1,4 @@
-// core.md §15 items not already covered by the SI files next to this one (items 2, 7 and 12 in particular).
+// docs/architecture/spec/core.md#core-15 items not already covered by the SI files next to this one (items 2, 7 and 12 in particular).
 import { z } from "zod";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { captureStartupWarnings } from "../support/startup-warnings.js";
@@ -15,7 +15,7 @@ import {
 } from "../../src/index.js";
 import { base, build, counted, dana, delay, errorOf, meta, priya } from "./pipeline-harness.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W1"]);
 
 afterEach(() => {
@@ -72,7 +72,7 @@ describe("§15 item 7: what call receives", () => {
     const result = await runtime.invoke("shout", raw, { actor: dana, context: {} });
 
     expect(result).toMatchObject({ status: "completed", output: { word: "hi!", qty: 1 } });
-    // Amended core.md §6.1: even a middleware before .input() sees the value the policies saw, never the raw one.
+    // Amended docs/architecture/spec/core.md#core-6-1: even a middleware before .input() sees the value the policies saw, never the raw one.
     expect(target.atCall).toEqual([{ word: "hi!", qty: 1 }]);
     expect(target.atCall[0]).toBe(policyInputs[0]);
     expect(target.inHandler).toEqual([{ word: "hi!", qty: 1 }]);

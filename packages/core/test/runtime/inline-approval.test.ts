@@ -17,10 +17,10 @@ import {
   type ExecutionResult,
 } from "../../src/index.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W4"]);
 
-// core.md §10 "Inline handler" (ADR-006 addendum) and SI-4 for inline decisions.
+// docs/architecture/spec/core.md#core-10 "Inline handler" (ADR-006 addendum) and SI-4 for inline decisions.
 
 const START = Date.parse("2030-01-01T00:00:00.000Z");
 const REQUESTER = { id: "user_dana", kind: "user", displayName: "Dana" } as const;

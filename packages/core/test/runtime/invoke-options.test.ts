@@ -8,7 +8,7 @@ function setup() {
   return { ...built, target };
 }
 
-// core.md §6: TypeError only for programmer errors; nothing runs and nothing is recorded.
+// docs/architecture/spec/core.md#core-6: TypeError only for programmer errors; nothing runs and nothing is recorded.
 describe("invoke: programmer errors reject with TypeError", () => {
   const badOptions: [string, unknown][] = [
     ["undefined options", undefined],

@@ -4,7 +4,7 @@ import { captureStartupWarnings } from "../support/startup-warnings.js";
 import { agentMeta, allow, definePolicy, deny, type AgentPolicy, type PolicyDecision, type PolicyRequest } from "../../src/index.js";
 import { base, build, counted, dana, deferred, delay, errorOf, meta } from "./pipeline-harness.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W2"]);
 
 const GENERIC = { code: "INTERNAL_ERROR", message: "The operation failed.", retryable: false };
@@ -127,7 +127,7 @@ describe("invoke: what was validated executes (SI-6)", () => {
     expect(Object.isFrozen(raw.nested)).toBe(false);
     expect(Object.isFrozen(raw.list)).toBe(false);
     raw.nested.n = 2; // still the caller's to change, but no longer what executes
-    expect(seenByHandler[0]).not.toBe(raw); // amended §6.1: the snapshot the policy saw goes to call
+    expect(seenByHandler[0]).not.toBe(raw); // amended docs/architecture/spec/core.md#core-6-1: the snapshot the policy saw goes to call
     expect(seenByHandler[0]).toEqual({ nested: { n: 1 }, list: [1, 2] });
   });
 });

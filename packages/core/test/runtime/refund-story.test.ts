@@ -16,7 +16,7 @@ import {
   type AgentInvocationInfo,
 } from "../../src/index.js";
 
-// The approval lifecycle end to end (core.md §7, §10, SI-4, SI-5): request, refused self-approval, manager approval,
+// The approval lifecycle end to end (docs/architecture/spec/core.md#core-7, docs/architecture/spec/core.md#core-10, SI-4, SI-5): request, refused self-approval, manager approval,
 // one resumed execution as the requester, and no second use.
 
 const requester: Actor = { id: "user_dana", kind: "user", displayName: "Dana" };

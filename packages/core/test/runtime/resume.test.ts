@@ -27,10 +27,10 @@ import {
   type PolicyRequest,
 } from "../../src/index.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W4"]);
 
-// core.md §7: runtime.resume checks R1..R12 in order. Also SI-2, SI-3 and SI-8 where resume carries them.
+// docs/architecture/spec/core.md#core-7: runtime.resume checks R1..R12 in order. Also SI-2, SI-3 and SI-8 where resume carries them.
 
 const START = Date.parse("2030-01-01T00:00:00.000Z");
 const REQUESTER: Actor = { id: "user_dana", kind: "user", displayName: "Dana (at request time)" };
@@ -226,7 +226,7 @@ describe("resume R3: status", () => {
     const { runtime, coordinator, clock, approved, calls } = setup();
     const record = await approved();
     clock.advance(900_001);
-    // Coordinators keep expired approvals approved; the runtime refuses them (core.md §15 item 9).
+    // Coordinators keep expired approvals approved; the runtime refuses them (docs/architecture/spec/core.md#core-15-item-9).
     expect((await coordinator.get(record.id))!.status).toBe("approved");
     expect(failure(await runtime.resume(record.id, { context: {} })).code).toBe("APPROVAL_EXPIRED");
     expect((await coordinator.get(record.id))!.status).toBe("approved");

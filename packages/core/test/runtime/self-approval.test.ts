@@ -17,10 +17,10 @@ import {
   type ExposureSurface,
 } from "../../src/index.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W4"]);
 
-// SI-4 (core.md §14): no self-approval. §10 "runtime.approvals", §7 R4, §15 item 9.
+// SI-4 (docs/architecture/spec/core.md#core-14): no self-approval. docs/architecture/spec/core.md#core-10 "runtime.approvals", docs/architecture/spec/core.md#core-r4, docs/architecture/spec/core.md#core-15-item-9.
 
 const REQUESTER = { id: "user_dana", kind: "user" } as const;
 const MANAGER = { id: "user_priya", kind: "user", displayName: "Priya", attributes: { team: "ops" } } as const;
@@ -110,7 +110,7 @@ describe("SI-4: no self-approval", () => {
   it("SI-4: a self-approval written directly through the coordinator is refused at resume (R4) and leaves the record approved, unconsumed", async () => {
     const { runtime, inner, calls, events, requestRefund } = setup();
     const record = await requestRefund();
-    // Coordinators never check self-approval (core.md §10): this write succeeds.
+    // Coordinators never check self-approval (docs/architecture/spec/core.md#core-10): this write succeeds.
     await inner.decide(record.id, { status: "approved", approver: REQUESTER });
 
     const result = await runtime.resume(record.id, { context: {} });

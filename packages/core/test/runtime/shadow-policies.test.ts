@@ -19,7 +19,7 @@ import {
 } from "../../src/index.js";
 import { auditLog, base, counted, dana, errorOf, meta } from "./pipeline-harness.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W2"]);
 
 const SENTINEL = "SHADOW-SENTINEL-4711";

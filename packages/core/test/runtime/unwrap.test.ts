@@ -13,7 +13,7 @@ import {
   type ExecutionResult,
 } from "../../src/index.js";
 
-// core.md §9 `unwrap(result)`: output, or a throw.
+// docs/architecture/spec/core.md#core-9 `unwrap(result)`: output, or a throw.
 
 const actor = { id: "user_dana", kind: "user" } as const;
 

@@ -2,7 +2,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 
-// Converter state is module-level (core.md §13), so each test gets a fresh module instance.
+// Converter state is module-level (docs/architecture/spec/core.md#core-13), so each test gets a fresh module instance.
 async function freshSchemaModule() {
   vi.resetModules();
   return import("../../src/schema/index.js");

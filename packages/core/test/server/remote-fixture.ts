@@ -272,5 +272,5 @@ function roles(actor: Actor): string {
   return r.join(",");
 }
 
-/** A fresh invocation id: ≥ 128 random bits, as distributed.md §4 asks of allocators. */
+/** A fresh invocation id: ≥ 128 random bits, as docs/architecture/spec/distributed.md#distributed-4 asks of allocators. */
 export const newInvocationId = (): string => `inv-${crypto.randomUUID()}`;

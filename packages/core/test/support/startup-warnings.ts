@@ -1,4 +1,4 @@
-// The startup warnings (core.md §5) a test file provokes on purpose, captured so a test run's output stays clean.
+// The startup warnings (docs/architecture/spec/core.md#core-5) a test file provokes on purpose, captured so a test run's output stays clean.
 import { afterAll, afterEach, beforeEach, expect, vi, type MockInstance } from "vitest";
 
 /** What each warning says, as the runtime prints it (the router's is createCapabilityRouter's non-durable journal). */

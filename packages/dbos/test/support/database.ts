@@ -1,4 +1,4 @@
-// The real PostgreSQL server DBOS Transact needs (distributed.md §9.1: no PGlite). Every test file, and every
+// The real PostgreSQL server DBOS Transact needs (docs/architecture/spec/distributed.md#distributed-9-1: no PGlite). Every test file, and every
 // child process it starts, works in a database of its own, created here and dropped after: DBOS recovers the
 // pending workflows of its executor at launch, so two files sharing a system database would steal each other's.
 import pg from "pg";

@@ -3,7 +3,7 @@ import { createInvocationService, type InvocationRecord, type InvocationService 
 import { createPgInvocationJournal } from "./postgres.js";
 import type { TestDatabase } from "./database.js";
 
-/** distributed.md §5.1: the effect key the service hands the runtime for one logical invocation. */
+/** docs/architecture/spec/distributed.md#distributed-5-1: the effect key the service hands the runtime for one logical invocation. */
 export const idempotencyKeyOf = (namespace: string, invocationId: string): string =>
   `inv_${createHash("sha256").update(`${namespace}\u0000${invocationId}`).digest("base64url")}`;
 

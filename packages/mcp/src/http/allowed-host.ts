@@ -1,5 +1,5 @@
 /**
- * Check 1 of adapters.md §3.9, DNS-rebinding protection done by the handler (the transport's own host options are
+ * Check 1 of docs/architecture/spec/adapters.md#adapters-3-9, DNS-rebinding protection done by the handler (the transport's own host options are
  * deprecated): the `Host` header must be allowed. A browser's `Origin`, when present, must name an allowed host too,
  * so a page on another site cannot drive a local server (decided here; non-browser clients send no `Origin`).
  */

@@ -7,7 +7,7 @@ import { invalidToken, missingBearer, noPrincipal } from "./refusals.js";
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /**
- * Checks 2–4 of adapters.md §3.9: a `Bearer` credential, accepted by `verifyToken`, not expired. The verifier's
+ * Checks 2–4 of docs/architecture/spec/adapters.md#adapters-3-9: a `Bearer` credential, accepted by `verifyToken`, not expired. The verifier's
  * text and the token never reach the response. Under `allowUnauthenticated` the header is ignored.
  */
 export async function authenticate(

@@ -16,7 +16,7 @@ import { statefulDispatch, statelessDispatch } from "./sessions.js";
 
 /**
  * A fetch-style Streamable HTTP endpoint for a governed MCP server, with per-request bearer verification
- * (adapters.md §3.9). Construction is synchronous and does no I/O. Mount it on any web-standard server, or on
+ * (docs/architecture/spec/adapters.md#adapters-3-9). Construction is synchronous and does no I/O. Mount it on any web-standard server, or on
  * `node:http`/Express through `toNodeHandler`.
  *
  * @example

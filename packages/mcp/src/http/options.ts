@@ -34,7 +34,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL = 32;
 
-/** TypeErrors for the HTTP-only options (adapters.md §3.9); `createMCPServer`'s own checks run as well. */
+/** TypeErrors for the HTTP-only options (docs/architecture/spec/adapters.md#adapters-3-9); `createMCPServer`'s own checks run as well. */
 export function assertHttpOptions(options: MCPHttpHandlerOptions<unknown>): void {
   const hasVerifier = options.verifyToken !== undefined;
   if (options.allowUnauthenticated !== undefined && options.allowUnauthenticated !== true) {

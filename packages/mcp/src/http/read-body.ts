@@ -2,7 +2,7 @@
 export type ReadBody = { bytes: Uint8Array; requestIds: (string | number)[] };
 
 /**
- * Check 5 of adapters.md §3.9: a declared `Content-Length` over the limit is refused unread; otherwise reading
+ * Check 5 of docs/architecture/spec/adapters.md#adapters-3-9: a declared `Content-Length` over the limit is refused unread; otherwise reading
  * stops as soon as the limit is passed. `null` when the request has no body.
  */
 export async function readBody(request: Request, maxBytes: number): Promise<ReadBody | "too-large" | null> {

@@ -1,4 +1,4 @@
-// Fixed refusal responses (adapters.md §3.9): JSON-RPC error bodies shaped like the SDK transport's own, carrying
+// Fixed refusal responses (docs/architecture/spec/adapters.md#adapters-3-9): JSON-RPC error bodies shaped like the SDK transport's own, carrying
 // neither the token nor any verifier or error text.
 
 function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
@@ -24,7 +24,7 @@ export const invalidToken = (resourceMetadataUrl: string | undefined) =>
 /** Check 5. */
 export const bodyTooLarge = () => jsonRpcError(413, -32000, "Payload Too Large: the request body exceeds the configured limit.");
 
-/** An `Mcp-Session-Id` this handler does not know: the transport's own answer (adapters.md §3.9 "Sessions"). */
+/** An `Mcp-Session-Id` this handler does not know: the transport's own answer (docs/architecture/spec/adapters.md#adapters-3-9 "Sessions"). */
 export const sessionNotFound = () => jsonRpcError(404, -32001, "Session not found");
 
 /**

@@ -26,7 +26,7 @@ type Session = {
 };
 
 /**
- * `"stateful"` (adapters.md §3.9 "Sessions"): one server handle and one transport per MCP session, keyed by the
+ * `"stateful"` (docs/architecture/spec/adapters.md#adapters-3-9 "Sessions"): one server handle and one transport per MCP session, keyed by the
  * `Mcp-Session-Id` the transport issues and bound to the principal that initialized it. A request naming another
  * principal's session, an expired or an evicted one gets the unknown-session 404, so an MCP client re-initializes.
  */
@@ -139,7 +139,7 @@ function closesBefore(a: Session, b: Session): boolean {
 
 /**
  * `"stateless"`: a fresh handle and transport per request, no `Mcp-Session-Id`; closed once the response is sent
- * or its client leaves (closing aborts whatever still runs, adapters.md §1.6).
+ * or its client leaves (closing aborts whatever still runs, docs/architecture/spec/adapters.md#adapters-1-6).
  */
 export function statelessDispatch<TContext>(prepared: PreparedMCPServer<TContext, MCPServerOptions<TContext>>): Dispatch {
   return async (request, authInfo) => {
@@ -153,7 +153,7 @@ export function statelessDispatch<TContext>(prepared: PreparedMCPServer<TContext
 }
 
 /**
- * An HTTP disconnect is a protocol abort (adapters.md §1.6): the client can no longer receive these responses, so
+ * An HTTP disconnect is a protocol abort (docs/architecture/spec/adapters.md#adapters-1-6): the client can no longer receive these responses, so
  * each request still running is cancelled exactly as `notifications/cancelled` would, and its handler sees the abort.
  */
 function cancelRequests(transport: WebStandardStreamableHTTPServerTransport, requestIds: (string | number)[], authInfo: AuthInfo | undefined): void {

@@ -3,7 +3,7 @@ import type { TLSSocket } from "node:tls";
 import { nodeRequestBody, type NodeRequestBody } from "./node-request-body.js";
 
 /**
- * Adapts a fetch-style handler to `node:http` and Express (adapters.md §3.9): builds a web `Request` whose
+ * Adapts a fetch-style handler to `node:http` and Express (docs/architecture/spec/adapters.md#adapters-3-9): builds a web `Request` whose
  * `signal` aborts when the client disconnects, then streams the response (SSE included) until it ends or the
  * client leaves. It reads the raw body itself, so mount it before any body parser.
  *

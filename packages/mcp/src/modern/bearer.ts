@@ -41,7 +41,7 @@ export function createBearerGate(options: MCPHandlerOptions<unknown>): BearerGat
           if (info === null || !Array.isArray(info.scopes) || info.scopes.some((scope) => typeof scope !== "string")) {
             throw new OAuthError(OAuthErrorCode.InvalidToken, "Invalid token");
           }
-          // A non-finite expiry (Infinity) is no expiry: refused like a missing one (amendments §7 R3, fail closed).
+          // A non-finite expiry (Infinity) is no expiry: refused like a missing one (docs/architecture/spec/amendments-2026-12.md#amendments-core-7-r3, fail closed).
           if (info.expiresAt !== undefined && !Number.isFinite(info.expiresAt)) throw new OAuthError(OAuthErrorCode.InvalidToken, "Token has no expiration time");
           return info;
         },

@@ -26,7 +26,7 @@ export type MCPHandler = {
 
 /**
  * A governed MCP endpoint on the v2 SDK: 2026-07-28 clients and 2025-era clients (stateless, per request) on one
- * URL, every request authenticated on its own as an OAuth 2.1 resource server (adapters.md §3, amendments 2026-12).
+ * URL, every request authenticated on its own as an OAuth 2.1 resource server (docs/architecture/spec/adapters.md#adapters-3, docs/architecture/spec/amendments-2026-12.md).
  *
  * @example
  * const mcp = createMCPHandler(runtime, {

@@ -1,4 +1,4 @@
-// The JSON Schema of the result envelope (adapters.md §1.5, §3.6), advertised as every tool's `outputSchema` on the
+// The JSON Schema of the result envelope (docs/architecture/spec/adapters.md#adapters-1-5, docs/architecture/spec/adapters.md#adapters-3-6), advertised as every tool's `outputSchema` on the
 // v2 path so clients validate `structuredContent`. One branch per status; the root is an object, as both SDK lines
 // require. No `format` keywords: validators without format support would refuse the schema.
 

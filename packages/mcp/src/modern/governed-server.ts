@@ -22,7 +22,7 @@ export type PreparedModernServer<TContext> = PreparedMCPServer<TContext, MCPOpti
 
 /**
  * One low-level v2 `Server` for one exchange (HTTP) or connection (stdio). Low-level on purpose: the list is per
- * actor and arguments reach the runtime unvalidated (adapters.md §3.1). Identity is resolved on every request.
+ * actor and arguments reach the runtime unvalidated (docs/architecture/spec/adapters.md#adapters-3-1). Identity is resolved on every request.
  */
 export function createGovernedServer<TContext>(prepared: PreparedModernServer<TContext>, era: MCPRequestAuth["era"], fixedAuth?: AuthInfo): Server {
   const { runtime, options, catalog } = prepared;

@@ -5,7 +5,7 @@ import type { MCPIdentity } from "../governance-options.js";
 import type { MCPOptions, MCPRequestAuth } from "./options.js";
 
 /**
- * One request's identity (adapters.md §3.3, per request since 2026-07-28). A refused or failing `createContext`
+ * One request's identity (docs/architecture/spec/adapters.md#adapters-3-3, per request since 2026-07-28). A refused or failing `createContext`
  * is the same JSON-RPC error, so a caller learns nothing from how it was refused (SI-3).
  */
 export async function resolveIdentity<TContext>(options: MCPOptions<TContext>, auth: MCPRequestAuth): Promise<MCPIdentity<TContext>> {

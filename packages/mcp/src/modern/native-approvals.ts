@@ -136,7 +136,7 @@ async function retryWithState<TContext>(
     state.capabilityId === capabilityId &&
     state.inputHash === (await canonicalInputHash(call.arguments ?? {}));
   if (!bound) return { kind: "envelope", envelope: CONCEALED_ENVELOPE };
-  // Fail closed on a non-finite expiry or clock (amendments, §7 R3).
+  // Fail closed on a non-finite expiry or clock (docs/architecture/spec/amendments-2026-12.md#amendments-core-7-r3).
   const now = Date.now();
   if (!Number.isFinite(state.expiresAt) || !Number.isFinite(now) || state.expiresAt <= now) {
     return { kind: "envelope", envelope: { status: "error", error: serializeError(new CapabilityError({ code: "APPROVAL_EXPIRED" })) } };

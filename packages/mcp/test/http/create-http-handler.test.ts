@@ -1,6 +1,6 @@
-// adapters.md §3.9: Streamable HTTP with per-request bearer verification, checked in order before any MCP
+// docs/architecture/spec/adapters.md#adapters-3-9: Streamable HTTP with per-request bearer verification, checked in order before any MCP
 // processing (Host, bearer, verifier, expiry, body size), stateful sessions and a stateless mode; the SDK's real
-// Client over StreamableHTTPClientTransport on an ephemeral 127.0.0.1 port (§3.10 item 14).
+// Client over StreamableHTTPClientTransport on an ephemeral 127.0.0.1 port (docs/architecture/spec/adapters.md#adapters-3-10 item 14).
 import { request as httpRequest } from "node:http";
 import { describe, expect, it, vi } from "vitest";
 import { createMCPHttpHandler, type MCPHttpHandlerOptions, type MCPSession } from "../../src/index.js";

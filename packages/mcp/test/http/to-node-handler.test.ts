@@ -1,4 +1,4 @@
-// adapters.md §3.9 `toNodeHandler`: a web Request from the Node request (URL from Host and req.url, method,
+// docs/architecture/spec/adapters.md#adapters-3-9 `toNodeHandler`: a web Request from the Node request (URL from Host and req.url, method,
 // headers, streamed body, a signal aborted on disconnect), then status, headers and a streamed body back.
 import { Agent, request as httpRequest } from "node:http";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The shared adapter conformance suite (adapters.md §5.1, "mcp" row) against the v2 endpoint, run twice on one
+// The shared adapter conformance suite (docs/architecture/spec/adapters.md#adapters-5-1, "mcp" row) against the v2 endpoint, run twice on one
 // loopback URL: the v2 SDK Client (2026-07-28) and the v1 SDK Client (2025-11-25). The suite is unchanged; an
 // aborted call rejects in both clients, so `callTool` reports CANCELLED and the suite checks the abort server-side.
 import { createAgentRuntime, type Actor, type AgentRuntime } from "@orpc-agent/core";

@@ -12,7 +12,7 @@ export type InMemorySession = {
 };
 
 /**
- * Connects an SDK `Client` over `InMemoryTransport` (adapters.md §3.8): the client transport's `send` is wrapped so
+ * Connects an SDK `Client` over `InMemoryTransport` (docs/architecture/spec/adapters.md#adapters-3-8): the client transport's `send` is wrapped so
  * each message carries `authInfo`, the way a verifying transport hands it to server handlers.
  * `via: "server"` connects `mcp.server` directly instead of `mcp.connect`.
  */

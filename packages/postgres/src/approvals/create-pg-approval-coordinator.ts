@@ -17,7 +17,7 @@ export interface PgApprovalCoordinatorOptions {
 
 /**
  * An `ApprovalCoordinator` whose records survive restarts, over a table the application owns
- * (postgres.md §5). Every transition is one compare-and-set statement; expiry is computed lazily
+ * (docs/architecture/spec/postgres.md#postgres-5). Every transition is one compare-and-set statement; expiry is computed lazily
  * on this coordinator's clock, never the database's. Construction touches no database.
  *
  * @example
@@ -33,7 +33,7 @@ export function createPgApprovalCoordinator(
   if (typeof now !== "function") throw new TypeError("now must be a function returning a Date");
   const sql = approvalStatements(table);
 
-  /** Picks the failure message after a compare-and-set matched nothing; the outcome is already settled (§5.3). */
+  /** Picks the failure message after a compare-and-set matched nothing; the outcome is already settled (docs/architecture/spec/postgres.md#postgres-5-3). */
   const diagnose = async (id: string, at: Date, describe: (record: ApprovalRecord) => string): Promise<never> => {
     const { rows } = await query(sql.get, [id]);
     if (rows.length === 0) throw new Error(`Approval "${id}" was not found`);
@@ -68,7 +68,7 @@ export function createPgApprovalCoordinator(
         request.definition === undefined ? null : jsonParam(request.definition),
       ]);
       if (rows.length === 0) throw new Error(`Approval "${request.id}" already exists`);
-      // A new record is reported as stored: `pending` (postgres.md §5.3).
+      // A new record is reported as stored: `pending` (docs/architecture/spec/postgres.md#postgres-5-3).
       return recordFromRow(rows[0]!, null);
     },
 
@@ -80,7 +80,7 @@ export function createPgApprovalCoordinator(
 
     async decide(id, decision) {
       assertDecision(decision);
-      // Read once: the same instant is decidedAt, the expiry guard and the mapping reference (§5.1).
+      // Read once: the same instant is decidedAt, the expiry guard and the mapping reference (docs/architecture/spec/postgres.md#postgres-5-1).
       const at = now();
       const { rows } =
         decision.status === "rejected"

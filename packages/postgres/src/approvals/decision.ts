@@ -2,7 +2,7 @@ import type { ApprovalDecision } from "@orpc-agent/core";
 import { isWellFormedActor } from "@orpc-agent/core/adapter";
 
 /**
- * The guards `decide` runs before any SQL (postgres.md §5.3), with the same contract phrases as
+ * The guards `decide` runs before any SQL (docs/architecture/spec/postgres.md#postgres-5-3), with the same contract phrases as
  * core's in-memory coordinator: `Invalid decision status`, `well-formed`.
  */
 export function assertDecision(decision: ApprovalDecision): void {

@@ -4,8 +4,8 @@ import { instantColumn, jsonColumn } from "../encoding.js";
 type Row = Record<string, unknown>;
 
 /**
- * Builds a fresh record from a projected row (postgres.md §5.4). `now` is the operation's one
- * clock reading: a stored `pending` past `expiresAt` reports `expired` (strict, §5.2); `null`
+ * Builds a fresh record from a projected row (docs/architecture/spec/postgres.md#postgres-5-4). `now` is the operation's one
+ * clock reading: a stored `pending` past `expiresAt` reports `expired` (strict, docs/architecture/spec/postgres.md#postgres-5-2); `null`
  * reports the stored status as is (a record `create` just wrote is `pending`).
  */
 export function recordFromRow(row: Row, now: Date | null): ApprovalRecord {
@@ -62,7 +62,7 @@ export function recordFromRow(row: Row, now: Date | null): ApprovalRecord {
   return record;
 }
 
-/** Expiry is computed on read and never written back; only `pending` expires (postgres.md §5.2). */
+/** Expiry is computed on read and never written back; only `pending` expires (docs/architecture/spec/postgres.md#postgres-5-2). */
 export function reportedStatus(stored: ApprovalStatus, expiresAt: Date, now: Date | null): ApprovalStatus {
   return stored === "pending" && now !== null && now.getTime() > expiresAt.getTime() ? "expired" : stored;
 }

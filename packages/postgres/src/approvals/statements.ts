@@ -1,10 +1,10 @@
 import type { ApprovalListFilter } from "@orpc-agent/core";
 import { epochMs } from "../encoding.js";
 
-// Every statement the coordinator issues (postgres.md §5.3). Each is one statement with
-// positional parameters; none reads the database clock (§5.1) or takes a lock (§1, Locking).
+// Every statement the coordinator issues (docs/architecture/spec/postgres.md#postgres-5-3). Each is one statement with
+// positional parameters; none reads the database clock (docs/architecture/spec/postgres.md#postgres-5-1) or takes a lock (docs/architecture/spec/postgres.md#postgres-1, Locking).
 
-/** P: every column, jsonb as text and instants as epoch milliseconds (postgres.md §3.3). */
+/** P: every column, jsonb as text and instants as epoch milliseconds (docs/architecture/spec/postgres.md#postgres-3-3). */
 export const PROJECTION = [
   "id",
   "capability_id",
@@ -49,7 +49,7 @@ returning ${PROJECTION}`,
 
     get: `select ${PROJECTION} from ${table} where id = $1`,
 
-    /** Compare-and-set; $4 is the coordinator clock reading, both `decided_at` and the expiry guard (§5.2: strict); $6 the seal. */
+    /** Compare-and-set; $4 is the coordinator clock reading, both `decided_at` and the expiry guard (docs/architecture/spec/postgres.md#postgres-5-2: strict); $6 the seal. */
     decide: `update ${table}
 set status = $2, decided_by = $3::jsonb, decided_at = $4::timestamptz, decision_comment = $5, decision_seal = $6
 where id = $1 and status = 'pending' and expires_at >= $4::timestamptz
@@ -73,7 +73,7 @@ where id = $1 and status = 'pending' and expires_at >= $3::timestamptz
   and not coalesce(approvals, '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('approver', jsonb_build_object('id', $6::text)))
 returning ${PROJECTION}`,
 
-    /** Compare-and-set: of concurrent callers at most one gets the row back (postgres.md §5.5, T8). */
+    /** Compare-and-set: of concurrent callers at most one gets the row back (docs/architecture/spec/postgres.md#postgres-5-5, T8). */
     markConsumed: `update ${table}
 set status = 'consumed', consumed_by_execution_id = $2
 where id = $1 and status = 'approved' and consumed_by_execution_id is null
@@ -85,7 +85,7 @@ returning ${PROJECTION}`,
 
 /**
  * One of a small fixed set of statement texts, chosen by which filters are present; every value
- * travels as a parameter (postgres.md §5.3). `expired` and `pending` are split on the clock
+ * travels as a parameter (docs/architecture/spec/postgres.md#postgres-5-3). `expired` and `pending` are split on the clock
  * reading so lazy expiry also holds in SQL.
  */
 function listStatement(table: string, filter: ApprovalListFilter, now: string): { sql: string; params: unknown[] } {

@@ -5,7 +5,7 @@ export type BatchSettings = { size: number; flushMs: number };
 
 const DEFAULT_SIZE = 50;
 const DEFAULT_FLUSH_MS = 250;
-/** 65 535 bind parameters ÷ 10 columns (postgres.md §7.2). */
+/** 65 535 bind parameters ÷ 10 columns (docs/architecture/spec/postgres.md#postgres-7-2). */
 export const MAX_BATCH_SIZE = Math.floor(65_535 / PARAMS_PER_EVENT);
 
 /** Validates `batch` at construction; `undefined` means one awaited INSERT per event. */

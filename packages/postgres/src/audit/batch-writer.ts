@@ -3,14 +3,14 @@ import type { BatchSettings } from "./batch-options.js";
 type Entry = { params: unknown[]; resolve: () => void; reject: (err: unknown) => void };
 
 export type BatchWriter = {
-  /** Buffers one row; the promise settles when the batch holding it is written (postgres.md §7.2 rule 3). */
+  /** Buffers one row; the promise settles when the batch holding it is written (docs/architecture/spec/postgres.md#postgres-7-2 rule 3). */
   enqueue(params: unknown[]): Promise<void>;
   /** Writes the buffer now and waits for every batch already in flight; rejects with a write error. */
   flush(): Promise<void>;
 };
 
 /**
- * The buffering half of the audit sink (postgres.md §7.2 rules 2–4): a flush is triggered by
+ * The buffering half of the audit sink (docs/architecture/spec/postgres.md#postgres-7-2 rules 2–4): a flush is triggered by
  * reaching `size`, by `flushMs` after the first row entered an empty buffer, or explicitly.
  */
 export function createBatchWriter(settings: BatchSettings, write: (rows: unknown[][]) => Promise<unknown>): BatchWriter {

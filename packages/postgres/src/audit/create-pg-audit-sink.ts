@@ -32,12 +32,12 @@ export type PgAuditSink = AuditSink & {
 
 /**
  * Events whose write is never buffered: strict mode awaits `capability.started` before the
- * procedure runs, so buffering it would void audit-before-effect (postgres.md §7.2 rule 1, T12).
+ * procedure runs, so buffering it would void audit-before-effect (docs/architecture/spec/postgres.md#postgres-7-2 rule 1, T12).
  */
 const WRITE_THROUGH: ReadonlySet<AgentAuditEventType> = new Set<AgentAuditEventType>(["capability.started"]);
 
 /**
- * An `AuditSink` writing one row per event to a table the application owns (postgres.md §7).
+ * An `AuditSink` writing one row per event to a table the application owns (docs/architecture/spec/postgres.md#postgres-7).
  * Construction touches no database.
  *
  * Shutdown order: `await runtime.drainAudit()`, then `await sink.close()`, then end the pool.
@@ -86,7 +86,7 @@ export function createPgAuditSink(options: PgAuditSinkOptions): PgAuditSink {
       return Promise.reject(err);
     }
     checkpoints?.received(event);
-    // After close(), late events are neither dropped nor rejected: they write through (§7.2 rule 5).
+    // After close(), late events are neither dropped nor rejected: they write through (docs/architecture/spec/postgres.md#postgres-7-2 rule 5).
     const written = writer === undefined || closed || WRITE_THROUGH.has(event.type) ? writeOne(params) : writer.enqueue(params);
     if (checkpoints !== undefined && event.chain !== undefined) {
       const tracker = checkpoints;

@@ -1,10 +1,10 @@
 import type { AgentAuditEvent } from "@orpc-agent/core";
 import { instantParam, jsonParam } from "../encoding.js";
 
-// One row per event (postgres.md §4.2). Envelope fields without a column are not persisted.
+// One row per event (docs/architecture/spec/postgres.md#postgres-4-2). Envelope fields without a column are not persisted.
 const COLUMNS = "type, at, surface, actor_id, actor_kind, execution_id, capability_id, correlation_id, input_hash, data";
 
-/** Bind parameters per row; a batch stays under Postgres's 65 535 (postgres.md §7.2). */
+/** Bind parameters per row; a batch stays under Postgres's 65 535 (docs/architecture/spec/postgres.md#postgres-7-2). */
 export const PARAMS_PER_EVENT = 10;
 
 // A chained event (ADR-025) adds its place in the chain; unchained events keep the original statement.
@@ -13,7 +13,7 @@ export const PARAMS_PER_CHAINED_EVENT = 15;
 /** Rows per chained INSERT: a full batch of 6553 chained events is written as two statements. */
 export const MAX_CHAINED_ROWS_PER_STATEMENT = Math.floor(65_535 / PARAMS_PER_CHAINED_EVENT);
 
-/** The row of one event, as strings and nulls only (postgres.md §3.2). `data` is payload-free by contract (SI-10). */
+/** The row of one event, as strings and nulls only (docs/architecture/spec/postgres.md#postgres-3-2). `data` is payload-free by contract (SI-10). */
 export function eventParams(event: AgentAuditEvent): unknown[] {
   return [
     event.type,

@@ -15,11 +15,11 @@ export interface PgInvocationJournalOptions {
 }
 
 // A begin that keeps losing to a concurrent release/re-claim gives up claiming after this many rounds and
-// reports what it found: an answer without a claim is always safe (§5.2 rule 4).
+// reports what it found: an answer without a claim is always safe (docs/architecture/spec/distributed.md#distributed-5-2 rule 4).
 const BEGIN_ROUNDS = 3;
 
 /**
- * A durable `InvocationJournal` over a table the application owns (distributed.md §5.6). Every transition is
+ * A durable `InvocationJournal` over a table the application owns (docs/architecture/spec/distributed.md#distributed-5-6). Every transition is
  * one compare-and-set statement carrying the fencing token, so one claim holder exists per invocation and a
  * superseded holder cannot record an outcome (D-3). Leases are instants on this journal's clock, passed as
  * parameters; a lapsed lease only changes what readers see, never what can be claimed (D-4).

@@ -8,7 +8,7 @@ const present = (value: unknown): boolean => value !== null && value !== undefin
 
 /**
  * Builds a fresh record from a projected row. `now` is the operation's one clock reading: a `claimed` row
- * whose lease ended at or before it reads `unknown`/`lease-lapsed` (distributed.md §5.2), computed on read
+ * whose lease ended at or before it reads `unknown`/`lease-lapsed` (docs/architecture/spec/distributed.md#distributed-5-2), computed on read
  * and never written back, like approval expiry. The lease instant stays visible for reconciliation.
  */
 export function invocationFromRow(row: Row, now: Date): InvocationRecord {

@@ -1,11 +1,11 @@
 import type { InvocationState } from "@orpc-agent/core/server";
 import { epochMs } from "../encoding.js";
 
-// Every statement the invocation journal issues (distributed.md §5.6). Each write is one conditional
+// Every statement the invocation journal issues (docs/architecture/spec/distributed.md#distributed-5-6). Each write is one conditional
 // statement, so of concurrent callers exactly one gets a row back (D-3); none reads the database clock
-// (the journal's `now` arrives as a parameter) and none takes a lock or opens a transaction (postgres.md §1).
+// (the journal's `now` arrives as a parameter) and none takes a lock or opens a transaction (docs/architecture/spec/postgres.md#postgres-1).
 
-/** P: every column, jsonb as text, instants as epoch milliseconds and the bigint fence as text (postgres.md §3.3). */
+/** P: every column, jsonb as text, instants as epoch milliseconds and the bigint fence as text (docs/architecture/spec/postgres.md#postgres-3-3). */
 const PROJECTION = [
   "namespace",
   "invocation_id",
@@ -36,7 +36,7 @@ values ($1, $2, $3, $4, $5, $6, $7, $8, 'claimed', 1, $9::timestamptz, $10::time
 on conflict (namespace, invocation_id) do nothing
 returning ${PROJECTION}`,
 
-    /** Re-claims a row released by a `not-applied` resolution; never a suspended, lapsed or settled one (§5.2 rule 3). */
+    /** Re-claims a row released by a `not-applied` resolution; never a suspended, lapsed or settled one (docs/architecture/spec/distributed.md#distributed-5-2 rule 3). */
     reclaimReleased: `update ${table}
 set state = 'claimed', fence = fence + 1, lease_expires_at = $4::timestamptz, unknown_reason = null, updated_at = $5::timestamptz
 where namespace = $1 and invocation_id = $2 and fingerprint = $3 and state = 'pending' and approval_id is null
@@ -56,7 +56,7 @@ returning fence::text as fence`,
 
     /**
      * $4 ∈ settled | pending | unknown. No lease condition: a late finish by the current holder is the truth,
-     * a superseded fence never matches (§5.2 rule 2).
+     * a superseded fence never matches (docs/architecture/spec/distributed.md#distributed-5-2 rule 2).
      */
     finish: `update ${table}
 set state = $4, outcome = coalesce($5::jsonb, outcome), suspension = coalesce($6::jsonb, suspension),
@@ -64,7 +64,7 @@ set state = $4, outcome = coalesce($5::jsonb, outcome), suspension = coalesce($6
 where namespace = $1 and invocation_id = $2 and state = 'claimed' and fence = $3
 returning ${PROJECTION}`,
 
-    /** $4 ∈ settled | pending; eligible only when stored unknown or claimed past its lease at $7, the journal clock (§5.5). */
+    /** $4 ∈ settled | pending; eligible only when stored unknown or claimed past its lease at $7, the journal clock (docs/architecture/spec/distributed.md#distributed-5-5). */
     resolve: `update ${table}
 set state = $4, outcome = $5::jsonb, resolution = $6::jsonb, unknown_reason = null, lease_expires_at = null,
   updated_at = $7::timestamptz

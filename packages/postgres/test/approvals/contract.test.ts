@@ -12,7 +12,7 @@ import {
   REAL_SERVER,
 } from "../support/real-server.js";
 
-// The shared coordinator contract, unchanged (postgres.md §9.1, §9.2): the DDL is applied once
+// The shared coordinator contract, unchanged (docs/architecture/spec/postgres.md#postgres-9-1, docs/architecture/spec/postgres.md#postgres-9-2): the DDL is applied once
 // and the table emptied before each case.
 describe("PGlite", () => {
   let db: PGlite;

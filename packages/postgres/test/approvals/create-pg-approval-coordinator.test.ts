@@ -243,7 +243,7 @@ describe("createPgApprovalCoordinator: statuses the application writes", () => {
     const coordinator = createPgApprovalCoordinator({ query });
     const request = makeApprovalRequest(new Date());
     await coordinator.create(request);
-    // The application's own withdrawal, in the same compare-and-set shape (postgres.md §5.5).
+    // The application's own withdrawal, in the same compare-and-set shape (docs/architecture/spec/postgres.md#postgres-5-5).
     await db.query("update orpc_agent_approvals set status = 'cancelled' where id = $1 and status = 'pending'", [request.id]);
 
     expect((await coordinator.get(request.id))!.status).toBe("cancelled");

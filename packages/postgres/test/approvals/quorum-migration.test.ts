@@ -8,7 +8,7 @@ import { createPglite, pgliteQuery } from "../support/pglite.js";
 import { createTestPool, REAL_SERVER } from "../support/real-server.js";
 
 // A table created by a release before quorums (and before submitted_input): re-applying the current DDL adds the
-// columns, keeps every row, and old records read exactly as before (postgres.md §4.3).
+// columns, keeps every row, and old records read exactly as before (docs/architecture/spec/postgres.md#postgres-4-3).
 function legacyDdl(table: string): string {
   return approvalsDdl(table)
     .split("\n")

@@ -5,7 +5,7 @@ import type { ApprovalDecision, ApprovalRecord } from "@orpc-agent/core";
 import { createPgApprovalCoordinator } from "../../src/index.js";
 import { applyApprovalsDdl, createTestPool, REAL_SERVER } from "../support/real-server.js";
 
-// T8 on a real server (postgres.md §9.3): two coordinators, each on its own connection, race on
+// T8 on a real server (docs/architecture/spec/postgres.md#postgres-9-3): two coordinators, each on its own connection, race on
 // one row. A third connection holds the row lock so both statements are provably waiting at
 // once; the transaction belongs to the test harness only, never to the package.
 const APPROVE: ApprovalDecision = { status: "approved", approver: { id: "user_manager", kind: "user" } };

@@ -11,8 +11,8 @@ import { APPROVALS_DDL, createPgApprovalCoordinator, type PgQuery } from "../../
 import { ap } from "../support/orpc.js";
 import { createPglite, pgliteQuery } from "../support/pglite.js";
 
-// The coordinator under the real runtime (postgres.md §9.4): restart survival and the JSON
-// round-trip caveat for Date inputs (§6).
+// The coordinator under the real runtime (docs/architecture/spec/postgres.md#postgres-9-4): restart survival and the JSON
+// round-trip caveat for Date inputs (docs/architecture/spec/postgres.md#postgres-6).
 const requester = { id: "user_requester", kind: "user" } as const;
 const manager = { id: "user_manager", kind: "user" } as const;
 

@@ -7,7 +7,7 @@ import { AUDIT_DDL, createPgAuditSink, createPgInvocationJournal, INVOCATIONS_DD
 import { ap } from "../support/orpc.js";
 import { createPglite, pgliteQuery } from "../support/pglite.js";
 
-// Audit draining at the server for one-runtime-per-request deployments (distributed.md §7, §10 DR1–DR2),
+// Audit draining at the server for one-runtime-per-request deployments (docs/architecture/spec/distributed.md#distributed-7, docs/architecture/spec/distributed.md#distributed-10 DR1–DR2),
 // with the batched Postgres sink: a buffered terminal event settles only when its batch is written, so a
 // response sent after the drain means the request's events are in the table.
 const FLUSH_MS = 300;
@@ -41,7 +41,7 @@ function setup(o: { drainAudit: false | { timeoutMs: number }; query?: PgQuery; 
   let runtimes = 0;
   const router = createCapabilityRouter<{ actor: string }, object>({
     service,
-    // One runtime per request (core.md §5): draining it drains exactly this request's events.
+    // One runtime per request (docs/architecture/spec/core.md#core-5): draining it drains exactly this request's events.
     runtime: () => {
       runtimes++;
       return createAgentRuntime({ governance, audit: { sinks: [sink], onSinkError: () => {} } });
@@ -53,7 +53,7 @@ function setup(o: { drainAudit: false | { timeoutMs: number }; query?: PgQuery; 
   });
   const client = createInProcessCapabilityClient(router, { context: { actor: "u_dana" } });
   const stored = async (executionId: string) =>
-    // Sorted by type: a written-through `started` row can precede a buffered `requested` one (postgres.md §7.2).
+    // Sorted by type: a written-through `started` row can precede a buffered `requested` one (docs/architecture/spec/postgres.md#postgres-7-2).
     (await db.query<{ type: string }>("select type from orpc_agent_audit_events where execution_id = $1 order by type", [executionId])).rows.map((r) => r.type);
   return { client, sink, stored, effects: () => effects, runtimes: () => runtimes };
 }

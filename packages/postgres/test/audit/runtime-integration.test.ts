@@ -11,7 +11,7 @@ import { AUDIT_DDL, createPgAuditSink, type PgQuery } from "../../src/index.js";
 import { ap } from "../support/orpc.js";
 import { createPglite, pgliteQuery } from "../support/pglite.js";
 
-// The sink under the real runtime (postgres.md §9.5): strict mode keeps audit-before-effect
+// The sink under the real runtime (docs/architecture/spec/postgres.md#postgres-9-5): strict mode keeps audit-before-effect
 // even when terminal events are batched, and best-effort failures reach onSinkError per event.
 let db: PGlite;
 let query: PgQuery;
@@ -61,7 +61,7 @@ describe("createPgAuditSink under createAgentRuntime", () => {
     const { rows } = await db.query<{ type: string }>("select type from orpc_agent_audit_events where execution_id = $1", [
       result.executionId,
     ]);
-    // Row order is not emission order (postgres.md §7.2 rule 6): compare as a set.
+    // Row order is not emission order (docs/architecture/spec/postgres.md#postgres-7-2 rule 6): compare as a set.
     expect(rows.map((r) => r.type).sort()).toEqual(["capability.completed", "capability.requested", "capability.started"]);
   });
 

@@ -115,7 +115,7 @@ export function openApp(o: { schema: string; clockOffsetMs?: number; hang?: Hang
         }),
     },
   });
-  // A current invocation policy over the requester's fresh attributes (core.md R10).
+  // A current invocation policy over the requester's fresh attributes (docs/architecture/spec/core.md#core-r10).
   const refundsRole = definePolicy("refunds-role", (req) =>
     ((req.actor.attributes?.roles as string[] | undefined) ?? []).includes("refunds") ? allow() : deny("ROLE_REVOKED", "You may no longer refund."),
   );
@@ -125,7 +125,7 @@ export function openApp(o: { schema: string; clockOffsetMs?: number; hang?: Hang
   const journal = createPgInvocationJournal({ query, table: t.invocations, now });
   const sink: PgAuditSink = createPgAuditSink({ query, table: t.audit, batch: { size: 50, flushMs: o.batchFlushMs ?? 100 } });
   const service: InvocationService = createInvocationService({ journal, namespace: NAMESPACE, revision: "r1", leaseMs: LEASE_MS, now });
-  /** One runtime per request (core.md §5); they share the module-scoped stores and sink. */
+  /** One runtime per request (docs/architecture/spec/core.md#core-5); they share the module-scoped stores and sink. */
   const makeRuntime = (): AgentRuntime<AppContext> =>
     createAgentRuntime<AppContext>({ governance, now, approvals: { coordinator, seal: false }, audit: { sinks: [sink] } });
 

@@ -8,7 +8,7 @@ import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER } from ".
 import { LEASE_MS, migrate, NAMESPACE, openApp, type App } from "./app.js";
 import { startServer, type Worker } from "./spawn.js";
 
-// Crash faults with real processes (distributed.md §5.2, §8, §10 F1; D-3, D-4): a server process is killed
+// Crash faults with real processes (docs/architecture/spec/distributed.md#distributed-5-2, docs/architecture/spec/distributed.md#distributed-8, docs/architecture/spec/distributed.md#distributed-10 F1; D-3, D-4): a server process is killed
 // with SIGKILL inside its handler, before or after the effect, at the moment it says so on stdout. Effects
 // are rows, so every process counts the same ones. Lapse is observed through injected clock offsets, never
 // by waiting for a lease.

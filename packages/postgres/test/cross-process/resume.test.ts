@@ -7,7 +7,7 @@ import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER } from ".
 import { migrate, NAMESPACE, openApp, type App } from "./app.js";
 import { startServer, startWorker, type Worker } from "./spawn.js";
 
-// Approval resume across processes through the invocation service (distributed.md §6, §10 A1): requested
+// Approval resume across processes through the invocation service (docs/architecture/spec/distributed.md#distributed-6, docs/architecture/spec/distributed.md#distributed-10 A1): requested
 // through one server process, decided in another, resumed through a third, over Postgres approvals, journal
 // and audit. Every process resolves the requester from its own request headers: fresh attributes.
 const keyOf = (invocationId: string) => `inv_${createHash("sha256").update(`${NAMESPACE}\u0000${invocationId}`).digest("base64url")}`;
@@ -94,7 +94,7 @@ describe(`cross-process approval resume on a ${REAL_SERVER}`, () => {
     ]);
     expect(await app.coordinator.get(approvalId)).toMatchObject({ status: "consumed", consumedByExecutionId: executionId, decision: { approver: { id: "u_priya" } } });
     expect(await app.service.get(invocationId)).toMatchObject({ state: "settled", fence: 2 });
-    // Process 3 drained this request's audit events before answering (distributed.md §7), so they are stored.
+    // Process 3 drained this request's audit events before answering (docs/architecture/spec/distributed.md#distributed-7), so they are stored.
     expect(await auditOf(executionId)).toEqual([
       { type: "capability.started", actor_id: "u_dana" },
       { type: "capability.completed", actor_id: "u_dana" },

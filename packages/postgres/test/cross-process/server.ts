@@ -28,7 +28,7 @@ const header = (context: RequestContext, name: string) => {
 
 const agent = createCapabilityRouter<RequestContext, AppContext>({
   service: app.service,
-  // One runtime per request, so draining it drains exactly this request's audit events (distributed.md §7).
+  // One runtime per request, so draining it drains exactly this request's audit events (docs/architecture/spec/distributed.md#distributed-7).
   runtime: () => app.makeRuntime(),
   surface: "aiSdk",
   async resolve({ context }) {

@@ -7,7 +7,7 @@ import { createPgInvocationJournal, INVOCATIONS_DDL } from "../../src/index.js";
 import { createPglite, pgliteQuery } from "../support/pglite.js";
 import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER } from "../support/real-server.js";
 
-// The shared journal contract, unchanged (distributed.md §5.6, §10 J1–J8). Every check works in its own
+// The shared journal contract, unchanged (docs/architecture/spec/distributed.md#distributed-5-6, docs/architecture/spec/distributed.md#distributed-10 J1–J8). Every check works in its own
 // namespace, so the table is created once per store and never emptied.
 describe("PGlite (one connection: statements and mapping, serial)", () => {
   let db: PGlite;

@@ -7,7 +7,7 @@ import { createPgInvocationJournal, INVOCATIONS_DDL, type PgQuery } from "../../
 import { createPglite, pgliteQuery } from "../support/pglite.js";
 
 // What the shared contract cannot see: construction guards, statement shape, parameter encoding, the
-// clock and the bigint fence (distributed.md §5.6; postgres.md §1, §3).
+// clock and the bigint fence (docs/architecture/spec/distributed.md#distributed-5-6; docs/architecture/spec/postgres.md#postgres-1, docs/architecture/spec/postgres.md#postgres-3).
 let db: PGlite;
 beforeAll(async () => {
   db = await createPglite();

@@ -6,7 +6,7 @@ import { invocationsDdl } from "../../src/ddl.js";
 import { createPgInvocationJournal, type PgQuery } from "../../src/index.js";
 import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER } from "../support/real-server.js";
 
-// D-3 on a real server (distributed.md §5.6, §10 J8): the compare-and-set statements under true concurrency.
+// D-3 on a real server (docs/architecture/spec/distributed.md#distributed-5-6, docs/architecture/spec/distributed.md#distributed-10 J8): the compare-and-set statements under true concurrency.
 // Where an interleaving matters, a harness connection holds a lock until every racer provably waits on it;
 // the transaction belongs to the test only, never to the package.
 const LEASE_MS = 30_000;

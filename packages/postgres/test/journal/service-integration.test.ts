@@ -7,7 +7,7 @@ import { APPROVALS_DDL, createPgApprovalCoordinator, createPgInvocationJournal, 
 import { ap } from "../support/orpc.js";
 import { createPglite, pgliteQuery } from "../support/pglite.js";
 
-// The journal under the invocation service (distributed.md §5.3, §5.4), on PGlite so it always runs:
+// The journal under the invocation service (docs/architecture/spec/distributed.md#distributed-5-3, docs/architecture/spec/distributed.md#distributed-5-4), on PGlite so it always runs:
 // replays are type-identical to first answers after a trip through jsonb, and restarts lose nothing.
 let db: PGlite;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import type { PgQuery } from "../../src/index.js";
 
-/** The one-line PGlite adapter of the README (postgres.md §3.5). */
+/** The one-line PGlite adapter of the README (docs/architecture/spec/postgres.md#postgres-3-5). */
 export function pgliteQuery(db: PGlite): PgQuery {
   return (sql, params) => db.query(sql, params);
 }

@@ -1,4 +1,4 @@
-// The real server named by TEST_DATABASE_URL (postgres.md §9.2). Each test file works in its
+// The real server named by TEST_DATABASE_URL (docs/architecture/spec/postgres.md#postgres-9-2). Each test file works in its
 // own schema or table, so files running in parallel against one server never meet.
 import pg from "pg";
 import { approvalsDdl, auditDdl } from "../../src/ddl.js";

@@ -23,7 +23,7 @@ const approvalFailure = (cause: unknown) => new CapabilityError({ code: "INTERNA
 
 /**
  * Stage 8: build and announce the merged request, then either take an inline decision (final in this call)
- * or store it with the coordinator and suspend. core.md §10
+ * or store it with the coordinator and suspend. docs/architecture/spec/core.md#core-10
  */
 export async function runApprovalGate(
   exec: Execution,
@@ -102,7 +102,7 @@ function applyInlineDecision(exec: Execution, request: ApprovalRequest, decision
     const approver = toAuditActorRef(decision.approver);
     const data: { approvalId: string; approver: typeof approver; comment?: string } = { approvalId: request.id, approver };
     if (typeof decision.comment === "string") data.comment = decision.comment;
-    // Decision events carry the approver as the event's actor (core.md §10).
+    // Decision events carry the approver as the event's actor (docs/architecture/spec/core.md#core-10).
     const event = auditEvent(exec, decision.status === "approved" ? "capability.approved" : "capability.rejected", data);
     rt.audit.emit(Object.freeze({ ...event, actor: approver }));
   }

@@ -17,7 +17,7 @@ export type AttemptFinish<T> = (exec: Execution, outcome: AttemptOutcome) => T;
 
 /**
  * One stage-11 attempt: one AbortController (where SIGNAL_ON_DEMAND, only once a middleware or the handler reads its
- * signal), one unref'd timer and one listener on the caller signal, all released when it settles (core.md §16).
+ * signal), one unref'd timer and one listener on the caller signal, all released when it settles (docs/architecture/spec/core.md#core-16).
  * The first of result, timer and caller abort wins; anything later is discarded. A signal first read after an abort is born aborted with
  * the same reason, so every reader sees what an eager controller would have shown (SI-12).
  * A class rather than closures, finishing the execution itself when it settles: an attempt in flight is the

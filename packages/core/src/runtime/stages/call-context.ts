@@ -2,7 +2,7 @@ import type { AgentInvocationInfo } from "../../capability/types.js";
 
 /**
  * Stage 11 context: a new object with the supplied context's prototype and own enumerable properties, plus `agent`
- * (core.md §6.1). The caller's object is never mutated; an application key `agent` is shadowed.
+ * (docs/architecture/spec/core.md#core-6-1). The caller's object is never mutated; an application key `agent` is shadowed.
  */
 export function buildCallContext(context: unknown, agent: AgentInvocationInfo): Record<string, unknown> {
   if (typeof context !== "object" || context === null) return { agent };

@@ -9,7 +9,7 @@ import { runAttempt, type AttemptFinish, type AttemptOutcome } from "./attempt.j
 /**
  * Stage 11: the oRPC call with its full middleware chain, one unref'd timer per attempt (and a controller when its
  * signal is read), wrapped in the SI-11 retry loop. The caller signal spans the execution and is terminal.
- * `finish` maps the last attempt's outcome to the result. core.md §6.1
+ * `finish` maps the last attempt's outcome to the result. docs/architecture/spec/core.md#core-6-1
  */
 export function executeWithRetry<T>(
   exec: Execution,

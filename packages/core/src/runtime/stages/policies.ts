@@ -16,7 +16,7 @@ export type PolicyRefusal = { error: CapabilityError; reason: DeniedReason };
 /**
  * Stages 7, 9 and resume R10: one batch with its own span. Returns the enforced batch, already recorded on the
  * execution; shadow policies of the same batch are evaluated after it and only leave `capability.shadow_diverged`
- * events. Callers skip this entirely when no policy applies (core.md §16).
+ * events. Callers skip this entirely when no policy applies (docs/architecture/spec/core.md#core-16).
  */
 export function runPolicyBatch(
   exec: Execution,
@@ -28,7 +28,7 @@ export function runPolicyBatch(
   const plan = exec.plan!;
   const enforced = plan.agentScoped ? forActingAgent(policies, init.actor) : policies;
   const shadows = plan.agentScoped ? forActingAgent(shadowPolicies, init.actor) : shadowPolicies;
-  // A policy scoped to other agents is scoped out: not called, no deadline, no record, no span (core.md §3).
+  // A policy scoped to other agents is scoped out: not called, no deadline, no record, no span (docs/architecture/spec/core.md#core-3).
   if (enforced.length === 0 && shadows.length === 0) return { verdict: "allow", records: [], approvals: [] };
   const request: PolicyRequest = {
     phase,

@@ -7,7 +7,7 @@ import type { JsonSchemaObject } from "../../schema/types.js";
 import { sha256Base64Url } from "../service/hashing.js";
 import { remoteToolNames, type ToolNaming } from "./tool-names.js";
 
-// Descriptor digests (distributed.md §2.1): equality only. Equal digests mean an equal basis; the algorithm
+// Descriptor digests (docs/architecture/spec/distributed.md#distributed-2-1): equality only. Equal digests mean an equal basis; the algorithm
 // is not contract. They bind what a model or host relies on to form arguments, plus where it runs; never
 // the actor, context or per-actor approval, so one capability has one digest for every actor.
 

@@ -1,13 +1,13 @@
 import type { AgentCapability, CapabilityRegistry } from "../../registry/types.js";
 import { resolveToolName, type ToolSurface } from "../../registry/tool-name.js";
 
-/** Per surface, with the meaning of that adapter's `toolNaming` option (adapters.md §1.4). */
+/** Per surface, with the meaning of that adapter's `toolNaming` option (docs/architecture/spec/adapters.md#adapters-1-4). */
 export type ToolNaming = { aiSdk?: (id: string) => string; mcp?: (id: string) => string };
 
 const TOOL_SURFACES: readonly ToolSurface[] = ["aiSdk", "mcp"];
 
 /**
- * Both tool names of a capability, whether or not it is exposed there (distributed.md §2.2): a pure function
+ * Both tool names of a capability, whether or not it is exposed there (docs/architecture/spec/distributed.md#distributed-2-2): a pure function
  * of the id and static overrides reveals nothing and keeps bridges consistent with local adapters.
  */
 export function remoteToolNames(capability: Pick<AgentCapability, "id" | "meta">, toolNaming: ToolNaming | undefined): { aiSdk: string; mcp: string } {

@@ -27,7 +27,7 @@ export function createInMemoryInvocationJournal(o: { now?: () => Date } = {}): I
   const keyOf = (k: InvocationKey) => `${k.namespace}\u0000${k.invocationId}`;
   const approvalKeyOf = (namespace: string, approvalId: string) => `${namespace}\u0000${approvalId}`;
 
-  /** A detached copy, with a `claimed` row past its lease read as `unknown` (distributed.md §5.2). */
+  /** A detached copy, with a `claimed` row past its lease read as `unknown` (docs/architecture/spec/distributed.md#distributed-5-2). */
   const read = (row: Row): InvocationRecord => {
     const copy = structuredClone(row);
     if (copy.state === "claimed" && copy.leaseExpiresAt !== undefined && copy.leaseExpiresAt.getTime() <= now().getTime()) {
@@ -55,7 +55,7 @@ export function createInMemoryInvocationJournal(o: { now?: () => Date } = {}): I
       const existing = rows.get(keyOf(e));
       if (existing !== undefined) {
         if (existing.fingerprint !== e.fingerprint) return { kind: "conflict" };
-        // Only a row released by a `not-applied` resolution is claimable again (§5.2).
+        // Only a row released by a `not-applied` resolution is claimable again (docs/architecture/spec/distributed.md#distributed-5-2).
         if (existing.state === "pending" && existing.approvalId === undefined) return claim(existing, e.leaseExpiresAt);
         return { kind: "existing", record: read(existing) };
       }
@@ -95,7 +95,7 @@ export function createInMemoryInvocationJournal(o: { now?: () => Date } = {}): I
 
     async finish(k, fence, to: JournalFinish): Promise<boolean> {
       const row = rows.get(keyOf(k));
-      // A late finish by the current holder is accepted even after lapse; a superseded fence never is (§5.2 rule 2).
+      // A late finish by the current holder is accepted even after lapse; a superseded fence never is (docs/architecture/spec/distributed.md#distributed-5-2 rule 2).
       if (row === undefined || !isLive(row) || row.fence !== fence) return false;
       if (to.state === "pending") {
         const approvalKey = approvalKeyOf(k.namespace, to.approvalId);
@@ -131,7 +131,7 @@ export function createInMemoryInvocationJournal(o: { now?: () => Date } = {}): I
       const row = rows.get(keyOf(k));
       const at = now();
       if (row === undefined || row.fence !== expectedFence) return null;
-      // A live claim may still settle: only stored `unknown` or a lapsed claim is resolvable (§5.5).
+      // A live claim may still settle: only stored `unknown` or a lapsed claim is resolvable (docs/architecture/spec/distributed.md#distributed-5-5).
       if (row.state !== "unknown" && !isLapsed(row, at)) return null;
       row.state = to.state;
       if (to.state === "settled") row.outcome = structuredClone(to.outcome);

@@ -2,7 +2,7 @@ import type { AuditActorRef } from "../../audit/types.js";
 import type { ExposureSurface } from "../../capability/types.js";
 import type { RemoteExecutionResult } from "../../client/types.js";
 
-// The invocation journal (distributed.md §5.3): the record of which worker holds an invocation and what
+// The invocation journal (docs/architecture/spec/distributed.md#distributed-5-3): the record of which worker holds an invocation and what
 // came of it. Every implementation passes test-fixtures/invocation-journal-contract.ts.
 
 export type InvocationKey = { namespace: string; invocationId: string };
@@ -56,7 +56,7 @@ export type JournalListFilter = { namespace: string; state?: InvocationState; up
 
 /**
  * Storage for invocation claims and outcomes. Each write is one conditional step, so of concurrent
- * callers exactly one wins (D-3); no lease expiry ever makes a row claimable again (§5.2 rule 3).
+ * callers exactly one wins (D-3); no lease expiry ever makes a row claimable again (docs/architecture/spec/distributed.md#distributed-5-2 rule 3).
  */
 export interface InvocationJournal {
   readonly durable: boolean;

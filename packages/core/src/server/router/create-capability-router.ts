@@ -11,7 +11,7 @@ import { describeRequestSchema, invokeRequestSchema, reconcileRequestSchema, res
 import type { Auth, CapabilityRouter, CapabilityRouterOptions } from "./types.js";
 
 /**
- * The remote capability procedures (distributed.md §3.2). Each one: strict input validation → `resolve` →
+ * The remote capability procedures (docs/architecture/spec/distributed.md#distributed-3-2). Each one: strict input validation → `resolve` →
  * `authorize[op]` → runtime → service. Actor, context, namespace, surface and revision are fixed here,
  * never read from a body (D-1); refusals precede the service, so nothing is journaled, run or audited.
  *
@@ -67,7 +67,7 @@ export function createCapabilityRouter<TReq extends Context, TApp>(o: Capability
     return rt;
   }
 
-  /** Drain after the service returned, before responding; a drain failure is an evidence problem, never an outcome (§7). */
+  /** Drain after the service returned, before responding; a drain failure is an evidence problem, never an outcome (docs/architecture/spec/distributed.md#distributed-7). */
   async function drained<T>(rt: AgentRuntime<TApp>, run: () => Promise<T>): Promise<T> {
     try {
       return await run();

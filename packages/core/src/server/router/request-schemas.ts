@@ -2,7 +2,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { CORRELATION_ID_PATTERN, INVOCATION_ID_PATTERN } from "../../client/protocol.js";
 import type { DescribeRequest, InvokeRequest, ReconcileRequest, ResumeRequest } from "../../client/types.js";
 
-// Hand-written strict validators (distributed.md §3.2): core takes no Zod dependency, and a body carrying
+// Hand-written strict validators (docs/architecture/spec/distributed.md#distributed-3-2): core takes no Zod dependency, and a body carrying
 // `actor`, `surface`, `namespace` or `context` must fail loudly rather than be silently ignored (D-1).
 // Issue messages name keys, never values.
 

@@ -3,7 +3,7 @@ import type { CapabilityRouterOptions } from "./types.js";
 
 const OPERATIONS = ["describe", "invoke", "resume", "reconcile"] as const;
 
-/** Construction-time `TypeError`s (distributed.md §3.2, §10 S2): every callback explicit, the surface a network one. */
+/** Construction-time `TypeError`s (docs/architecture/spec/distributed.md#distributed-3-2, docs/architecture/spec/distributed.md#distributed-10 S2): every callback explicit, the surface a network one. */
 export function assertRouterOptions<TReq extends Context, TApp>(o: CapabilityRouterOptions<TReq, TApp>): void {
   const example = "createCapabilityRouter({ service, runtime, surface, resolve, authorize: { describe, invoke, resume, reconcile } })";
   if (typeof o !== "object" || o === null) throw new TypeError(`createCapabilityRouter needs options: ${example}.`);

@@ -19,7 +19,7 @@ export type Auth<TApp> = { actor: Actor; context: TApp; surface: RemoteSurface; 
 
 export type CapabilityRouterOptions<TReq extends Context, TApp> = {
   service: InvocationService;
-  /** A runtime, or a factory called once per request (core.md §5: one runtime per request). */
+  /** A runtime, or a factory called once per request (docs/architecture/spec/core.md#core-5: one runtime per request). */
   runtime: AgentRuntime<TApp> | ((a: { context: TReq; actor: Actor }) => AgentRuntime<TApp> | Promise<AgentRuntime<TApp>>);
   /** Fixed by the server (D-1); `"direct"` and `"test"` are not network surfaces. */
   surface: RemoteSurface;
@@ -34,7 +34,7 @@ export type CapabilityRouterOptions<TReq extends Context, TApp> = {
   };
   /** Which operations a dropped connection cancels; default `"reads"`: writes run to their own timeout and settle. */
   abortOnDisconnect?: "reads" | "all" | "none";
-  /** Await the request runtime's `drainAudit` before responding; default `false` (distributed.md §7). */
+  /** Await the request runtime's `drainAudit` before responding; default `false` (docs/architecture/spec/distributed.md#distributed-7). */
   drainAudit?: false | { timeoutMs: number };
 };
 

@@ -5,7 +5,7 @@ import { outcomeUnknown } from "./project-result.js";
 import type { EventSubject, ServiceState } from "./state.js";
 
 /**
- * Rule 4 of distributed.md §5.2: an existing row answers from the journal and nothing re-runs. Settled and
+ * Rule 4 of docs/architecture/spec/distributed.md#distributed-5-2: an existing row answers from the journal and nothing re-runs. Settled and
  * suspended rows replay their stored envelope (`replayed: true`); anything else is `outcome-unknown`.
  */
 export function answerFromRecord<O>(s: ServiceState, record: InvocationRecord, subject: EventSubject): RemoteExecutionResult<O> {

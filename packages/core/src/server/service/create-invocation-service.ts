@@ -14,7 +14,7 @@ import type { InvocationService, InvocationServiceOptions, InvocationServiceReco
 const REMOTE_SURFACES = new Set(["aiSdk", "mcp", "workflow"]);
 
 /**
- * The journaled wrapper around a runtime (distributed.md §3.1): claims, fencing, lease renewal, replay of
+ * The journaled wrapper around a runtime (docs/architecture/spec/distributed.md#distributed-3-1): claims, fencing, lease renewal, replay of
  * settled results and application-only resolution. Create it once per module (the journal is shared) and
  * pass it the per-request runtime on each call.
  *
@@ -134,7 +134,7 @@ function assertCallOptions(o: { invocationId?: unknown; surface?: unknown; signa
   if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) throw new TypeError(`${op}: signal must be an AbortSignal.`);
 }
 
-/** Derived, never stored: the key is a pure function of the namespace and the invocation id (distributed.md §5.1). */
+/** Derived, never stored: the key is a pure function of the namespace and the invocation id (docs/architecture/spec/distributed.md#distributed-5-1). */
 async function withIdempotencyKey(namespace: string, record: InvocationRecord): Promise<InvocationServiceRecord> {
   return { ...record, idempotencyKey: await invocationIdempotencyKey(namespace, record.invocationId) };
 }

@@ -5,7 +5,7 @@ import { catalogDigest } from "../descriptors/digest.js";
 import { remoteToolNames } from "../descriptors/tool-names.js";
 import type { ServiceState } from "./state.js";
 
-/** `service.describe`: the runtime's descriptors for this actor, plus tool names and digests (distributed.md §2). */
+/** `service.describe`: the runtime's descriptors for this actor, plus tool names and digests (docs/architecture/spec/distributed.md#distributed-2). */
 export async function describeRemote<C>(
   s: ServiceState,
   rt: AgentRuntime<C>,

@@ -16,7 +16,7 @@ export async function sha256Base64Url(text: string): Promise<string> {
 }
 
 /**
- * The invocation fingerprint (distributed.md §5.1): what makes two requests with one id the same request.
+ * The invocation fingerprint (docs/architecture/spec/distributed.md#distributed-5-1): what makes two requests with one id the same request.
  * The raw input is encoded by oRPC's RPC JSON serializer first, so a `Map` input never collapses to `{}`.
  * Throws when the input has no such encoding.
  */
@@ -26,7 +26,7 @@ export async function invocationFingerprint(f: { capabilityId: string; surface: 
   return sha256(text);
 }
 
-/** One effect key per logical operation, for the first run, its resume and any authorized re-run (§5.1). */
+/** One effect key per logical operation, for the first run, its resume and any authorized re-run (docs/architecture/spec/distributed.md#distributed-5-1). */
 export async function invocationIdempotencyKey(namespace: string, invocationId: string): Promise<string> {
   return `inv_${await sha256Base64Url(`${namespace}\u0000${invocationId}`)}`;
 }

@@ -23,7 +23,7 @@ const INVOCATION_CONFLICT = {
 const DESCRIPTOR_STALE = { code: "DESCRIPTOR_STALE", message: "The capability changed; refresh the tool list.", retryable: false } as const;
 const INPUT_UNENCODABLE = { code: "INPUT_INVALID", message: "Input validation failed.", retryable: false } as const;
 
-/** `service.invoke`: distributed.md §5.4, steps 1 to 7, wrapped around `runtime.invoke` from outside (ADR-007). */
+/** `service.invoke`: docs/architecture/spec/distributed.md#distributed-5-4, steps 1 to 7, wrapped around `runtime.invoke` from outside (ADR-007). */
 export async function invokeJournaled<C, O>(
   s: ServiceState,
   rt: AgentRuntime<C>,
@@ -137,7 +137,7 @@ async function invokeUnjournaled<C, O>(s: ServiceState, rt: AgentRuntime<C>, cap
   return projectResult(result, o.invocationId);
 }
 
-/** Step 6 of §5.4, shared by invoke and resume for outcomes that need no approval read-back. */
+/** Step 6 of docs/architecture/spec/distributed.md#distributed-5-4, shared by invoke and resume for outcomes that need no approval read-back. */
 export async function recordResult<C, O>(
   s: ServiceState,
   rt: AgentRuntime<C>,

@@ -12,7 +12,7 @@ export type Lease = {
 };
 
 /**
- * Renews every `leaseMs / 3` (distributed.md §5.4 step 4). A `false` renewal means another worker holds the
+ * Renews every `leaseMs / 3` (docs/architecture/spec/distributed.md#distributed-5-4 step 4). A `false` renewal means another worker holds the
  * invocation now: the runtime call is aborted through its signal (before stage 11 it then calls nothing) and
  * the result becomes `outcome-unknown fenced-out`. A throwing renewal is retried on the next beat; if the
  * journal stays down the claim lapses, which observers see as `unknown`, never as claimable.

@@ -3,7 +3,7 @@ import { decodeRpcJson, encodeRpcJson, type RpcJson } from "../../orpc/rpc-json.
 import type { JournalOutcome } from "../journal/types.js";
 
 // Outcomes are stored through oRPC's RPC JSON serializer, the encoding the wire uses, so a replay is
-// type-identical to the first response (Date, Map, Set, bigint survive); distributed.md §5.3.
+// type-identical to the first response (Date, Map, Set, bigint survive); docs/architecture/spec/distributed.md#distributed-5-3.
 
 export { decodeRpcJson, encodeRpcJson };
 
@@ -11,7 +11,7 @@ const utf8 = new TextEncoder();
 
 /**
  * The journal form of an envelope. A completed output larger than `maxOutputBytes` is stored without it and
- * replays with `outputWithheld: true`: bounded rows, truthful status (distributed.md §5.3).
+ * replays with `outputWithheld: true`: bounded rows, truthful status (docs/architecture/spec/distributed.md#distributed-5-3).
  */
 export function encodeOutcome(result: Exclude<RemoteExecutionResult, { status: "outcome-unknown" }>, maxOutputBytes: number): JournalOutcome {
   let body = encodeRpcJson(result);

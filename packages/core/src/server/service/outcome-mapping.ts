@@ -3,7 +3,7 @@ import type { CapabilityRegistry } from "../../registry/types.js";
 import type { ExecutionResult } from "../../runtime/types.js";
 
 /**
- * An interrupted write (distributed.md §5.2): a timeout or cancellation after stage 11 began, on a write-like
+ * An interrupted write (docs/architecture/spec/distributed.md#distributed-5-2): a timeout or cancellation after stage 11 began, on a write-like
  * capability. Whether the effect happened cannot be known, so it is journaled `unknown`, never settled.
  */
 export function isInterruptedWrite(result: ExecutionResult<unknown>, registry: CapabilityRegistry, capabilityId: string): boolean {

@@ -8,7 +8,7 @@ import { toModelError } from "../../errors/model-error.js";
 import type { ExecutionResult } from "../../runtime/types.js";
 
 // The one projection point for the wire and for engine checkpoints: plain data, no cause, stage or
-// non-exposed message (SI-9; distributed.md §3.1).
+// non-exposed message (SI-9; docs/architecture/spec/distributed.md#distributed-3-1).
 
 export type SettledOrSuspended<O = unknown> = Exclude<RemoteExecutionResult<O>, OutcomeUnknown>;
 

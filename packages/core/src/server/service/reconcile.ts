@@ -8,7 +8,7 @@ type Settled<O> = RemoteExecutionResult<O> & { status: "completed" | "failed" | 
 type Suspended<O> = RemoteExecutionResult<O> & { status: "approval-required" };
 
 /**
- * `service.reconcile`, the remote read (distributed.md §5.5). Rows of another actor or surface answer
+ * `service.reconcile`, the remote read (docs/architecture/spec/distributed.md#distributed-5-5). Rows of another actor or surface answer
  * `absent`, so other principals' ids look unused. It reports; it never changes a row.
  */
 export async function reconcileJournaled<O>(s: ServiceState, invocationId: string, o: { actor: Actor; surface: ExposureSurface }): Promise<ReconcileResult<O>> {

@@ -22,7 +22,7 @@ export class InvocationNotResolvableError extends Error {
 }
 
 /**
- * `service.resolve`, for the application only (distributed.md §5.5): asserts a domain fact only the application
+ * `service.resolve`, for the application only (docs/architecture/spec/distributed.md#distributed-5-5): asserts a domain fact only the application
  * can check. Never routed: a possibly model-driven client must not unlock a second execution.
  */
 export async function resolveInvocation(s: ServiceState, invocationId: string, a: ResolveArgs): Promise<InvocationRecord> {

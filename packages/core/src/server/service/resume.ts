@@ -15,7 +15,7 @@ import type { ServiceResumeOptions } from "./types.js";
 const TERMINAL_APPROVAL_CODES = new Set(["APPROVAL_REJECTED", "APPROVAL_EXPIRED", "APPROVAL_CONSUMED"]);
 
 /**
- * `service.resume`: distributed.md §5.4 "resume". Remote resume requires the journal link; an unjournaled,
+ * `service.resume`: docs/architecture/spec/distributed.md#distributed-5-4 "resume". Remote resume requires the journal link; an unjournaled,
  * foreign or mismatched approval answers exactly like an unknown one (ADR-012 §6, SI-8).
  */
 export async function resumeJournaled<C, O>(
@@ -80,7 +80,7 @@ export async function resumeJournaled<C, O>(
   if ((result.status === "failed" || result.status === "cancelled") && result.effectStatus === undefined && !TERMINAL_APPROVAL_CODES.has(result.error.code)) {
     const usable = await approvalStillUsable(rt, approvalId);
     if (usable === undefined) {
-      // The coordinator cannot say; the claim is left to lapse so the application decides (§5.5).
+      // The coordinator cannot say; the claim is left to lapse so the application decides (docs/architecture/spec/distributed.md#distributed-5-5).
       s.emit("settlement_failed", subject, { fence: claim.fence });
       return projectResult(result, o.invocationId);
     }

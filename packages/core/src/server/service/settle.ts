@@ -6,7 +6,7 @@ import type { ServiceState } from "./state.js";
 const RETRY_DELAYS_MS = [20, 60, 180];
 
 /**
- * Records the outcome at the claim's fence (distributed.md §5.4 step 7). `false` from the journal means a newer
+ * Records the outcome at the claim's fence (docs/architecture/spec/distributed.md#distributed-5-4 step 7). `false` from the journal means a newer
  * holder exists: `stale_settlement`, and the caller still gets the real envelope. A throwing journal is retried
  * three times within the lease, then `settlement_failed`: the row lapses to `unknown` for the application.
  * Called after the heartbeat stopped, so at least two thirds of a lease remain for the retries.

@@ -43,5 +43,5 @@ export function createEmitter(onEvent: ((e: InvocationEvent) => void) | undefine
   };
 }
 
-/** The `toolNaming` a service was created with; the router reads it from the service it wraps (§2.2). */
+/** The `toolNaming` a service was created with; the router reads it from the service it wraps (docs/architecture/spec/distributed.md#distributed-2-2). */
 export const serviceToolNaming = new WeakMap<InvocationService, ToolNaming | undefined>();

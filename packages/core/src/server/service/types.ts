@@ -15,7 +15,7 @@ export type InvocationServiceOptions = {
   leaseMs?: number;
   /** Completed outputs larger than this are journaled without the output; default 262 144. */
   maxStoredOutputBytes?: number;
-  /** Per surface, as that adapter's `toolNaming` (distributed.md §2.2). */
+  /** Per surface, as that adapter's `toolNaming` (docs/architecture/spec/distributed.md#distributed-2-2). */
   toolNaming?: ToolNaming;
   /** Payload-free journal events (SI-10); they go here, never to audit sinks. */
   onEvent?: (e: InvocationEvent) => void;
@@ -44,7 +44,7 @@ export type InvocationEvent = {
   data?: Record<string, string | number | boolean>;
 };
 
-/** What the application (never a remote caller) asserts about an effect whose outcome was unknown (§5.5). */
+/** What the application (never a remote caller) asserts about an effect whose outcome was unknown (docs/architecture/spec/distributed.md#distributed-5-5). */
 export type ResolveArgs = {
   expectedFence: number;
   by: Actor;

@@ -1,4 +1,4 @@
-// Raised from the mutation run: the platform fallbacks of the approval hash (core.md §16: core loads outside Node).
+// Raised from the mutation run: the platform fallbacks of the approval hash (docs/architecture/spec/core.md#core-16: core loads outside Node).
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 

@@ -1,4 +1,4 @@
-// Raised from the mutation run: runtime.approvals (core.md §10) passes every method through, guards only decide,
+// Raised from the mutation run: runtime.approvals (docs/architecture/spec/core.md#core-10) passes every method through, guards only decide,
 // and leaves malformed decisions to the coordinator's own checks.
 import { os } from "@orpc/server";
 import { describe, expect, it, vi } from "vitest";
@@ -16,7 +16,7 @@ import {
 } from "../../../src/index.js";
 import { contractClock, makeApprovalRequest } from "../../../../../test-fixtures/approval-coordinator-contract.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W4"]);
 
 const registry = createCapabilityRegistry({

@@ -1,4 +1,4 @@
-// Raised from the mutation run: a composite's direct evaluate (core.md §3) rethrows its member's own error.
+// Raised from the mutation run: a composite's direct evaluate (docs/architecture/spec/core.md#core-3) rethrows its member's own error.
 import { describe, expect, it } from "vitest";
 import { composePolicies } from "../../../src/policy/compose.js";
 import { allow, deny } from "../../../src/policy/decisions.js";

@@ -1,4 +1,4 @@
-// Raised from the mutation run: batch evaluation (core.md §3.1) fails closed on every odd return, stops exactly when
+// Raised from the mutation run: batch evaluation (docs/architecture/spec/core.md#core-3-1) fails closed on every odd return, stops exactly when
 // the shared deadline is spent, records only what was decided, and releases its deadline timer.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { allow, requireApproval } from "../../../src/policy/decisions.js";

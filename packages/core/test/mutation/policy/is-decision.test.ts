@@ -1,4 +1,4 @@
-// Raised from the mutation run: decision shapes at the edges of core.md §3 (SI-7: anything else is an error stance).
+// Raised from the mutation run: decision shapes at the edges of docs/architecture/spec/core.md#core-3 (SI-7: anything else is an error stance).
 import { describe, expect, it } from "vitest";
 import { isPolicyDecision } from "../../../src/policy/is-decision.js";
 

@@ -1,5 +1,5 @@
 // Raised from the mutation run: policy definitions are refused at definition time with errors that say what is
-// wrong and where (STYLE.md: errors tell the user what to do). core.md §3, ADR-018.
+// wrong and where (STYLE.md: errors tell the user what to do). docs/architecture/spec/core.md#core-3, ADR-018.
 import { describe, expect, it } from "vitest";
 import { allow, composePolicies, definePolicy, requireApproval, type AgentPolicy } from "../../../src/index.js";
 import { normalizePolicyScope } from "../../../src/policy/scope.js";

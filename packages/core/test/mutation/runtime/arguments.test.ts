@@ -1,5 +1,5 @@
 // Raised from the mutation run: programmer errors of createAgentRuntime, invoke, resume and describe reject with a
-// TypeError that names the argument and the accepted shape (core.md §5, §6, §7, §8).
+// TypeError that names the argument and the accepted shape (docs/architecture/spec/core.md#core-5, docs/architecture/spec/core.md#core-6, docs/architecture/spec/core.md#core-7, docs/architecture/spec/core.md#core-8).
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { describe, expect, it } from "vitest";
 import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentRuntimeOptions } from "../../../src/index.js";

@@ -1,4 +1,4 @@
-// Raised from the mutation run: stage 10–11 resources and timing (core.md §6.1, §16): an attempt releases its timer
+// Raised from the mutation run: stage 10–11 resources and timing (docs/architecture/spec/core.md#core-6-1, docs/architecture/spec/core.md#core-16): an attempt releases its timer
 // and its caller-signal listener, ends its span once, re-checks the caller signal, and backs off exactly
 // backoffMs × 2^(n−1).
 import { getEventListeners } from "node:events";

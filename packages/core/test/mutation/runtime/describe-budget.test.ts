@@ -1,5 +1,5 @@
-// Raised from the mutation run: the discovery budget (core.md §8 step 3) is checked around synchronous work too,
-// and the discovered digest tells different catalogues apart (core.md §11).
+// Raised from the mutation run: the discovery budget (docs/architecture/spec/core.md#core-8 step 3) is checked around synchronous work too,
+// and the discovered digest tells different catalogues apart (docs/architecture/spec/core.md#core-11).
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { allow, CapabilityError, definePolicy, type AgentAuditEvent, type PolicyDecision } from "../../../src/index.js";
 import { build, counted, dana } from "../../runtime/pipeline-harness.js";
@@ -69,7 +69,7 @@ describe("describe: clock reads (core.md §16)", () => {
 });
 
 describe("describe: a budget spent to the millisecond", () => {
-  // Expiry is strictly past the deadline (core.md §8 step 3): a catalogue finished at deadline + 0 is on time.
+  // Expiry is strictly past the deadline (docs/architecture/spec/core.md#core-8 step 3): a catalogue finished at deadline + 0 is on time.
   it.each(["synchronous", "asynchronous"])("keeps the catalogue when a %s discovery policy ends exactly at the deadline", async (kind) => {
     const clock = frozenMonotonicClock();
     const spendTenMs = () => {

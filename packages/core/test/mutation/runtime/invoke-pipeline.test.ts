@@ -1,4 +1,4 @@
-// Raised from the mutation run: stages 5–13 of core.md §6 where a broken condition would still have passed the suite.
+// Raised from the mutation run: stages 5–13 of docs/architecture/spec/core.md#core-6 where a broken condition would still have passed the suite.
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { describe, expect, it, vi } from "vitest";
 import { captureStartupWarnings } from "../../support/startup-warnings.js";
@@ -16,7 +16,7 @@ import {
 import { base, build, counted, dana, errorOf, meta, priya } from "../../runtime/pipeline-harness.js";
 import { recordingTracer } from "../../runtime/execution-harness.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W4"]);
 
 /** A Standard Schema whose validation is asynchronous: amounts must be positive, and are doubled when parsed. */

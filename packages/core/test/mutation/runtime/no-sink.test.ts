@@ -1,4 +1,4 @@
-// Raised from the mutation run: with no audit sink the runtime builds no audit event at all (core.md §16, "with no
+// Raised from the mutation run: with no audit sink the runtime builds no audit event at all (docs/architecture/spec/core.md#core-16, "with no
 // sinks, build none"). Building one reads the injected `now` for its timestamp, so the clock reads show it: with no
 // sink, `now` is read only where the call itself needs a time (startedAt, an approval's requestedAt and expiry check).
 import { describe, expect, it } from "vitest";
@@ -6,7 +6,7 @@ import { captureStartupWarnings } from "../../support/startup-warnings.js";
 import { base, build, counted, dana, meta, priya } from "../../runtime/pipeline-harness.js";
 import { agentMeta } from "@orpc-agent/core";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W3"]);
 
 /** A `now` that records, for each read, the phase the test says the call is in. */

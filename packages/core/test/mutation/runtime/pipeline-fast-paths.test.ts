@@ -1,4 +1,4 @@
-// Raised from the mutation run: the cost rule of core.md §16 that forbids a needless async hop, and the
+// Raised from the mutation run: the cost rule of docs/architecture/spec/core.md#core-16 that forbids a needless async hop, and the
 // SI-6 rule that input is frozen only when a policy applies, each seen through something a user can observe.
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
@@ -7,7 +7,7 @@ import { agentMeta, allow, definePolicy, type ApprovalRequest } from "../../../s
 import { recordingTracer } from "../../runtime/execution-harness.js";
 import { base, build, dana, meta, priya } from "../../runtime/pipeline-harness.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W3"]);
 
 describe("core.md §16: no async hop that is not needed", () => {

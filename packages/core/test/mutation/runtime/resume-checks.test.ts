@@ -1,4 +1,4 @@
-// Raised from the mutation run: resume's checks (core.md §7 R1–R12) on records and schedules the main suite did not
+// Raised from the mutation run: resume's checks (docs/architecture/spec/core.md#core-r1–R12) on records and schedules the main suite did not
 // reach: corrupted or drifting coordinator records, asynchronous schemas and policies, and policies that mutate input.
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { z } from "zod";
@@ -17,7 +17,7 @@ import {
 import { recordingTracer } from "../../runtime/execution-harness.js";
 import { base, build, dana, errorOf, meta, priya } from "../../runtime/pipeline-harness.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W1"]);
 
 const START = Date.parse("2030-01-01T00:00:00.000Z");

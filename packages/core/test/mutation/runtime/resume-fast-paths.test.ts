@@ -1,4 +1,4 @@
-// Raised from the mutation run: core.md §16 "no async hop that is not needed" on resume, between the stored input's
+// Raised from the mutation run: docs/architecture/spec/core.md#core-16 "no async hop that is not needed" on resume, between the stored input's
 // re-validation (R8), the current policies (R10) and consumption (R11).
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { describe, expect, it } from "vitest";
@@ -6,7 +6,7 @@ import { captureStartupWarnings } from "../../support/startup-warnings.js";
 import { agentMeta, allow, createInMemoryApprovalCoordinator, definePolicy, type ApprovalCoordinator } from "../../../src/index.js";
 import { base, build, dana, meta, priya } from "../../runtime/pipeline-harness.js";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W4"]);
 
 describe("resume R8..R11 stay in one turn when the schema and policies are synchronous", () => {

@@ -1,4 +1,4 @@
-// Raised from the mutation run: an inline approval decision must be a plain object (core.md §10). A function that
+// Raised from the mutation run: an inline approval decision must be a plain object (docs/architecture/spec/core.md#core-10). A function that
 // happens to carry `status` and `approver` is not a decision, so the gate fails instead of running the procedure.
 import { describe, expect, it } from "vitest";
 import { build, counted, dana, errorOf, priya } from "../../runtime/pipeline-harness.js";

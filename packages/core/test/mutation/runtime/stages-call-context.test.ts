@@ -1,5 +1,5 @@
 // Raised from the mutation run: stage 11 builds the procedure's context as a new object with the caller's prototype
-// and own properties (core.md §6.1). A plain context is copied by definition, never by assignment: assigning an own
+// and own properties (docs/architecture/spec/core.md#core-6-1). A plain context is copied by definition, never by assignment: assigning an own
 // "__proto__" key (as JSON.parse produces) would re-parent the copy and hand the procedure inherited properties.
 import { describe, expect, it } from "vitest";
 import { base, build, dana, meta } from "../../runtime/pipeline-harness.js";

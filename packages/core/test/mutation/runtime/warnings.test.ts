@@ -1,4 +1,4 @@
-// Raised from the mutation run: the startup warnings (core.md §5) name the ids in the message itself, and W2
+// Raised from the mutation run: the startup warnings (docs/architecture/spec/core.md#core-5) name the ids in the message itself, and W2
 // reads a capability's own meta.policies by phase.
 import { os } from "@orpc/server";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";

@@ -1,4 +1,4 @@
-// Raised from the mutation run: core runs where only Web Crypto exists (core.md §16). The input hash is then
+// Raised from the mutation run: core runs where only Web Crypto exists (docs/architecture/spec/core.md#core-16). The input hash is then
 // asynchronous, and every stage that needs it must wait for it: evidence, the approval gate, R5 and the digest.
 import { createHash } from "node:crypto";
 import { os } from "@orpc/server";
@@ -7,7 +7,7 @@ import { captureStartupWarnings } from "../../support/startup-warnings.js";
 import type * as Core from "../../../src/index.js";
 import { agentMeta } from "@orpc-agent/core";
 
-// The startup warnings these tests provoke on purpose (core.md §5), captured and asserted.
+// The startup warnings these tests provoke on purpose (docs/architecture/spec/core.md#core-5), captured and asserted.
 captureStartupWarnings(["W4"]);
 
 const original = process.getBuiltinModule;
