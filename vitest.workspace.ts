@@ -11,7 +11,7 @@ export default [
   pkg("postgres", { testTimeout: 30_000, hookTimeout: 60_000 }),
   pkg("cli", { testTimeout: 60_000, globalSetup: ["test/global-setup.ts"] }),
   pkg("ai-sdk", { typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" } }),
-  pkg("mcp", { testTimeout: 30_000 }),
+  pkg("mcp", { testTimeout: 30_000, typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" } }),
   pkg("opentelemetry"),
   pkg("dbos", { testTimeout: 60_000, hookTimeout: 60_000 }),
   { extends: true as const, test: { name: "example", root: "examples/customer-support", include: ["test/**/*.test.ts"], testTimeout: 60_000, globalSetup: ["../../packages/cli/test/global-setup.ts"] } },

@@ -2,7 +2,7 @@
 // serving the 2026-07-28 revision and 2025-era clients. The Node adapter is `@orpc-agent/mcp/node`; the v1 SDK path
 // is `@orpc-agent/mcp/v1`.
 export { createMCPHandler, type MCPHandler } from "./modern/create-handler.js";
-export type { MCPHandlerOptions } from "./modern/http-options.js";
+export type { MCPAuthentication, MCPHandlerOptions } from "./modern/http-options.js";
 export type { MCPOptions, MCPRequestAuth, MCPTraceCarrier } from "./modern/options.js";
 export { serveMCPStdio, type MCPStdioOptions } from "./modern/serve-stdio.js";
 export type { MCPGovernanceOptions, MCPIdentity } from "./governance-options.js";

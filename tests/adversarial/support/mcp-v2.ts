@@ -75,7 +75,7 @@ export function serveScoped(app: ReturnType<typeof scopedApp>, overrides: Partia
       },
       resource: url,
       ...overrides,
-    }),
+    } as MCPHandlerOptions<{ tenant: string }>), // an override may switch authentication mode
   );
 }
 

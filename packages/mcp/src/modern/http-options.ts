@@ -1,15 +1,26 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { MCPOptions } from "./options.js";
 
-export type MCPHandlerOptions<TContext = unknown> = MCPOptions<TContext> & {
-  /**
-   * Verifies each request's bearer token and returns its `AuthInfo` (with `expiresAt`, and `resource` from the
-   * token's audience when `resource` is set); `null`, a throw or a rejection answers `401 invalid_token`.
-   * Required unless `allowUnauthenticated`.
-   */
-  verifyToken?: (token: string, request: Request) => AuthInfo | null | Promise<AuthInfo | null>;
-  /** Local development only: the `Authorization` header is ignored and requests carry no `authInfo`. */
-  allowUnauthenticated?: true;
+/**
+ * How requests are authenticated: a token verifier, or (local development only) none. Exclusive, so the compiler
+ * refuses both or neither; the runtime check stays for JavaScript callers.
+ */
+export type MCPAuthentication =
+  | {
+      /**
+       * Verifies each request's bearer token and returns its `AuthInfo` (with `expiresAt`, and `resource` from the
+       * token's audience when `resource` is set); `null`, a throw or a rejection answers `401 invalid_token`.
+       */
+      verifyToken: (token: string, request: Request) => AuthInfo | null | Promise<AuthInfo | null>;
+      allowUnauthenticated?: never;
+    }
+  | {
+      /** Local development only: the `Authorization` header is ignored and requests carry no `authInfo`. */
+      allowUnauthenticated: true;
+      verifyToken?: never;
+    };
+
+export type MCPHandlerOptions<TContext = unknown> = MCPOptions<TContext> & MCPAuthentication & {
   /**
    * This endpoint's public URL, its RFC 8707 resource identifier. Turns on the audience check (a token whose
    * `AuthInfo.resource` differs answers 401) and names the RFC 9728 document in every challenge.
@@ -27,7 +38,7 @@ export type MCPHandlerOptions<TContext = unknown> = MCPOptions<TContext> & {
   allowedOrigins?: string[] | "any";
   /** `Host` header hostnames allowed (port-agnostic). Default: no check; set it on a loopback-bound server. */
   allowedHosts?: string[];
-  /** Default 1 MiB. */
+  /** @default 1_048_576 (1 MiB) */
   maxBodyBytes?: number;
   /** 2025-era clients: `"stateless"` (default) serves them per request from the same configuration; `"reject"` makes the endpoint 2026-07-28 only. */
   legacy?: "stateless" | "reject";

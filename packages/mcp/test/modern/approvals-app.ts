@@ -67,7 +67,7 @@ export function elicitationOptions(url: URL, overrides: Partial<MCPHandlerOption
     approvals: { url: (record) => approvalUrl(record.id) },
     urlElicitation: { keys: STATE_KEYS },
     ...overrides,
-  };
+  } as MCPHandlerOptions; // an override may switch authentication mode; the runtime check refuses a mix
 }
 
 export async function serveWithElicitation(app: ApprovalsApp, overrides: Partial<MCPHandlerOptions> = {}) {

@@ -39,7 +39,8 @@ export type Tokens = Record<string, Partial<AuthInfo> | undefined>;
 
 /** Tokens `tok-<name>` verify to the actor's AuthInfo for `url` (scope `mcp`, an hour left), unless `overrides` say otherwise. */
 export function standardOptions(url: URL, overrides: Partial<MCPHandlerOptions<{ tenant: string }>> = {}, tokens: Tokens = {}) {
-  const options: MCPHandlerOptions<{ tenant: string }> = {
+  // An override may switch authentication mode; the runtime check refuses a mix.
+  const options = {
     resource: url,
     verifyToken: (token) => {
       if (!(token in ACTORS) && !(token in tokens)) return null;
@@ -50,7 +51,7 @@ export function standardOptions(url: URL, overrides: Partial<MCPHandlerOptions<{
       return actor ? { actor, context: { tenant: "t1" } } : null;
     },
     ...overrides,
-  };
+  } as MCPHandlerOptions<{ tenant: string }>;
   return options;
 }
 
