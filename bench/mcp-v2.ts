@@ -1,6 +1,7 @@
 // @orpc-agent/mcp's v2 endpoint against a hand-written v2 McpServer exposing the same 100 tools (same zod schemas,
 // a trivial handler returning the same result), both served by the SDK's createMcpHandler through the SDK's Node
 // adapter on loopback HTTP and driven by real clients: the v2 Client (2026-07-28) and the v1 Client (2025-11-25).
+// Both advertise the result envelope as every tool's outputSchema (issue 24).
 // Budgets (issue 23): tools/list ≤ 0.3×, tools/call ≤ 1.25×.
 //   node --conditions=@orpc-agent/source --import tsx bench/mcp-v2.ts   (from the repository root)
 import { createServer, type Server } from "node:http";
@@ -13,10 +14,20 @@ import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { allow, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy } from "@orpc-agent/core";
 import { createMCPHandler } from "@orpc-agent/mcp";
 import { toNodeHandler } from "@orpc-agent/mcp/node";
+import { z } from "zod";
 import { makeDefs, makeSchema } from "./fixtures.js";
 import { interleave, timeSequential } from "./harness.js";
 
 const N = 100;
+
+function envelopeSchema() {
+  const error = z.strictObject({ code: z.string(), message: z.string(), retryable: z.boolean(), details: z.unknown().optional() });
+  return z.union([
+    z.strictObject({ status: z.literal("ok"), data: z.unknown() }),
+    z.strictObject({ status: z.literal("approval-required"), approvalId: z.string(), message: z.string(), expiresAt: z.string(), url: z.string().optional() }),
+    z.strictObject({ status: z.literal("error"), error }),
+  ]);
+}
 
 async function listen(handler: (req: never, res: never) => unknown): Promise<{ url: URL; server: Server }> {
   const server = createServer((req, res) => void handler(req as never, res as never));
@@ -46,10 +57,13 @@ export async function mcpV2Cost(options: { rounds: number; calls: number; lists:
   const ours = createMCPHandler(runtime, { allowUnauthenticated: true, createContext: () => ({ actor, context: {} }) });
 
   const annotations = { readOnlyHint: true, openWorldHint: false };
+  // The same tools: ours advertise the result envelope as outputSchema (issue 24), so the hand-written ones do too,
+  // and both clients pay the same validator compilation per listing.
+  const outputSchema = envelopeSchema();
   const hand = createMcpHandler(() => {
     const server = new McpServer({ name: "hand-written", version: "0.0.0" });
     for (let i = 0; i < N; i++) {
-      server.registerTool(`g${i % 10}_c${i}`, { description: `Capability ${i}.`, inputSchema: schemas[i]!, annotations }, () => {
+      server.registerTool(`g${i % 10}_c${i}`, { description: `Capability ${i}.`, inputSchema: schemas[i]!, outputSchema, annotations }, () => {
         const text = JSON.stringify({ status: "ok", data: { ok: true } });
         return { content: [{ type: "text" as const, text }], structuredContent: JSON.parse(text) as Record<string, unknown>, isError: false };
       });

@@ -14,7 +14,14 @@ const MODEL_ERROR = {
   additionalProperties: false,
 } as const;
 
+/**
+ * Both SDK clients cache a compiled validator by `$id` (and compile anew per tool and per listing without one), so the
+ * one envelope schema is named, with its version: a change to its shape must change the id.
+ */
+const ENVELOPE_SCHEMA_ID = "urn:orpc-agent:mcp:result-envelope:1";
+
 const ENVELOPE_SCHEMA = {
+  $id: ENVELOPE_SCHEMA_ID,
   type: "object",
   oneOf: [
     {

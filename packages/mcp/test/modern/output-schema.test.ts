@@ -20,11 +20,13 @@ const CALLS = [
 describe.each(ERAS)("$era", ({ connect }) => {
   it("every tool, the resume tool included, advertises the envelope outputSchema with an object root", async () => {
     const { url } = await serveApp(createTestApp(), { approvals: { resumeTool: true } });
-    const { tools } = (await (await connect(url, "tok-dana")).listTools()) as { tools: { name: string; outputSchema?: { type?: string; oneOf?: unknown[] } }[] };
+    const { tools } = (await (await connect(url, "tok-dana")).listTools()) as { tools: { name: string; outputSchema?: { $id?: string; type?: string; oneOf?: unknown[] } }[] };
     expect(tools.length).toBeGreaterThan(2);
     for (const tool of tools) {
       expect(tool.outputSchema?.type).toBe("object");
       expect(tool.outputSchema?.oneOf).toHaveLength(3);
+      // One versioned id: both SDK clients compile the validator once per id instead of once per tool and listing.
+      expect(tool.outputSchema?.$id).toBe("urn:orpc-agent:mcp:result-envelope:1");
     }
   });
 
