@@ -1,5 +1,6 @@
 import type { CapabilityClient } from "@orpc-agent/core/client";
 import type { RemoteAISDKToolsOptions } from "./types.js";
+import { ConfigurationError } from "@orpc-agent/core/adapter";
 
 // Programmer errors surface at build as TypeErrors; nothing here ever reaches a model.
 
@@ -14,7 +15,7 @@ export function assertCapabilityClient(target: unknown): asserts target is Capab
   const client = target as Partial<Record<keyof CapabilityClient, unknown>> | null;
   const complete = typeof client === "object" && client !== null && (["describe", "invoke", "resume", "reconcile"] as const).every((m) => typeof client[m] === "function");
   if (!complete) {
-    throw new TypeError(
+    throw new ConfigurationError(
       "toAISDKTools: the first argument must be an AgentRuntime (it has a registry) or a CapabilityClient (describe, invoke, resume, reconcile), " +
         "for example createHttpCapabilityClient from @orpc-agent/core/http.",
     );
@@ -23,22 +24,22 @@ export function assertCapabilityClient(target: unknown): asserts target is Capab
 
 export function assertRemoteToolsOptions(options: RemoteAISDKToolsOptions): void {
   if (typeof options !== "object" || options === null) {
-    throw new TypeError("toAISDKTools: options must be an object: { invocationId, scope?, filter?, signal?, correlationId? }.");
+    throw new ConfigurationError("toAISDKTools: options must be an object: { invocationId, scope?, filter?, signal?, correlationId? }.");
   }
   if (typeof options.invocationId !== "function") {
-    throw new TypeError(
+    throw new ConfigurationError(
       "toAISDKTools: options.invocationId is required with a CapabilityClient: an async ({ capabilityId, input, toolCallId }) => id " +
         "that persists the id before resolving and recovers the same id on replay.",
     );
   }
   for (const key of SERVER_FIXED) {
     if ((options as Record<string, unknown>)[key] !== undefined) {
-      throw new TypeError(`toAISDKTools: options.${key} does not apply to a CapabilityClient: the server fixes actor, acting agent, context, surface and tool names.`);
+      throw new ConfigurationError(`toAISDKTools: options.${key} does not apply to a CapabilityClient: the server fixes actor, acting agent, context, surface and tool names.`);
     }
   }
-  if (options.filter !== undefined && typeof options.filter !== "function") throw new TypeError("toAISDKTools: options.filter must be a function when given.");
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new TypeError("toAISDKTools: options.signal must be an AbortSignal when given.");
+  if (options.filter !== undefined && typeof options.filter !== "function") throw new ConfigurationError("toAISDKTools: options.filter must be a function when given.");
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new ConfigurationError("toAISDKTools: options.signal must be an AbortSignal when given.");
   if (options.correlationId !== undefined && (typeof options.correlationId !== "string" || !CORRELATION_ID.test(options.correlationId))) {
-    throw new TypeError("toAISDKTools: options.correlationId must be 1 to 200 printable characters when given.");
+    throw new ConfigurationError("toAISDKTools: options.correlationId must be 1 to 200 printable characters when given.");
   }
 }

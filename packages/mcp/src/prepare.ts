@@ -4,6 +4,7 @@ import type { MCPGovernanceOptions } from "./governance-options.js";
 import { assertServerOptions, type MCPServerOptions } from "./options.js";
 import { buildToolCatalog, type ToolCatalog } from "./tool-catalog.js";
 import { prepareApprovalElicitation, type ApprovalElicitation } from "./modern/elicitation-config.js";
+import { ConfigurationError } from "@orpc-agent/core/adapter";
 
 /** Everything decided once per configuration, on either SDK path; servers built from it are cheap (docs/architecture/spec/adapters.md#adapters-3-1). */
 export type PreparedMCPServer<TContext, TOptions extends MCPGovernanceOptions = MCPGovernanceOptions> = {
@@ -22,7 +23,7 @@ export function prepareMCPServer<TContext, TOptions extends MCPGovernanceOptions
   adapter: string,
 ): PreparedMCPServer<TContext, TOptions> {
   if (typeof runtime !== "object" || runtime === null || typeof runtime.describe !== "function" || typeof runtime.invoke !== "function") {
-    throw new TypeError(`${adapter}(runtime, options): runtime must be an AgentRuntime from createAgentRuntime.`);
+    throw new ConfigurationError(`${adapter}(runtime, options): runtime must be an AgentRuntime from createAgentRuntime.`);
   }
   assertServerOptions(options);
   const catalog = buildToolCatalog(runtime.registry, options as unknown as MCPServerOptions<unknown>, adapter);

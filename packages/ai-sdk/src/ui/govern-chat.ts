@@ -6,6 +6,7 @@ import { toolNameMapFor } from "../tool-names.js";
 import type { AISDKToolSet, AISDKToolsOptions } from "../types.js";
 import { answerConfirmations, type AnsweredConversation, type ConfirmationAnswer } from "./answer-confirmations.js";
 import { governUIMessageStream } from "./govern-ui-stream.js";
+import { ConfigurationError } from "@orpc-agent/core/adapter";
 
 export type GovernedChatOptions<TContext = unknown> = AISDKToolsOptions<TContext> & {
   /**
@@ -43,7 +44,7 @@ export async function governChat<TContext>(runtime: AgentRuntime<TContext>, opti
   assertToolsOptions(options);
   const confirmable = new Set(options.requesterConfirmable ?? []);
   if (![...confirmable].every((type) => typeof type === "string" && type.length > 0)) {
-    throw new TypeError('governChat: options.requesterConfirmable must be an array of approval type names, e.g. ["confirmation"].');
+    throw new ConfigurationError('governChat: options.requesterConfirmable must be an array of approval type names, e.g. ["confirmation"].');
   }
   const { requesterConfirmable: _, ...toolOptions } = options;
   // Approvals this request's calls demanded, by the SDK call id: only these can become SDK approval requests.

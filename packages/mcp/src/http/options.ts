@@ -1,5 +1,6 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { MCPServerOptions } from "../options.js";
+import { ConfigurationError } from "@orpc-agent/core/adapter";
 
 export type MCPHttpHandlerOptions<TContext = unknown> = MCPServerOptions<TContext> & {
   /**
@@ -38,32 +39,32 @@ export const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL = 32;
 export function assertHttpOptions(options: MCPHttpHandlerOptions<unknown>): void {
   const hasVerifier = options.verifyToken !== undefined;
   if (options.allowUnauthenticated !== undefined && options.allowUnauthenticated !== true) {
-    throw new TypeError("createMCPHttpHandler: options.allowUnauthenticated can only be true.");
+    throw new ConfigurationError("createMCPHttpHandler: options.allowUnauthenticated can only be true.");
   }
   if (hasVerifier && options.allowUnauthenticated === true) {
-    throw new TypeError(
+    throw new ConfigurationError(
       "createMCPHttpHandler: choose either verifyToken or allowUnauthenticated: true, not both; an unauthenticated fallback is never implied.",
     );
   }
   if (!hasVerifier && options.allowUnauthenticated !== true) {
-    throw new TypeError(
+    throw new ConfigurationError(
       "createMCPHttpHandler: options.verifyToken is required: verify each request's bearer token and return its AuthInfo (or null). " +
         "For local development only, pass allowUnauthenticated: true instead.",
     );
   }
-  if (hasVerifier && typeof options.verifyToken !== "function") throw new TypeError("createMCPHttpHandler: options.verifyToken must be a function.");
+  if (hasVerifier && typeof options.verifyToken !== "function") throw new ConfigurationError("createMCPHttpHandler: options.verifyToken must be a function.");
   if (options.sessions !== undefined && options.sessions !== "stateful" && options.sessions !== "stateless") {
-    throw new TypeError('createMCPHttpHandler: options.sessions must be "stateful" or "stateless".');
+    throw new ConfigurationError('createMCPHttpHandler: options.sessions must be "stateful" or "stateless".');
   }
   assertPositiveInteger("maxBodyBytes", options.maxBodyBytes);
   assertPositiveInteger("sessionIdleTimeoutMs", options.sessionIdleTimeoutMs);
   assertPositiveInteger("maxSessionsPerPrincipal", options.maxSessionsPerPrincipal);
   if (options.sessionPrincipal !== undefined && typeof options.sessionPrincipal !== "function") {
-    throw new TypeError("createMCPHttpHandler: options.sessionPrincipal must be a function of the verified AuthInfo returning a string.");
+    throw new ConfigurationError("createMCPHttpHandler: options.sessionPrincipal must be a function of the verified AuthInfo returning a string.");
   }
   const hosts = options.allowedHosts;
   if (hosts !== undefined && (!Array.isArray(hosts) || hosts.some((host) => typeof host !== "string" || host === ""))) {
-    throw new TypeError('createMCPHttpHandler: options.allowedHosts must be an array of Host header values, e.g. ["localhost:3000"].');
+    throw new ConfigurationError('createMCPHttpHandler: options.allowedHosts must be an array of Host header values, e.g. ["localhost:3000"].');
   }
   assertResourceMetadataUrl(options.resourceMetadataUrl);
 }
@@ -72,12 +73,12 @@ function assertResourceMetadataUrl(url: unknown): void {
   if (url === undefined) return;
   // Echoed inside a quoted-string of WWW-Authenticate: an absolute URL without quotes or backslashes.
   if (typeof url !== "string" || /["\\\s]/.test(url) || !URL.canParse(url)) {
-    throw new TypeError("createMCPHttpHandler: options.resourceMetadataUrl must be an absolute URL (RFC 9728 protected-resource metadata).");
+    throw new ConfigurationError("createMCPHttpHandler: options.resourceMetadataUrl must be an absolute URL (RFC 9728 protected-resource metadata).");
   }
 }
 
 function assertPositiveInteger(name: string, value: unknown): void {
   if (value !== undefined && (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0)) {
-    throw new TypeError(`createMCPHttpHandler: options.${name} must be a positive integer, got ${String(value)}.`);
+    throw new ConfigurationError(`createMCPHttpHandler: options.${name} must be a positive integer, got ${String(value)}.`);
   }
 }

@@ -2,6 +2,7 @@ import { createKeyedMac, type Actor, type ApprovalSealKey, type KeyedMac } from 
 import type { MCPEnvelope } from "../envelope.js";
 import { BoundedMap } from "./bounded-map.js";
 import { createElicitationCompletions, type DecisionSubscription, type ElicitationCompletions } from "./elicitation-completions.js";
+import { ConfigurationError } from "@orpc-agent/core/adapter";
 
 // SDK-free on purpose: prepare.ts builds this once per configuration on both paths, and the v1 entry must not load
 // the v2 SDK. Only the v2 path reads it.
@@ -32,18 +33,18 @@ export function prepareApprovalElicitation(options: {
   approvals?: { url?: unknown };
 }): ApprovalElicitation | undefined {
   if (options.traceContext !== undefined && typeof options.traceContext !== "function") {
-    throw new TypeError("createMCPHandler: options.traceContext must be a function (carrier, run) => run() inside that trace context.");
+    throw new ConfigurationError("createMCPHandler: options.traceContext must be a function (carrier, run) => run() inside that trace context.");
   }
   const config = options.urlElicitation;
   if (config === undefined) return undefined;
-  if (typeof config !== "object" || config === null) throw new TypeError("createMCPHandler: options.urlElicitation must be { keys: [{ id, secret }] }.");
+  if (typeof config !== "object" || config === null) throw new ConfigurationError("createMCPHandler: options.urlElicitation must be { keys: [{ id, secret }] }.");
   if (typeof options.approvals?.url !== "function") {
-    throw new TypeError("createMCPHandler: options.urlElicitation needs options.approvals.url, the link into the approver UI the client opens.");
+    throw new ConfigurationError("createMCPHandler: options.urlElicitation needs options.approvals.url, the link into the approver UI the client opens.");
   }
   const { keys, decisions } = config as { keys?: readonly ApprovalSealKey[]; decisions?: unknown };
   const mac = createKeyedMac(keys as readonly ApprovalSealKey[], "createMCPHandler: options.urlElicitation");
   if (decisions !== undefined && typeof decisions !== "function") {
-    throw new TypeError("createMCPHandler: options.urlElicitation.decisions must be a function (listener) => unsubscribe.");
+    throw new ConfigurationError("createMCPHandler: options.urlElicitation.decisions must be a function (listener) => unsubscribe.");
   }
   const completions = decisions === undefined ? undefined : createElicitationCompletions(decisions as DecisionSubscription);
   return { mac, legacyPending: new BoundedMap(MEMORY_LIMIT), legacyCapabilities: new BoundedMap(MEMORY_LIMIT), completions };

@@ -1,5 +1,6 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { MCPOptions } from "./options.js";
+import { ConfigurationError } from "@orpc-agent/core/adapter";
 
 /**
  * How requests are authenticated: a token verifier, or (local development only) none. Exclusive, so the compiler
@@ -49,7 +50,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 /** TypeErrors for the HTTP options; the server options are checked as well. */
 export function assertHandlerOptions(options: MCPHandlerOptions<unknown>): void {
   const fail = (message: string): never => {
-    throw new TypeError(`createMCPHandler: ${message}`);
+    throw new ConfigurationError(`createMCPHandler: ${message}`);
   };
   const hasVerifier = options.verifyToken !== undefined;
   if (options.allowUnauthenticated !== undefined && options.allowUnauthenticated !== true) fail("options.allowUnauthenticated can only be true.");

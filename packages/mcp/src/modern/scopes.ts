@@ -1,6 +1,7 @@
 import { bearerAuthChallengeResponse, OAuthError, OAuthErrorCode, type AuthInfo } from "@modelcontextprotocol/server";
 import type { CapabilityRegistry } from "@orpc-agent/core";
 import type { ToolCatalog } from "../tool-catalog.js";
+import { ConfigurationError } from "@orpc-agent/core/adapter";
 
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
@@ -12,7 +13,7 @@ export function collectToolScopes(registry: CapabilityRegistry): Map<string, rea
     const declared = mcp?.scopes;
     if (declared === undefined) continue;
     if (!Array.isArray(declared) || declared.length === 0 || declared.some((scope) => typeof scope !== "string" || !SCOPE_TOKEN.test(scope))) {
-      throw new TypeError(
+      throw new ConfigurationError(
         `createMCPHandler: meta.adapters.mcp.scopes of "${capability.id}" must be a non-empty array of OAuth scope tokens (RFC 6749 §3.3).`,
       );
     }
