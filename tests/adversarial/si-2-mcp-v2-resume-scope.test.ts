@@ -28,7 +28,7 @@ function approvalApp() {
         .handler(() => (runs.push("reports.export"), { exported: true })),
     },
   });
-  const runtime = createAgentRuntime<{ tenant: string }>({ governance: defineGovernance({ registry }), approvals: { coordinator: createInMemoryApprovalCoordinator() } });
+  const runtime = createAgentRuntime<{ tenant: string }>({ governance: defineGovernance({ registry }), approvals: { coordinator: createInMemoryApprovalCoordinator() }, audit: () => {} });
   return { runtime, runs };
 }
 

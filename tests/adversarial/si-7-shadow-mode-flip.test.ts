@@ -1,7 +1,7 @@
 // SI-7 for shadow policies (ADR-028): which policies are enforced is decided once, when the governance is defined,
 // and is what its manifest says. A hand-built policy object whose `mode` is changed afterwards, or answers
 // differently on each read, must not slip out of enforcement while the manifest still lists it as enforced.
-import { createCapabilityRegistry, createAgentRuntime, defineGovernance, deny, type AgentPolicy } from "@orpc-agent/core";
+import { createCapabilityRegistry, createAgentRuntime, createInMemoryApprovalCoordinator, defineGovernance, deny, type AgentPolicy } from "@orpc-agent/core";
 import { describe, expect, it } from "vitest";
 import { base, dana, errorOf, meta } from "./support/runtime.js";
 
@@ -22,7 +22,7 @@ describe("a policy's mode is read once (SI-7)", () => {
       };
       const { governance, ran } = setup(policy as AgentPolicy, where);
       policy.mode = "shadow";
-      const runtime = createAgentRuntime({ governance, audit: () => {} });
+      const runtime = createAgentRuntime({ governance, audit: () => {}, approvals: { coordinator: createInMemoryApprovalCoordinator() } });
       expect(errorOf(await runtime.invoke("op", undefined, { actor: dana, context: {} })).code).toBe("POLICY_DENIED");
       expect(ran.count).toBe(0);
     });
@@ -38,7 +38,7 @@ describe("a policy's mode is read once (SI-7)", () => {
         },
       } as unknown as AgentPolicy;
       const { governance, ran } = setup(policy, where);
-      const runtime = createAgentRuntime({ governance, audit: () => {} });
+      const runtime = createAgentRuntime({ governance, audit: () => {}, approvals: { coordinator: createInMemoryApprovalCoordinator() } });
       const result = await runtime.invoke("op", undefined, { actor: dana, context: {} });
       const first = await runtime.invoke("op", undefined, { actor: dana, context: {} });
       // Stable across calls, whatever the getter now says.
