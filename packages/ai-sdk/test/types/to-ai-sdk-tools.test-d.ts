@@ -3,16 +3,15 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type { AgentRuntime } from "@orpc-agent/core";
 import type { CapabilityClient } from "@orpc-agent/core/client";
-import { toAISDKTools, type AISDKToolResult, type AISDKToolSet, type RemoteAISDKToolSet } from "../../src/index.js";
+import { toAISDKTools, type AISDKToolSet, type RemoteAISDKToolSet } from "../../src/index.js";
 
 declare const runtime: AgentRuntime<{ tenant: string }>;
 declare const client: CapabilityClient;
 const actor = { id: "u_dana", kind: "user" } as const;
 
 describe("toAISDKTools overloads", () => {
-  it("a runtime gives local tools whose outputs are the result envelope", () => {
+  it("a runtime gives local tools", () => {
     expectTypeOf(toAISDKTools(runtime, { actor, context: { tenant: "t1" } })).resolves.toEqualTypeOf<AISDKToolSet>();
-    expectTypeOf<Awaited<ReturnType<NonNullable<AISDKToolSet[string]["execute"]>>>>().toExtend<AISDKToolResult | AsyncIterable<AISDKToolResult>>();
   });
 
   it("the context must be the runtime's context type, and the actor is required", () => {
