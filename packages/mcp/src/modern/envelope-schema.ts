@@ -51,7 +51,7 @@ const ENVELOPE_SCHEMA = {
   ],
 } as const;
 
-/** A fresh copy per listing: clients and SDKs may annotate what they receive. */
+/** A fresh copy for each exchange: clients and SDKs may annotate what they receive. */
 export function envelopeOutputSchema(): { type: "object"; [key: string]: unknown } {
   return JSON.parse(JSON.stringify(ENVELOPE_SCHEMA)) as { type: "object"; [key: string]: unknown };
 }

@@ -10,13 +10,15 @@ const GOVERNANCE_META_KEY = "orpc-agent/governance";
  * status), `title` from `meta.adapters.mcp.annotations.title`, and the governance facts under `_meta`.
  */
 export function modernToolDecoration(runtime: AgentRuntime<never>): ToolDecoration {
+  // Built per exchange, so one copy serves every tool of one listing: copying it per tool was a tenth of a listing.
+  const outputSchema = envelopeOutputSchema();
   return {
     capability(tool, descriptor: CapabilityDescriptor) {
       const title = runtime.registry.get(descriptor.id)?.meta.adapters?.mcp?.annotations?.title;
       return {
         ...tool,
         ...(typeof title === "string" && title.length > 0 && { title }),
-        outputSchema: envelopeOutputSchema(),
+        outputSchema,
         _meta: {
           [GOVERNANCE_META_KEY]: {
             capabilityId: descriptor.id,
@@ -27,6 +29,6 @@ export function modernToolDecoration(runtime: AgentRuntime<never>): ToolDecorati
         },
       };
     },
-    resume: (tool) => ({ ...tool, outputSchema: envelopeOutputSchema() }),
+    resume: (tool) => ({ ...tool, outputSchema }),
   };
 }
