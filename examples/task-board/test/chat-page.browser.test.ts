@@ -42,7 +42,8 @@ describe("the task board page in headless Chromium", () => {
     const page = await context.newPage();
     page.on("pageerror", (error) => console.error(`page error (${as}):`, error));
     await page.goto(`${server.base}/?as=${as}`);
-    await page.locator("#me", { hasText: /./ }).waitFor();
+    // The name shows "…" until the session loads; data-user appears with it.
+    await page.locator(`#me[data-user="${as}"]`).waitFor();
     return page;
   }
 
@@ -83,7 +84,7 @@ describe("the task board page in headless Chromium", () => {
     await expect(ada.locator(`[data-card="${approvalId}"] .result`).textContent()).resolves.toBe('{"taskId":"t_keys","title":"Rotate the on-call keys","status":"done"}');
     await ada.locator("[data-task=t_keys][data-status=done]").waitFor();
     await expect(ada.locator(`[data-pending="${approvalId}"]`).count()).resolves.toBe(0);
-    await expect(ben.locator("[data-task=t_keys]").getAttribute("data-status")).resolves.toBe("done");
+    await ben.locator("[data-task=t_keys][data-status=done]").waitFor();
 
     mkdirSync(screenshots, { recursive: true });
     await ada.screenshot({ path: join(screenshots, "task-board-approved.png"), fullPage: true });
@@ -95,7 +96,8 @@ describe("the task board page in headless Chromium", () => {
     const deletion = ada.locator("[data-tool=boards_delete]");
     await deletion.and(ada.locator('[data-state="output-denied"]')).waitFor();
     await expect(deletion.locator(".reason").textContent()).resolves.toBe("Agents may not delete boards; the owner deletes a board on the board page.");
-    await expect(ada.locator("[data-role=assistant]").last().textContent()).resolves.toContain("I couldn't do that");
+    // The assistant's reply streams in after the denied tool part; wait for it rather than read it once.
+    await ada.locator("[data-role=assistant]", { hasText: "I couldn't do that" }).waitFor();
     await expect(deletion.locator("strong").textContent()).resolves.toBe("denied");
     await expect(ada.locator("[data-card]").count()).resolves.toBe(0);
     await expect(ada.locator("[data-board=b_ops]").count()).resolves.toBe(1);

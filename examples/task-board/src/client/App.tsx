@@ -46,7 +46,7 @@ export function App({ as }: { as: string }) {
       <header>
         <h1>Task board</h1>
         <nav>
-          Signed in as <strong id="me">{session?.me.displayName ?? "…"}</strong>
+          Signed in as <strong id="me" data-user={session?.me.id}>{session?.me.displayName ?? "…"}</strong>
           {session?.people.map((p) => (
             <a key={p.id} href={`/?as=${p.id}`} className={p.id === as ? "current" : ""}>
               {p.displayName}
