@@ -20,18 +20,18 @@ const MODEL_ERROR = {
  */
 const ENVELOPE_SCHEMA_ID = "urn:orpc-agent:mcp:result-envelope:1";
 
+// The root's `type` and `required` hold for every branch, so the branches do not repeat them: the same validation in
+// a tenth fewer bytes on every listed tool.
 const ENVELOPE_SCHEMA = {
   $id: ENVELOPE_SCHEMA_ID,
   type: "object",
+  required: ["status"],
   oneOf: [
     {
-      type: "object",
       properties: { status: { const: "ok" }, data: {} },
-      required: ["status"],
       additionalProperties: false,
     },
     {
-      type: "object",
       properties: {
         status: { const: "approval-required" },
         approvalId: { type: "string" },
@@ -39,13 +39,12 @@ const ENVELOPE_SCHEMA = {
         expiresAt: { type: "string" },
         url: { type: "string" },
       },
-      required: ["status", "approvalId", "message", "expiresAt"],
+      required: ["approvalId", "message", "expiresAt"],
       additionalProperties: false,
     },
     {
-      type: "object",
       properties: { status: { const: "error" }, error: MODEL_ERROR },
-      required: ["status", "error"],
+      required: ["error"],
       additionalProperties: false,
     },
   ],
