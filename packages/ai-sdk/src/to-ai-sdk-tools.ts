@@ -14,6 +14,12 @@ import type { AISDKToolSet, AISDKToolsOptions, RemoteAISDKToolSet, RemoteAISDKTo
  * authenticated handler; never cache a set across requests.
  *
  * @example
+ * import { toAISDKTools } from "@orpc-agent/ai-sdk";
+ * import type { Actor, AgentRuntime } from "@orpc-agent/core";
+ * import { generateText, stepCountIs, type LanguageModel } from "ai";
+ * declare interface Db { query(sql: string): Promise<unknown[]> }
+ * declare const runtime: AgentRuntime<{ db: Db }>, db: Db, session: { actor: Actor };
+ * declare const model: LanguageModel, prompt: string;
  * const tools = await toAISDKTools(runtime, { actor: session.actor, context: { db } });
  * const result = await generateText({ model, tools, stopWhen: stepCountIs(5), prompt });
  */
@@ -24,6 +30,10 @@ export function toAISDKTools<TContext>(runtime: AgentRuntime<TContext>, options:
  * required allocator commits first. Build it per authenticated request.
  *
  * @example
+ * import { toAISDKTools } from "@orpc-agent/ai-sdk";
+ * import { createHttpCapabilityClient } from "@orpc-agent/core/http";
+ * declare const token: string, conversationId: string;
+ * declare const invocations: { allocate(conversationId: string, call: { capabilityId: string; input: unknown; toolCallId: string }): Promise<string> };
  * const client = createHttpCapabilityClient({ url: "https://api.example.com/rpc", headers: () => ({ authorization: `Bearer ${token}` }) });
  * const tools = await toAISDKTools(client, { invocationId: (call) => invocations.allocate(conversationId, call) });
  */

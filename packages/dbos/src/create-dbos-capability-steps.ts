@@ -12,6 +12,12 @@ const DEFAULT_UNKNOWN_MAX_WAIT_MS = 7 * 24 * 60 * 60 * 1000;
  * journals each call; core governs it (ADR-007). Surface: always `"workflow"`.
  *
  * @example
+ * import { DBOS } from "@dbos-inc/dbos-sdk";
+ * import { createAgentRuntime, type Actor, type AgentGovernance, type ApprovalCoordinator } from "@orpc-agent/core";
+ * import type { InvocationService } from "@orpc-agent/core/server";
+ * import { createDbosCapabilitySteps } from "@orpc-agent/dbos";
+ * declare const service: InvocationService, governance: AgentGovernance, coordinator: ApprovalCoordinator;
+ * declare function loadActor(userId: string): Promise<Actor>;
  * const steps = createDbosCapabilitySteps({
  *   service,                                            // createInvocationService({ journal: createPgInvocationJournal(...), ... })
  *   runtime: () => createAgentRuntime({ governance, approvals: { coordinator } }),

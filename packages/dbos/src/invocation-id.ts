@@ -15,6 +15,7 @@ const PREFIX = "dbos";
  * cannot hold.
  *
  * @example
+ * import { dbosInvocationId } from "@orpc-agent/dbos";
  * dbosInvocationId("refund-o_1001", "refund"); // "dbos:refund-o_1001:refund"
  */
 export function dbosInvocationId(workflowId: string, key: string): string {

@@ -12,6 +12,10 @@ export const invocationTopic = (invocationId: string): string => `orpc-agent:${i
  * learn what the workflow waits for with `DBOS.getEvent(workflowId, approvalEventKey(key))`.
  *
  * @example
+ * import { DBOS } from "@dbos-inc/dbos-sdk";
+ * import type { RemoteExecutionResult } from "@orpc-agent/core/client";
+ * import { approvalEventKey } from "@orpc-agent/dbos";
+ * declare const workflowId: string;
  * const waiting = await DBOS.getEvent<RemoteExecutionResult>(workflowId, approvalEventKey("refund"), { timeoutSeconds: 30 });
  */
 export const approvalEventKey = (key: string): string => `orpc-agent:approval:${key}`;

@@ -15,6 +15,10 @@ import { ToolListingError } from "./wire-types.js";
  * `runtime.invoke` with the request's abort signal, never a decision. Build one handle per MCP session.
  *
  * @example
+ * import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+ * import type { AgentRuntime } from "@orpc-agent/core";
+ * import { createMCPServer } from "@orpc-agent/mcp/v1";
+ * declare const runtime: AgentRuntime;
  * const mcp = createMCPServer(runtime, {
  *   createContext: () => ({ actor: { id: "local-dev", kind: "user" }, context: {} }),
  * });

@@ -17,6 +17,9 @@ const OPTION_KEYS = ["tracer", "actorIdAttribute"];
  * propagators; with none registered every span is a no-op. Spans and attributes are exactly core's (docs/architecture/spec/core.md#core-12).
  *
  * @example
+ * import { createAgentRuntime, type AgentGovernance } from "@orpc-agent/core";
+ * import { createOpenTelemetryTracing } from "@orpc-agent/opentelemetry";
+ * declare const governance: AgentGovernance;
  * const runtime = createAgentRuntime({ governance, tracing: createOpenTelemetryTracing() });
  */
 export function createOpenTelemetryTracing(options?: OpenTelemetryTracingOptions): TracingAdapter {

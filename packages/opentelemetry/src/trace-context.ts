@@ -13,6 +13,10 @@ const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(
  * `traceparent` is ignored: the call runs in the current context.
  *
  * @example
+ * import type { AgentRuntime } from "@orpc-agent/core";
+ * import { createMCPHandler, type MCPHandlerOptions } from "@orpc-agent/mcp";
+ * import { withTraceContext } from "@orpc-agent/opentelemetry";
+ * declare const runtime: AgentRuntime, options: MCPHandlerOptions;
  * createMCPHandler(runtime, { ...options, traceContext: withTraceContext });
  */
 export function withTraceContext<T>(carrier: TraceCarrier, run: () => Promise<T>): Promise<T> {

@@ -23,6 +23,8 @@ const defaultOnIdleError = (error: Error): void => {
  * so one you attached yourself stays the only one.
  *
  * @example
+ * import { createPgApprovalCoordinator, pgQueryFromPool } from "@orpc-agent/postgres";
+ * import pg from "pg";
  * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
  * const query = pgQueryFromPool(pool);
  * const coordinator = createPgApprovalCoordinator({ query });

@@ -3,8 +3,12 @@
  * The package never imports a driver; the application adapts its own in one line.
  *
  * @example
- * const query: PgQuery = (sql, params) => pool.query(sql, params); // node-postgres Pool or Client
- * const query: PgQuery = (sql, params) => db.query(sql, params);   // PGlite
+ * import { PGlite } from "@electric-sql/pglite";
+ * import type { PgQuery } from "@orpc-agent/postgres";
+ * import pg from "pg";
+ * declare const pool: pg.Pool, db: PGlite;
+ * const viaPool: PgQuery = (sql, params) => pool.query(sql, params); // node-postgres Pool or Client
+ * const viaPglite: PgQuery = (sql, params) => db.query(sql, params); // PGlite
  */
 export type PgQuery = (sql: string, params: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
 

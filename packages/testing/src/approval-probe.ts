@@ -13,8 +13,13 @@ export type ApprovalProbe = ApprovalCoordinator &
  * (the runtime still refuses such a record at resume, docs/architecture/spec/core.md#core-r4). Use `t.approvals` to go through the runtime.
  *
  * @example
+ * import { createAgentRuntime, type Actor, type AgentGovernance } from "@orpc-agent/core";
+ * import { approvalProbe, testClock } from "@orpc-agent/testing";
+ * declare const governance: AgentGovernance, actor: Actor;
+ * const clock = testClock();
  * const probe = approvalProbe({ now: clock.now });
  * const runtime = createAgentRuntime({ governance, approvals: { coordinator: probe } });
+ * await runtime.invoke("orders.refund", { orderId: "o1", amount: 900 }, { actor, context: {} });
  * const [request] = await probe.pending();
  * await probe.approve(request.id, { id: "u_manager", kind: "user" });
  */

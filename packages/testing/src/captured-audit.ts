@@ -17,6 +17,9 @@ export type CapturedAudit = AuditSink & {
  * `drainAudit`. Reads return copies, so a test mutating one never changes what the next assertion sees.
  *
  * @example
+ * import { createAgentRuntime, type Actor, type AgentGovernance } from "@orpc-agent/core";
+ * import { capturedAudit } from "@orpc-agent/testing";
+ * declare const governance: AgentGovernance, actor: Actor;
  * const audit = capturedAudit();
  * const runtime = createAgentRuntime({ governance, audit });
  * await runtime.invoke("orders.get", { id: "o1" }, { actor, context: {} });

@@ -94,9 +94,12 @@ const AUTO_APPROVER: Actor = Object.freeze({ id: "auto-approver", kind: "automat
  * handlers (docs/architecture/spec/adapters.md#adapters-4). Governance is never re-implemented, so what passes here passes in production.
  *
  * @example
+ * import type { AgentGovernance } from "@orpc-agent/core";
+ * import { createAgentTestRuntime } from "@orpc-agent/testing";
+ * declare const governance: AgentGovernance;
  * const t = createAgentTestRuntime({ governance });
  * const pending = await t.invoke("orders.refund", { orderId: "o1", amount: 900 });
- * await t.approvals.approve(pending.status === "approval-required" ? pending.approval.id : "");
+ * if (pending.status === "approval-required") await t.approvals.approve(pending.approval.id);
  */
 export function createAgentTestRuntime<TContext = Record<string, unknown>>(
   options: AgentTestRuntimeOptions<TContext>,

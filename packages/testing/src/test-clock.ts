@@ -18,6 +18,7 @@ const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
  * A clock that moves only when told to. Its methods need no `this`, so `clock.now` can be passed around.
  *
  * @example
+ * import { testClock } from "@orpc-agent/testing";
  * const clock = testClock("2026-01-01T00:00:00.000Z");
  * clock.advance("16m"); // past the default 15-minute approval expiry
  */

@@ -49,6 +49,11 @@ export function outcomeData(approvalId: string, result: AISDKToolResult, call: {
  * it with `reconcileApprovalPart`, so the card changes where it is instead of reappearing in the new message.
  *
  * @example
+ * import { approvalOutcomePart } from "@orpc-agent/ai-sdk";
+ * import type { Actor, AgentRuntime } from "@orpc-agent/core";
+ * import type { UIMessageStreamWriter } from "ai";
+ * declare const runtime: AgentRuntime<{ tenant: string }>, context: { tenant: string }, actor: Actor;
+ * declare const approvalId: string, writer: UIMessageStreamWriter; // the conversation's stream (createUIMessageStream)
  * const outcome = await runtime.resume(approvalId, { context, expectedActor: actor, expectedSurface: "aiSdk" });
  * writer.write(approvalOutcomePart(approvalId, outcome));
  */

@@ -36,6 +36,11 @@ export type GovernedChat = {
  * is decided by the runtime on a record bound to the input's hash (SI-4, SI-5). Build it per request.
  *
  * @example
+ * import { governChat } from "@orpc-agent/ai-sdk";
+ * import type { Actor, AgentRuntime } from "@orpc-agent/core";
+ * import { convertToModelMessages, streamText, type LanguageModel, type UIMessage } from "ai";
+ * declare const runtime: AgentRuntime<{ tenant: string }>, context: { tenant: string }, session: { actor: Actor };
+ * declare const body: { messages: UIMessage[] }, model: LanguageModel;
  * const chat = await governChat(runtime, { actor: session.actor, context, requesterConfirmable: ["confirmation"] });
  * const { messages, chunks } = await chat.answerConfirmations(body.messages);
  * const result = streamText({ model, tools: chat.tools, messages: await convertToModelMessages(messages) });

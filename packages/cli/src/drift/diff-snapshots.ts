@@ -8,6 +8,8 @@ import type { Change } from "./types.js";
  * order: capabilities in `after` order, removed capabilities, runtime changes, `excluded`.
  *
  * @example
+ * import { diffSnapshots, parseSnapshot, type CapabilitySnapshot } from "@orpc-agent/cli";
+ * declare const committed: string, current: CapabilitySnapshot; // the committed file's text, the built snapshot
  * const changes = diffSnapshots(parseSnapshot(committed), current);
  * const failing = changes.filter((change) => change.kind === "widening");
  */

@@ -37,6 +37,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
  * child times out or dies, or a TypeScript entry has no loader.
  *
  * @example
+ * import { loadSnapshot } from "@orpc-agent/cli";
  * const { snapshot } = await loadSnapshot({ entry: "src/agent.ts", cwd: process.cwd() });
  */
 export async function loadSnapshot(options: LoadSnapshotOptions): Promise<LoadedSnapshot> {

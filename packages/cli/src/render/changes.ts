@@ -17,6 +17,8 @@ const KIND_LABEL: Record<ChangeKind, string> = {
  * non-zero counts only.
  *
  * @example
+ * import { diffSnapshots, renderChanges, type CapabilitySnapshot } from "@orpc-agent/cli";
+ * declare const before: CapabilitySnapshot, after: CapabilitySnapshot;
  * process.stdout.write(renderChanges(diffSnapshots(before, after), { color: false }));
  */
 export function renderChanges(changes: readonly Change[], mode: { color: boolean }, verbosity: Verbosity = "normal"): string {

@@ -7,7 +7,9 @@ const LEVEL: Record<ChangeKind, "error" | "warning" | "notice"> = { widening: "e
  * nothing when clean.
  *
  * @example
- * "::error title=widening: orders.refund (expose)::orders.refund — now exposed on mcp"
+ * import { renderGithub, type Change } from "@orpc-agent/cli";
+ * declare const changes: Change[]; // one widening: orders.refund newly exposed on mcp
+ * renderGithub(changes); // "::error title=widening: orders.refund (expose)::orders.refund — now exposed on mcp\n"
  */
 export function renderGithub(changes: readonly Change[]): string {
   return changes

@@ -5,7 +5,10 @@ import type { CapabilitySnapshot } from "../snapshot/types.js";
  * "declared gates" and "runtime policies not observed".
  *
  * @example
- * "3 capabilities · 2 exposed · declared gates: 1 approval · 1 runtime policy · 1 excluded"
+ * import type { CapabilitySnapshot } from "@orpc-agent/cli";
+ * import { renderHeadline } from "./headline.js";
+ * declare const snapshot: CapabilitySnapshot;
+ * renderHeadline(snapshot); // "3 capabilities · 2 exposed · declared gates: 1 approval · 1 runtime policy · 1 excluded"
  */
 export function renderHeadline(snapshot: CapabilitySnapshot): string {
   const count = snapshot.capabilities.length;

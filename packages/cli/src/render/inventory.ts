@@ -9,6 +9,8 @@ import type { Verbosity } from "./verbosity.js";
  * then the unexposed and excluded lists. `min` prints the headline only; `detail` adds dim lines per row.
  *
  * @example
+ * import { renderInventory, type CapabilitySnapshot } from "@orpc-agent/cli";
+ * declare const snapshot: CapabilitySnapshot;
  * process.stdout.write(renderInventory(snapshot, { color: false }, "governance"));
  */
 export function renderInventory(

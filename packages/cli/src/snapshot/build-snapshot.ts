@@ -8,6 +8,9 @@ import type { CapabilitySnapshot } from "./types.js";
  * CLI resolves. The loader child uses the application's core instance instead (docs/architecture/spec/cli.md#cli-3).
  *
  * @example
+ * import { buildSnapshot } from "@orpc-agent/cli";
+ * import type { AgentGovernance } from "@orpc-agent/core";
+ * declare const governance: AgentGovernance;
  * const snapshot = buildSnapshot(governance, { descriptions: false });
  */
 export function buildSnapshot(source: SnapshotSource, options?: BuildSnapshotOptions): CapabilitySnapshot {

@@ -3,6 +3,7 @@
  * `undefined`-valued properties dropped, array order kept, no whitespace.
  *
  * @example
+ * import { canonicalJson } from "@orpc-agent/cli";
  * canonicalJson({ b: 1, a: [2, 1] }); // '{"a":[2,1],"b":1}'
  */
 export function canonicalJson(value: unknown): string {

@@ -6,7 +6,12 @@ const BRAND = Symbol.for("@orpc-agent/core.ConfigurationError");
  * checks keep working; `ConfigurationError.isInstance` also recognises one thrown by a second copy of this module.
  *
  * @example
- * try { toAISDKTools(runtime, options); } catch (error) { if (ConfigurationError.isInstance(error)) report(error.message); }
+ * import { toAISDKTools, type AISDKToolsOptions } from "@orpc-agent/ai-sdk";
+ * import type { AgentRuntime } from "@orpc-agent/core";
+ * import { ConfigurationError } from "@orpc-agent/core/adapter";
+ * declare const runtime: AgentRuntime, options: AISDKToolsOptions;
+ * declare function report(message: string): void;
+ * try { await toAISDKTools(runtime, options); } catch (error) { if (ConfigurationError.isInstance(error)) report(error.message); }
  */
 export class ConfigurationError extends TypeError {
   readonly [BRAND] = true;

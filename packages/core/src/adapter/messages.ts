@@ -11,6 +11,7 @@ export const NOT_FOUND_MESSAGE = ERROR_CODE_DEFAULTS.CAPABILITY_NOT_FOUND.messag
  * trailing `.` dropped from each reason so it never ends in `..`; `"Awaiting approval."` without reasons.
  *
  * @example
+ * import { approvalMessage } from "@orpc-agent/core/adapter";
  * approvalMessage(["Refunds over 100 EUR need a manager."]); // "Awaiting approval: Refunds over 100 EUR need a manager."
  */
 export function approvalMessage(reasons: readonly string[]): string {

@@ -38,6 +38,9 @@ export type ToolNameMap = {
  * fails on one of them does not fail the build. Memoized per registry, surface and naming function.
  *
  * @example
+ * import type { AgentRuntime } from "@orpc-agent/core";
+ * import { toolNameMap } from "@orpc-agent/core/adapter";
+ * declare const runtime: AgentRuntime;
  * const names = toolNameMap(runtime.registry, { surface: "mcp", adapter: "createMCPHandler", validName: /^[\w.-]{1,128}$/, ruleName: "MCP tool names" });
  * names.nameOf("orders.refund"); // "orders_refund"
  */

@@ -42,7 +42,8 @@ function formatPath(path: (string | number)[]): string {
  * Throws `UnserializableInputError` for anything else JSON.stringify would silently lose.
  *
  * @example
- * canonicalJson({ b: 1, a: [true, undefined] }) // '{"a":[true,null],"b":1}'
+ * import { canonicalJson } from "./canonical-json.js";
+ * canonicalJson({ b: 1, a: [true, undefined] }); // '{"a":[true,null],"b":1}'
  */
 export function canonicalJson(value: unknown): string {
   let out: string | undefined;

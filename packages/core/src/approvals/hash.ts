@@ -30,7 +30,8 @@ export const canHashSync: boolean = nodeCrypto !== undefined;
  * Throws where `canHashSync` is false; use `sha256HexAsync` there.
  *
  * @example
- * sha256Hex("abc") // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+ * import { sha256Hex } from "./hash.js";
+ * sha256Hex("abc"); // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
  */
 export function sha256Hex(text: string): string {
   if (nodeCrypto === undefined) {

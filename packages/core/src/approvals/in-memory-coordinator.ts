@@ -27,6 +27,8 @@ export type InMemoryApprovalCoordinator = ApprovalCoordinator & {
  * and is lost on restart. Passes the coordinator contract suite (docs/architecture/spec/core.md#core-10).
  *
  * @example
+ * import { createAgentRuntime, createInMemoryApprovalCoordinator, type AgentGovernance } from "@orpc-agent/core";
+ * declare const governance: AgentGovernance, clock: { now(): Date };
  * const coordinator = createInMemoryApprovalCoordinator({ now: () => clock.now() });
  * const runtime = createAgentRuntime({ governance, approvals: { coordinator } });
  */

@@ -39,6 +39,8 @@ export type ApprovalProgress = {
  * decision; a quorum record counts its `approvals`.
  *
  * @example
+ * import { approvalProgress, type ApprovalRecord } from "@orpc-agent/core";
+ * declare const record: ApprovalRecord; // quorum 2, one approval so far
  * approvalProgress(record).label; // "1 of 2 approvals"
  */
 export function approvalProgress(record: Pick<ApprovalRecord, "quorum" | "approvals" | "decision" | "status">): ApprovalProgress {

@@ -16,6 +16,10 @@ export type AgentMetaDeclaration = {
  * replaces an earlier one, as a later `.meta({ agent })` does on oRPC 1.
  *
  * @example
+ * import { os } from "@orpc/server";
+ * import { agentMeta } from "@orpc-agent/core";
+ * import { z } from "zod";
+ * declare function refundOrder(orderId: string): Promise<{ refundId: string }>;
  * export const refund = os
  *   .input(z.object({ orderId: z.string() }))
  *   .meta(agentMeta({ description: "Refund an order", expose: { aiSdk: true }, sideEffect: "write", risk: "high" }))

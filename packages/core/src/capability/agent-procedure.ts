@@ -25,12 +25,16 @@ export type OrpcV2BuilderLike = { "~orpc": { orderedMiddlewares: readonly unknow
  * Call it after `$context` / `$meta`, which replace the types it adds.
  *
  * @example
+ * import { os } from "@orpc/server";
+ * import { agentMeta, agentProcedure, type Actor } from "@orpc-agent/core";
+ * import { z } from "zod";
+ * declare interface Db { refund(orderId: string, requestedBy?: Actor): Promise<{ refundId: string }> }
  * const ap = agentProcedure(os.$context<{ db: Db }>());
  * export const refund = ap
  *   .input(z.object({ orderId: z.string() }))
  *   .meta(agentMeta({ description: "Refund an order", expose: { aiSdk: true },
  *                     sideEffect: "write", risk: "high" }))
- *   .handler(({ input, context }) => refundOrder(context.db, input.orderId, context.agent?.actor));
+ *   .handler(({ input, context }) => context.db.refund(input.orderId, context.agent?.actor));
  */
 // First, so an oRPC 2 builder is matched by its shape before the 1.x overloads are tried.
 export function agentProcedure<TBuilder extends OrpcV2BuilderLike>(builder: TBuilder): TBuilder;

@@ -13,6 +13,8 @@ export const CORRELATION_ID_PATTERN: RegExp = /^[^\p{Cc}]{1,200}$/u;
  * True when the effect's outcome cannot be known from this answer; reconcile before repeating it.
  *
  * @example
+ * import { isOutcomeUnknown, type RemoteExecutionResult } from "@orpc-agent/core/client";
+ * declare const result: RemoteExecutionResult;
  * if (isOutcomeUnknown(result)) console.warn(result.reason);
  */
 export function isOutcomeUnknown(r: RemoteExecutionResult): r is OutcomeUnknown {

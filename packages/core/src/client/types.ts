@@ -148,6 +148,8 @@ export type CapabilityClientFailure = Error & {
  * A remote capability authority. Structural: any object with these four methods is a client.
  *
  * @example
+ * import { isOutcomeUnknown, type CapabilityClient } from "@orpc-agent/core/client";
+ * declare const client: CapabilityClient, input: { orderId: string }, invocationId: string;
  * const result = await client.invoke({ capabilityId: "orders.refund", input, invocationId });
  * if (isOutcomeUnknown(result)) await client.reconcile({ invocationId });
  */

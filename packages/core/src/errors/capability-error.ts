@@ -31,6 +31,7 @@ export type CapabilityErrorOptions = {
  * `cause` stays on the server: it is non-enumerable and never serialized.
  *
  * @example
+ * import { CapabilityError } from "@orpc-agent/core";
  * throw new CapabilityError({ code: "EXECUTION_FAILED", retryable: true, publicMessage: "Upstream busy." });
  */
 export class CapabilityError extends Error {

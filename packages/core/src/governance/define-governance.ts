@@ -25,6 +25,8 @@ const USAGE = "defineGovernance({ registry, policies?, shadowPolicies? })";
  * policy may apply to. Pure and synchronous, so it is safe at module scope (docs/architecture/spec/core.md#core-4).
  *
  * @example
+ * import { createAgentRuntime, defineGovernance, type AgentPolicy, type CapabilityRegistry } from "@orpc-agent/core";
+ * declare const registry: CapabilityRegistry, refundLimit: AgentPolicy;
  * export const governance = defineGovernance({ registry, policies: [refundLimit] });
  * const runtime = createAgentRuntime({ governance });
  */

@@ -8,6 +8,10 @@ type Operation = CapabilityClientFailure["operation"];
  * `invoke` and `resume` never reject once a request may have left; they resolve to an envelope instead.
  *
  * @example
+ * import type { CapabilityClient } from "@orpc-agent/core/client";
+ * import { CapabilityClientError } from "@orpc-agent/core/http";
+ * declare const client: CapabilityClient;
+ * declare function signIn(): void;
  * try { await client.describe(); } catch (e) { if (e instanceof CapabilityClientError && e.code === "UNAUTHENTICATED") signIn(); }
  */
 export class CapabilityClientError extends Error implements CapabilityClientFailure {

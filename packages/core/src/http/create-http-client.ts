@@ -48,6 +48,10 @@ const DEFAULT_TIMEOUT_MS = 60_000;
  * `reconcile` is the explicit way to learn what happened. Definite refusals resolve to `failed`.
  *
  * @example
+ * import { createHttpCapabilityClient } from "@orpc-agent/core/http";
+ * declare function token(): string;
+ * declare function allocateId(): Promise<string>; // commits the id before anything is sent
+ * declare const orderId: string;
  * const client = createHttpCapabilityClient({ url: "https://api.example.com/rpc", headers: () => ({ authorization: `Bearer ${token()}` }) });
  * const result = await client.invoke({ capabilityId: "orders.refund", input: { orderId }, invocationId: await allocateId() });
  */

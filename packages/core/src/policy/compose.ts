@@ -18,6 +18,8 @@ const PRECEDENCE: readonly PolicyDecision["type"][] = ["allow", "require-approva
  * so every member is scoped, evaluated and audited under its own name (docs/architecture/spec/core.md#core-3).
  *
  * @example
+ * import { composePolicies, defineGovernance, type AgentPolicy, type CapabilityRegistry } from "@orpc-agent/core";
+ * declare const registry: CapabilityRegistry, refundLimit: AgentPolicy, businessHours: AgentPolicy;
  * const finance = composePolicies(refundLimit, businessHours);
  * defineGovernance({ registry, policies: [finance] });
  */

@@ -12,6 +12,7 @@ type RequireApprovalDecision = Extract<PolicyDecision, { type: "require-approval
  * Lets the operation proceed. `metadata` is recorded with the stance; keep it payload-free.
  *
  * @example
+ * import { allow, definePolicy } from "@orpc-agent/core";
  * definePolicy("business-hours", () => allow({ window: "09-17" }));
  */
 export function allow(metadata?: Record<string, unknown>): AllowDecision {
@@ -22,7 +23,9 @@ export function allow(metadata?: Record<string, unknown>): AllowDecision {
  * Refuses the operation. `message` becomes the model-visible `publicMessage`; `code` lands in `details.code`.
  *
  * @example
- * deny("OVER_LIMIT", "Refunds above 500 EUR need a manager.");
+ * import { allow, definePolicy, deny } from "@orpc-agent/core";
+ * definePolicy("refund-cap", ({ input }) =>
+ *   (input as { amount: number }).amount > 500 ? deny("OVER_LIMIT", "Refunds above 500 EUR need a manager.") : allow());
  */
 export function deny(code?: string, message?: string): DenyDecision {
   const decision: DenyDecision = { type: "deny" };
@@ -35,6 +38,7 @@ export function deny(code?: string, message?: string): DenyDecision {
  * Conceals the capability: left out of discovery, indistinguishable from an unknown id elsewhere (SI-8).
  *
  * @example
+ * import { allow, definePolicy, hide } from "@orpc-agent/core";
  * definePolicy("staff-only", (req) => (req.actor.attributes?.staff === true ? allow() : hide()), { phases: ["discovery", "invocation"] });
  */
 export function hide(): HideDecision {
@@ -45,6 +49,7 @@ export function hide(): HideDecision {
  * Requires a human decision before the operation runs.
  *
  * @example
+ * import { requireApproval } from "@orpc-agent/core";
  * requireApproval({ reason: "Refund above 100 EUR", approvalType: "manager", expiresInMs: 3_600_000 });
  * // Four eyes: two distinct approvers, neither of them the requester.
  * requireApproval({ reason: "Refund above 1,000 EUR", approvalType: "finance", quorum: 2 });

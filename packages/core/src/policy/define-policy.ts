@@ -21,6 +21,7 @@ const DEFAULT_PHASES: readonly PolicyPhase[] = Object.freeze(["invocation"]);
  * Defines a named policy. The result is frozen; its scope is validated and normalized here.
  *
  * @example
+ * import { allow, definePolicy, requireApproval } from "@orpc-agent/core";
  * const refundLimit = definePolicy(
  *   "refund-limit",
  *   (req) => ((req.input as { amount: number }).amount > 500 ? requireApproval({ reason: "Large refund" }) : allow()),

@@ -14,6 +14,9 @@ import { LAZY_PROBLEM, walkCapabilityDefs } from "./walk.js";
  * `problems` list: a startup failure, never a first-call one (docs/architecture/spec/core.md#core-2).
  *
  * @example
+ * import type { AnyProcedure } from "@orpc/server";
+ * import { createCapabilityRegistry } from "@orpc-agent/core";
+ * declare const refund: AnyProcedure, list: AnyProcedure; // procedures with `.meta(agentMeta({ ... }))`
  * const registry = createCapabilityRegistry({ orders: { refund, list } });
  * registry.ids(); // ["orders.refund", "orders.list"]
  */

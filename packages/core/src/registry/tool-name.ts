@@ -7,6 +7,7 @@ export type ToolSurface = "aiSdk" | "mcp";
  * The tool name a capability gets when nothing overrides it: every `.` of the id becomes `_`.
  *
  * @example
+ * import { defaultToolName } from "@orpc-agent/core";
  * defaultToolName("orders.refund"); // "orders_refund"
  */
 export function defaultToolName(id: string): string {
@@ -18,6 +19,7 @@ export function defaultToolName(id: string): string {
  * tool set object it would set a prototype or shadow a method, a silently missing tool. Adapters refuse it at build.
  *
  * @example
+ * import { isReservedToolName } from "@orpc-agent/core";
  * isReservedToolName("__proto__"); // true
  */
 export function isReservedToolName(name: string): boolean {

@@ -29,6 +29,9 @@ const DEFAULTS: ResolvedDefaults = Object.freeze({
  * everything static per capability is computed here, not per call (docs/architecture/spec/core.md#core-5, docs/architecture/spec/core.md#core-16).
  *
  * @example
+ * import { createAgentRuntime, type Actor, type AgentGovernance, type ApprovalCoordinator, type AuditSink } from "@orpc-agent/core";
+ * declare const governance: AgentGovernance, auditSink: AuditSink, coordinator: ApprovalCoordinator;
+ * declare const actor: Actor, context: { tenant: string }, input: { orderId: string };
  * const runtime = createAgentRuntime({ governance, audit: auditSink, approvals: { coordinator } });
  * const result = await runtime.invoke("orders.refund", input, { actor, context, surface: "aiSdk" });
  */

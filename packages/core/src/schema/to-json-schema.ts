@@ -15,6 +15,7 @@ let zodToJsonSchema: ZodToJsonSchema | undefined;
  *
  * @example
  * import { toJsonSchema } from "@orpc-agent/core/schema";
+ * import { z } from "zod";
  * const json = toJsonSchema(z.object({ id: z.string() }));
  */
 export function toJsonSchema(schema: StandardSchemaV1): JsonSchemaObject {
@@ -36,6 +37,8 @@ export function toJsonSchema(schema: StandardSchemaV1): JsonSchemaObject {
  * Call it once at startup. Registering resets every memoized conversion.
  *
  * @example
+ * import { registerSchemaConverter, type JsonSchemaObject } from "@orpc-agent/core/schema";
+ * declare function myLibToJsonSchema(schema: unknown): JsonSchemaObject;
  * registerSchemaConverter("my-lib", (schema) => myLibToJsonSchema(schema));
  */
 export function registerSchemaConverter(vendor: string, convert: SchemaConverter): void {

@@ -20,6 +20,13 @@ import { statefulDispatch, statelessDispatch } from "./sessions.js";
  * `node:http`/Express through `toNodeHandler`.
  *
  * @example
+ * import http from "node:http";
+ * import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+ * import type { Actor, AgentRuntime } from "@orpc-agent/core";
+ * import { createMCPHttpHandler, toNodeHandler } from "@orpc-agent/mcp/v1";
+ * declare const runtime: AgentRuntime<{ tenant: string }>;
+ * declare function verifyWithYourIssuer(token: string): Promise<AuthInfo | null>;
+ * declare function identityFrom(authInfo: AuthInfo | undefined): { actor: Actor; context: { tenant: string } } | null;
  * const handler = createMCPHttpHandler(runtime, {
  *   verifyToken: (token) => verifyWithYourIssuer(token),          // AuthInfo | null
  *   createContext: ({ authInfo }) => identityFrom(authInfo),     // { actor, context } | null

@@ -8,6 +8,11 @@ import { nodeRequestBody, type NodeRequestBody } from "./node-request-body.js";
  * client leaves. It reads the raw body itself, so mount it before any body parser.
  *
  * @example
+ * import http from "node:http";
+ * import type { AgentRuntime } from "@orpc-agent/core";
+ * import { createMCPHttpHandler, toNodeHandler, type MCPHttpHandlerOptions } from "@orpc-agent/mcp/v1";
+ * declare const runtime: AgentRuntime, options: MCPHttpHandlerOptions, handler: (request: Request) => Promise<Response>;
+ * declare const app: { all(path: string, handler: http.RequestListener): void }; // an Express app
  * http.createServer(toNodeHandler(createMCPHttpHandler(runtime, options))).listen(3000, "127.0.0.1");
  * app.all("/mcp", toNodeHandler(handler)); // Express, before express.json()
  */

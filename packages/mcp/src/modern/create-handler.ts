@@ -29,6 +29,10 @@ export type MCPHandler = {
  * URL, every request authenticated on its own as an OAuth 2.1 resource server (docs/architecture/spec/adapters.md#adapters-3, docs/architecture/spec/amendments-2026-12.md).
  *
  * @example
+ * import type { AuthInfo } from "@modelcontextprotocol/server";
+ * import type { AgentRuntime } from "@orpc-agent/core";
+ * import { createMCPHandler } from "@orpc-agent/mcp";
+ * declare const runtime: AgentRuntime, tokens: { verify(token: string): Promise<AuthInfo | null> };
  * const mcp = createMCPHandler(runtime, {
  *   verifyToken: (token) => tokens.verify(token),
  *   createContext: ({ authInfo }) => (authInfo ? { actor: { id: authInfo.clientId, kind: "user" }, context: {} } : null),

@@ -17,6 +17,9 @@ export type MCPStdioOptions<TContext = unknown> = MCPOptions<TContext> & {
  * stdio carries no credentials: `createContext` receives no `authInfo`; return a fixed least-privilege actor.
  *
  * @example
+ * import type { AgentRuntime } from "@orpc-agent/core";
+ * import { serveMCPStdio } from "@orpc-agent/mcp";
+ * declare const runtime: AgentRuntime;
  * const handle = serveMCPStdio(runtime, { createContext: () => ({ actor: { id: "local-dev", kind: "user" }, context: {} }) });
  * process.on("SIGINT", () => void handle.close());
  */

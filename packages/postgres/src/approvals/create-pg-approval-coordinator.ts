@@ -21,6 +21,10 @@ export interface PgApprovalCoordinatorOptions {
  * on this coordinator's clock, never the database's. Construction touches no database.
  *
  * @example
+ * import { createAgentRuntime, type AgentGovernance } from "@orpc-agent/core";
+ * import { createPgApprovalCoordinator } from "@orpc-agent/postgres";
+ * import pg from "pg";
+ * declare const pool: pg.Pool, governance: AgentGovernance, now: () => Date;
  * const coordinator = createPgApprovalCoordinator({ query: (sql, params) => pool.query(sql, params), now });
  * const runtime = createAgentRuntime({ governance, now, approvals: { coordinator } });
  */

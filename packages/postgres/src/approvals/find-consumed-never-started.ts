@@ -21,6 +21,9 @@ export interface FindConsumedNeverStartedOptions {
  * few milliseconds: act on a record that is still listed on a second look.
  *
  * @example
+ * import type { Actor, AgentRuntime } from "@orpc-agent/core";
+ * import { findConsumedNeverStarted, type PgQuery } from "@orpc-agent/postgres";
+ * declare const query: PgQuery, runtime: AgentRuntime, operator: Actor;
  * for (const record of await findConsumedNeverStarted({ query })) {
  *   await runtime.approvals.reRequest(record.id, { operator, reason: `execution ${record.consumedByExecutionId} never started` });
  * }

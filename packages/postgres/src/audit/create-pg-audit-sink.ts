@@ -43,6 +43,9 @@ const WRITE_THROUGH: ReadonlySet<AgentAuditEventType> = new Set<AgentAuditEventT
  * Shutdown order: `await runtime.drainAudit()`, then `await sink.close()`, then end the pool.
  *
  * @example
+ * import { createAgentRuntime, type AgentGovernance } from "@orpc-agent/core";
+ * import { createPgAuditSink, type PgQuery } from "@orpc-agent/postgres";
+ * declare const query: PgQuery, governance: AgentGovernance;
  * const sink = createPgAuditSink({ query, batch: { size: 50, flushMs: 250 } });
  * const runtime = createAgentRuntime({ governance, audit: { sinks: [sink], strict: true } });
  */

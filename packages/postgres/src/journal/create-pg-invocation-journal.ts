@@ -25,6 +25,10 @@ const BEGIN_ROUNDS = 3;
  * parameters; a lapsed lease only changes what readers see, never what can be claimed (D-4).
  *
  * @example
+ * import { createInvocationService } from "@orpc-agent/core/server";
+ * import { createPgInvocationJournal } from "@orpc-agent/postgres";
+ * import pg from "pg";
+ * declare const pool: pg.Pool;
  * const journal = createPgInvocationJournal({ query: (sql, params) => pool.query(sql, params) });
  * const service = createInvocationService({ journal, namespace: "shop", revision: process.env.GIT_SHA! });
  */

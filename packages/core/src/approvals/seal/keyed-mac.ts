@@ -19,6 +19,7 @@ export type KeyedMac = {
  * signs, every one verifies. Throws a `TypeError` naming `option` (the option that holds the keys) for a key it refuses.
  *
  * @example
+ * import { createKeyedMac } from "@orpc-agent/core";
  * const mac = createKeyedMac([{ id: "2026-12", secret: process.env.STATE_SECRET! }]);
  * const tag = await mac.sign("payload");
  * await mac.verify(mac.keyId, "payload", tag); // true

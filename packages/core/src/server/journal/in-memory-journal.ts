@@ -18,6 +18,7 @@ type Row = InvocationRecord;
  * Every method checks and sets without an interleaved `await`, which makes each write atomic.
  *
  * @example
+ * import { createInMemoryInvocationJournal, createInvocationService } from "@orpc-agent/core/server";
  * const service = createInvocationService({ journal: createInMemoryInvocationJournal(), namespace: "shop", revision: "2024-06-01" });
  */
 export function createInMemoryInvocationJournal(o: { now?: () => Date } = {}): InvocationJournal {

@@ -16,6 +16,13 @@ import type { Auth, CapabilityRouter, CapabilityRouterOptions } from "./types.js
  * never read from a body (D-1); refusals precede the service, so nothing is journaled, run or audited.
  *
  * @example
+ * import type { AnyProcedure } from "@orpc/server";
+ * import { RPCHandler } from "@orpc/server/fetch";
+ * import { createCapabilityRouter, type CapabilityRouterOptions, type InvocationService } from "@orpc-agent/core/server";
+ * declare type Options = CapabilityRouterOptions<{ headers: Headers }, { tenant: string }>;
+ * declare const appRouter: Record<string, AnyProcedure>; // the application's own procedures
+ * declare const service: InvocationService, makeRuntime: Options["runtime"];
+ * declare const resolve: Options["resolve"], authorize: Options["authorize"];
  * const handler = new RPCHandler({ ...appRouter, agent: createCapabilityRouter({ service, runtime: makeRuntime, surface: "aiSdk", resolve, authorize }) });
  */
 export function createCapabilityRouter<TReq extends Context, TApp>(o: CapabilityRouterOptions<TReq, TApp>): CapabilityRouter<TReq> {

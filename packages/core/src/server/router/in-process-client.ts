@@ -11,7 +11,9 @@ const ORIGIN = "http://in-process.invalid";
  * handler and error mapping an HTTP client meets, without a socket. For tests.
  *
  * @example
- * const client = createInProcessCapabilityClient(createCapabilityRouter({ ... }), { context: { headers: new Headers() } });
+ * import { createInProcessCapabilityClient, type CapabilityRouter } from "@orpc-agent/core/server";
+ * declare const router: CapabilityRouter<{ headers: Headers }>; // from createCapabilityRouter({ ... })
+ * const client = createInProcessCapabilityClient(router, { context: { headers: new Headers() } });
  */
 export function createInProcessCapabilityClient<TReq extends Context>(router: CapabilityRouter<TReq>, o: { context: TReq }): CapabilityClient {
   if (typeof o !== "object" || o === null || !("context" in o)) throw new TypeError("createInProcessCapabilityClient: options must be { context }.");

@@ -19,6 +19,10 @@ const REMOTE_SURFACES = new Set(["aiSdk", "mcp", "workflow"]);
  * pass it the per-request runtime on each call.
  *
  * @example
+ * import type { Actor, AgentRuntime } from "@orpc-agent/core";
+ * import { createInMemoryInvocationJournal, createInvocationService } from "@orpc-agent/core/server";
+ * declare const runtime: AgentRuntime<{ tenant: string }>, context: { tenant: string };
+ * declare const actor: Actor, input: { orderId: string }, invocationId: string;
  * const service = createInvocationService({ journal: createInMemoryInvocationJournal(), namespace: "shop", revision: process.env.GIT_SHA! });
  * const result = await service.invoke(runtime, "orders.refund", input, { actor, context, surface: "aiSdk", invocationId });
  */
