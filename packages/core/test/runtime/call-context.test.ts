@@ -59,6 +59,15 @@ describe("stage 11 call context (core.md §6.1, §1.2)", () => {
     expect(first.surface).toBe("direct");
   });
 
+  it("a minted idempotencyKey reads the same every time and travels with spreads and JSON", async () => {
+    const { agent } = (await contextFor({})).ctx;
+    const key = agent.idempotencyKey;
+    expect(agent.idempotencyKey).toBe(key);
+    expect({ ...agent }.idempotencyKey).toBe(key);
+    expect(JSON.parse(JSON.stringify(agent)).idempotencyKey).toBe(key);
+    expect(Object.keys(agent)).toContain("idempotencyKey");
+  });
+
   it("the caller's context object is not mutated and is not the object the procedure receives", async () => {
     const context = { tenant: "t1", nested: { a: 1 } };
     const { ctx } = await contextFor(context);
