@@ -74,6 +74,9 @@ export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, opti
       const { actor } = await resolveIdentity(options, { era, authInfo });
       const record = await runtime.approvals.get(approvalId);
       if (record === null || record.surface !== "mcp" || record.actor.id !== actor.id || record.actor.kind !== actor.kind) return undefined;
+      // Another OAuth client of the same user is another principal (SI-3), whose resume the runtime's guard refuses
+      // by the same rule, so no scope is skipped; a challenge naming the tool would tell it the id exists (SI-8).
+      if (actor.via !== undefined && actor.via.id !== record.actor.via?.id) return undefined;
       return record.capabilityId;
     },
   });

@@ -41,6 +41,11 @@ export async function callToolNatively<TContext>(
 ): Promise<CallToolResult | InputRequiredResult> {
   const elicitation = prepared.elicitation;
   const target = prepared.catalog.resolve(call.name);
+  // A retry's state binds a capability addressed by its wire name: with a raw registry id it fails the binding like
+  // an unknown name does. Answering it the catalog's way would tell existing ids, hidden ones too, from unknown (SI-8).
+  if (elicitation !== undefined && target.kind === "concealed" && request.era === "modern" && request.requestState !== undefined) {
+    return toCallToolResult(CONCEALED_ENVELOPE) as CallToolResult;
+  }
   const native = elicitation !== undefined && target.kind === "invoke" && (request.urlCapable || request.requestState !== undefined);
   if (!native) return (await callTool(prepared.runtime, prepared.catalog, prepared.guidance, identity, call)) as CallToolResult;
 
