@@ -4,9 +4,12 @@
 import { z } from "zod";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from "@modelcontextprotocol/client";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ElicitationCompleteNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { agentMeta, createAgentRuntime, createCapabilityRegistry, createInMemoryApprovalCoordinator, defineGovernance, type Actor, type AgentAuditEvent, type AgentRuntime } from "@orpc-agent/core";
 import { createMCPHandler } from "../../src/modern/create-handler.js";
+import { serveMCPStdio } from "../../src/modern/serve-stdio.js";
 import type { MCPHandlerOptions } from "../../src/modern/http-options.js";
 import { ap } from "../support/orpc.js";
 import { closeAfterTest } from "../support/cleanup.js";
@@ -119,3 +122,45 @@ export async function connectLegacyWithUrl(url: URL, token: string): Promise<Leg
 
 export const approve = (app: ApprovalsApp, id: string) => app.runtime.approvals.decide(id, { status: "approved", approver: APPROVER });
 export const reject = (app: ApprovalsApp, id: string) => app.runtime.approvals.decide(id, { status: "rejected", approver: APPROVER, comment: "no" });
+
+/**
+ * `serveMCPStdio` for u_dana with URL elicitation and `decisions`, over an in-memory pair, and a v1 SDK Client
+ * (2025-11-25) declaring URL elicitation on that one connection. `report(id)` plays the app telling the adapter a
+ * decision happened; `notified` collects the elicitation ids of the completion notifications the client heard.
+ */
+export async function connectLegacyStdioWithUrl(app: ApprovalsApp) {
+  const listeners = new Set<(approvalId: string) => void>();
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const handle = serveMCPStdio(app.runtime, {
+    createContext: () => ({ actor: { id: "u_dana", kind: "user" }, context: {} }),
+    approvals: { url: (record) => approvalUrl(record.id) },
+    urlElicitation: {
+      keys: STATE_KEYS,
+      decisions: (listener) => {
+        listeners.add(listener);
+        return () => void listeners.delete(listener);
+      },
+    },
+    transport: serverSide as never,
+  });
+  closeAfterTest(() => handle.close());
+  const client = new LegacyClient({ name: "stdio-complete", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } } });
+  const notified: string[] = [];
+  const waiters: (() => void)[] = [];
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+    notified.push(notification.params.elicitationId);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  await client.connect(clientSide);
+  closeAfterTest(() => client.close());
+  return {
+    client,
+    listeners,
+    notified,
+    report: (approvalId: string) => {
+      for (const listener of [...listeners]) listener(approvalId);
+    },
+    /** Resolves at the next completion notification. */
+    nextNotification: () => new Promise<void>((resolve) => waiters.push(resolve)),
+  };
+}
