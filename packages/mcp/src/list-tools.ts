@@ -5,7 +5,10 @@ import type { MCPIdentity, MCPServerOptions } from "./options.js";
 import { resumeToolListing } from "./resume-tool.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
-/** What a serving path adds to each listed tool (the v2 path: `outputSchema`, `title`, governance `_meta`). */
+/**
+ * What a serving path adds to each listed tool (the v2 path: `outputSchema`, `title`, governance `_meta`). Each
+ * tool it receives is built for this listing alone, so it may complete it in place.
+ */
 export type ToolDecoration = {
   capability(tool: Tool, descriptor: CapabilityDescriptor): Tool;
   resume(tool: Tool): Tool;

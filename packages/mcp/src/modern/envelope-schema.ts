@@ -2,7 +2,7 @@
 // v2 path so clients validate `structuredContent`. One branch per status; the root is an object, as both SDK lines
 // require. No `format` keywords: validators without format support would refuse the schema.
 
-const MODEL_ERROR = {
+const modelError = () => ({
   type: "object",
   properties: {
     code: { type: "string" },
@@ -12,7 +12,7 @@ const MODEL_ERROR = {
   },
   required: ["code", "message", "retryable"],
   additionalProperties: false,
-} as const;
+});
 
 /**
  * Both SDK clients cache a compiled validator by `$id` (and compile anew per tool and per listing without one), so the
@@ -21,36 +21,34 @@ const MODEL_ERROR = {
 const ENVELOPE_SCHEMA_ID = "urn:orpc-agent:mcp:result-envelope:1";
 
 // The root's `type` and `required` hold for every branch, so the branches do not repeat them: the same validation in
-// a tenth fewer bytes on every listed tool.
-const ENVELOPE_SCHEMA = {
-  $id: ENVELOPE_SCHEMA_ID,
-  type: "object",
-  required: ["status"],
-  oneOf: [
-    {
-      properties: { status: { const: "ok" }, data: {} },
-      additionalProperties: false,
-    },
-    {
-      properties: {
-        status: { const: "approval-required" },
-        approvalId: { type: "string" },
-        message: { type: "string" },
-        expiresAt: { type: "string" },
-        url: { type: "string" },
-      },
-      required: ["approvalId", "message", "expiresAt"],
-      additionalProperties: false,
-    },
-    {
-      properties: { status: { const: "error" }, error: MODEL_ERROR },
-      required: ["error"],
-      additionalProperties: false,
-    },
-  ],
-} as const;
-
-/** A fresh copy for each exchange: clients and SDKs may annotate what they receive. */
+// a tenth fewer bytes on every listed tool. Built anew for each exchange (clients and SDKs may annotate what they
+// receive); a literal costs less than copying a template.
 export function envelopeOutputSchema(): { type: "object"; [key: string]: unknown } {
-  return JSON.parse(JSON.stringify(ENVELOPE_SCHEMA)) as { type: "object"; [key: string]: unknown };
+  return {
+    $id: ENVELOPE_SCHEMA_ID,
+    type: "object",
+    required: ["status"],
+    oneOf: [
+      {
+        properties: { status: { const: "ok" }, data: {} },
+        additionalProperties: false,
+      },
+      {
+        properties: {
+          status: { const: "approval-required" },
+          approvalId: { type: "string" },
+          message: { type: "string" },
+          expiresAt: { type: "string" },
+          url: { type: "string" },
+        },
+        required: ["approvalId", "message", "expiresAt"],
+        additionalProperties: false,
+      },
+      {
+        properties: { status: { const: "error" }, error: modelError() },
+        required: ["error"],
+        additionalProperties: false,
+      },
+    ],
+  };
 }
