@@ -4,7 +4,6 @@
 // The approver decides in the app (`runtime.approvals.decide`), never through MCP.
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
-import { ElicitationCompleteNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { serveMCPStdio } from "../../src/modern/serve-stdio.js";
 import { closeAfterTest, closeEverythingAfterEachTest } from "../support/cleanup.js";
@@ -12,6 +11,7 @@ import {
   approvalIdOf,
   approvalUrl,
   approve,
+  connectLegacyStdioWithUrl,
   connectLegacyWithUrl,
   connectModernWithUrl,
   createApprovalsApp,
@@ -216,28 +216,7 @@ describe("a 2025-11-25 connection (stdio): the capability declared at initialize
 describe("notifications/elicitation/complete, where a connection outlives the call", () => {
   it("with urlElicitation.decisions, a stdio 2025-11-25 client hears that its approval was decided, then retries once", async () => {
     const app = createApprovalsApp();
-    const listeners = new Set<(approvalId: string) => void>();
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const handle = serveMCPStdio(app.runtime, {
-      createContext: () => ({ actor: { id: "u_dana", kind: "user" }, context: {} }),
-      approvals: { url: (record) => approvalUrl(record.id) },
-      urlElicitation: {
-        keys: STATE_KEYS,
-        decisions: (listener) => {
-          listeners.add(listener);
-          return () => void listeners.delete(listener);
-        },
-      },
-      transport: serverSide as never,
-    });
-    closeAfterTest(() => handle.close());
-    const client = new LegacyClient({ name: "stdio-complete", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } } });
-    let completed!: (elicitationId: string) => void;
-    const completion = new Promise<string>((resolve) => (completed = resolve));
-    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => completed(notification.params.elicitationId));
-    await client.connect(clientSide);
-    closeAfterTest(() => client.close());
-
+    const { client, listeners, notified, report, nextNotification } = await connectLegacyStdioWithUrl(app);
     const error = (await client.callTool(REFUND).then(
       () => undefined,
       (e: unknown) => e,
@@ -247,8 +226,10 @@ describe("notifications/elicitation/complete, where a connection outlives the ca
     expect(listeners.size).toBe(1);
     // The app decides, then reports it: the adapter only relays that a decision exists, never what it was.
     await approve(app, approvalIdOf(url));
-    for (const listener of [...listeners]) listener(approvalIdOf(url));
-    expect(await completion).toBe(elicitationId);
+    const heard = nextNotification();
+    report(approvalIdOf(url));
+    await heard;
+    expect(notified).toEqual([elicitationId]);
     expect(listeners.size).toBe(0);
     expect(((await client.callTool(REFUND)) as Result).structuredContent).toEqual({ status: "ok", data: { refunded: 5 } });
     expect(app.executions).toHaveLength(1);
