@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotoc
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { allow, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy } from "@orpc-agent/core";
 import { createMCPHandler } from "@orpc-agent/mcp";
-import { toNodeHandler } from "@orpc-agent/mcp/node";
+import { toNodeRequestListener } from "@orpc-agent/mcp/node";
 import { z } from "zod";
 import { makeDefs, makeSchema } from "./fixtures.js";
 import { interleave, timeSequential } from "./harness.js";
@@ -70,7 +70,7 @@ export async function mcpV2Cost(options: { rounds: number; calls: number; lists:
     }
     return server;
   });
-  const oursHttp = await listen(toNodeHandler(ours));
+  const oursHttp = await listen(toNodeRequestListener(ours));
   const handHttp = await listen(sdkToNodeHandler(hand));
   const rows: { era: string; path: string; subjectUs: number; baselineUs: number; ratio: number }[] = [];
   try {

@@ -1,5 +1,5 @@
 // What the distributed authority adds to one call over the network: a remote invoke through
-// createCapabilityRouter + createHttpCapabilityClient (claim, runtime, settlement, replay-safe envelope)
+// createCapabilityRouter + createHTTPCapabilityClient (claim, runtime, settlement, replay-safe envelope)
 // against a plain oRPC RPCLink call of the same procedure, both over loopback HTTP to one node:http server.
 // Reported, not budgeted (docs/architecture/spec/core.md#core-16 has no remote row). The subpaths are imported from the built dist,
 // like "@orpc-agent/core" in bench/tsconfig.json, so every import shares one core instance.
@@ -9,7 +9,7 @@ import { createORPCClient } from "@orpc/client";
 import { RPCLink } from "@orpc/client/fetch";
 import { RPCHandler } from "@orpc/server/node";
 import { createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
-import { createHttpCapabilityClient } from "../packages/core/dist/http/index.js";
+import { createHTTPCapabilityClient } from "../packages/core/dist/http/index.js";
 import { createCapabilityRouter, createInMemoryInvocationJournal, createInvocationService } from "../packages/core/dist/server/index.js";
 import { raw, trivial } from "./fixtures.js";
 import { interleave, timeSequential } from "./harness.js";
@@ -36,7 +36,7 @@ export async function remoteCost(options: { rounds: number; calls: number }): Pr
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
   try {
     const plain = createORPCClient<{ raw: (input: { id: string }) => Promise<unknown> }>(new RPCLink({ url }));
-    const remote = createHttpCapabilityClient({ url });
+    const remote = createHTTPCapabilityClient({ url });
     const input = { id: "x" };
     let n = 0;
     await remote.invoke({ capabilityId: "trivial", input, invocationId: "bench-replayed" });

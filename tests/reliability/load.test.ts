@@ -1,10 +1,10 @@
 // Load (issue "Reliability under load, faults and hostile input"): the MCP Streamable HTTP endpoint and the remote
-// capability router (createCapabilityRouter on oRPC's node RPCHandler, called through createHttpCapabilityClient)
+// capability router (createCapabilityRouter on oRPC's node RPCHandler, called through createHTTPCapabilityClient)
 // under N concurrent clients on loopback. Bounded in requests and seconds; zero errors; p50/p99 latency and
 // throughput printed.
 import { RPCHandler } from "@orpc/server/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHttpCapabilityClient } from "@orpc-agent/core/http";
+import { createHTTPCapabilityClient } from "@orpc-agent/core/http";
 import { createCapabilityRouter, createInMemoryInvocationJournal, createInvocationService } from "@orpc-agent/core/server";
 import { createTestRuntime, TERMINAL_EVENTS, type TestRuntime } from "./support/app.js";
 import { createAgent, jsonRpcMessages, listen, percentiles, type Listening } from "./support/http.js";
@@ -132,7 +132,7 @@ describe("remote capability router under load", () => {
   });
 
   it(`${CLIENTS} concurrent HTTP capability clients, ${REQUESTS_PER_CLIENT} requests each (1 in 10 a describe): zero errors`, async () => {
-    const clients = Array.from({ length: CLIENTS }, () => createHttpCapabilityClient({ url: `${server.url}/rpc`, headers: { authorization: "Bearer tok-dana" } }));
+    const clients = Array.from({ length: CLIENTS }, () => createHTTPCapabilityClient({ url: `${server.url}/rpc`, headers: { authorization: "Bearer tok-dana" } }));
     const invoked: string[] = [];
     const run = await drive(async (client, i) => {
       if (i % 10 === 0) {
@@ -144,7 +144,7 @@ describe("remote capability router under load", () => {
       const result = await clients[client]!.invoke({ capabilityId: "notes.count", input: { n: i }, invocationId });
       return result.status === "completed" && !result.replayed && (result.output as { counted: number }).counted === i ? undefined : `invoke ended ${JSON.stringify(result)}`;
     });
-    report("remote capability router (RPCHandler + createHttpCapabilityClient)", run);
+    report("remote capability router (RPCHandler + createHTTPCapabilityClient)", run);
     expect(run.errors.slice(0, 5)).toEqual([]);
     expect(run.latencies.length).toBeGreaterThanOrEqual(CLIENTS * 50);
     expectTerminalEvidence(app, invoked.length);

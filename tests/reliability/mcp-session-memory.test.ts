@@ -4,7 +4,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, describe, expect, it } from "vitest";
-import { createMCPHttpHandler, toNodeHandler, type MCPHttpHandlerOptions } from "@orpc-agent/mcp/v1";
+import { createMCPHttpHandler, toNodeRequestListener, type MCPHttpHandlerOptions } from "@orpc-agent/mcp/v1";
 import { createTestRuntime } from "./support/app.js";
 import { createAgent, listen, type Listening } from "./support/http.js";
 import { openSession, TOKENS } from "./support/mcp.js";
@@ -45,7 +45,7 @@ async function retainedBy(limits: Pick<MCPHttpHandlerOptions, "maxSessionsPerPri
     },
     ...limits,
   });
-  const server = await listen(toNodeHandler(handler));
+  const server = await listen(toNodeRequestListener(handler));
   servers.push(server);
   await openSession(server.port, agent); // warm: code paths compiled, module state allocated
   const before = await settledHeap(gc);

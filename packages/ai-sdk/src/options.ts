@@ -1,5 +1,5 @@
 import { ConfigurationError, isWellFormedActor } from "@orpc-agent/core/adapter";
-import type { AISDKToolsOptions } from "./types.js";
+import type { AISDKToolsOptions } from "./to-ai-sdk-tools.js";
 
 // Programmer errors surface at build as TypeErrors; nothing here ever reaches a model.
 

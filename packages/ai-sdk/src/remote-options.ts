@@ -1,5 +1,5 @@
 import type { CapabilityClient } from "@orpc-agent/core/client";
-import type { RemoteAISDKToolsOptions } from "./types.js";
+import type { RemoteAISDKToolsOptions } from "./to-ai-sdk-tools.js";
 import { ConfigurationError } from "@orpc-agent/core/adapter";
 
 // Programmer errors surface at build as TypeErrors; nothing here ever reaches a model.
@@ -17,7 +17,7 @@ export function assertCapabilityClient(target: unknown): asserts target is Capab
   if (!complete) {
     throw new ConfigurationError(
       "toAISDKTools: the first argument must be an AgentRuntime (it has a registry) or a CapabilityClient (describe, invoke, resume, reconcile), " +
-        "for example createHttpCapabilityClient from @orpc-agent/core/http.",
+        "for example createHTTPCapabilityClient from @orpc-agent/core/http.",
     );
   }
 }

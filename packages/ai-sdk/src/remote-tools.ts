@@ -3,7 +3,8 @@ import { createRemoteTool, type RemoteToolBinding } from "./remote-tool.js";
 import { assertRemoteToolsOptions } from "./remote-options.js";
 import { isReservedToolName } from "@orpc-agent/core";
 import { VALID_TOOL_NAME } from "./tool-names.js";
-import type { RemoteAISDKToolSet, RemoteAISDKToolsOptions } from "./types.js";
+import type { RemoteAISDKToolsOptions } from "./to-ai-sdk-tools.js";
+import type { RemoteAISDKToolSet } from "./types.js";
 
 /**
  * The remote overload's build (docs/architecture/spec/adapters.md#adapters-2-6): what the server lets this client's actor discover, one tool

@@ -1,6 +1,6 @@
 // docs/architecture/spec/adapters.md#adapters-2-7 (1), docs/architecture/spec/adapters.md#adapters-5-1 "ai-sdk remote" row: the shared conformance script over the remote overload.
 // createCapabilityRouter + createInvocationService behind oRPC's RPCHandler on node:http (127.0.0.1, port 0),
-// createHttpCapabilityClient, and toAISDKTools(client, …); `callTool` is the remote tool's own execute.
+// createHTTPCapabilityClient, and toAISDKTools(client, …); `callTool` is the remote tool's own execute.
 // Delivery is journaled (docs/architecture/spec/distributed.md#distributed-4): an abort after dispatch is outcome-unknown (C11, C21), and a second
 // resume replays the stored envelope (C16). A name absent from the tool set models a hostile client (docs/architecture/spec/adapters.md#adapters-5-1): docs/architecture/spec/adapters.md#adapters-1-4
 // resolution against the server's names, then `client.invoke` directly.

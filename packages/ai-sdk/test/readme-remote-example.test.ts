@@ -10,7 +10,7 @@ import { scriptedModel, text, toolCall } from "./support/scripted-model.js";
 
 // --- README remote example: start
 import { generateText, stepCountIs, type LanguageModel } from "ai";
-import { createHttpCapabilityClient } from "@orpc-agent/core/http";
+import { createHTTPCapabilityClient } from "@orpc-agent/core/http";
 import { toAISDKTools, type RemoteAISDKToolResult } from "../src/index.js";
 
 /** Your durable store: returns the id committed for `key`, committing a fresh one first if there is none. */
@@ -18,7 +18,7 @@ export type InvocationIds = { allocate(key: string): Promise<string> };
 
 /** The server authenticates this token and fixes actor, context, surface and tool names. */
 export function capabilityClient(token: string) {
-  return createHttpCapabilityClient({
+  return createHTTPCapabilityClient({
     url: process.env.README_CAPABILITY_URL!,
     headers: { authorization: `Bearer ${token}` },
   });

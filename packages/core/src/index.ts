@@ -2,7 +2,7 @@
 
 // Capability model
 export { agentProcedure } from "./capability/agent-procedure.js";
-export type { AgentProcedureContext, AgentProcedureMeta, OrpcV2BuilderLike } from "./capability/agent-procedure.js";
+export type { AgentProcedureContext, AgentProcedureMeta, ORPCV2BuilderLike, OrpcV2BuilderLike } from "./capability/agent-procedure.js";
 export { agentMeta } from "./capability/agent-meta.js";
 export type { AgentMetaDeclaration } from "./capability/agent-meta.js";
 export type {
@@ -11,6 +11,7 @@ export type {
   AgentInvocationInfo,
   AgentMeta,
   ExposureSurface,
+  MCPToolAnnotations,
   McpToolAnnotations,
   RiskLevel,
   SideEffect,
@@ -45,10 +46,10 @@ export type { AgentGovernance, PolicyManifestEntry } from "./governance/types.js
 
 // Runtime
 export { createAgentRuntime } from "./runtime/create-runtime.js";
+export type { AgentRuntimeOptions, RuntimeDefaults } from "./runtime/create-runtime.js";
 export { unwrap } from "./runtime/unwrap.js";
 export type {
   AgentRuntime,
-  AgentRuntimeOptions,
   CapabilityDescriptor,
   DescribeOptions,
   DescribeScope,
@@ -56,7 +57,6 @@ export type {
   ExecutionRequest,
   ExecutionResult,
   ResumeOptions,
-  RuntimeDefaults,
 } from "./runtime/types.js";
 
 // Errors

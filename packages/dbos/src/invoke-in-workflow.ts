@@ -5,7 +5,7 @@ import { assertStepKey, dbosInvocationId } from "./invocation-id.js";
 import { claimRunKey } from "./run-keys.js";
 import type { StepCall, StepCounter, StepsState } from "./state.js";
 import { approvalEventKey } from "./topics.js";
-import type { DbosInvokeOptions } from "./types.js";
+import type { DBOSInvokeOptions } from "./types.js";
 import { waitForDecision } from "./wait-for-decision.js";
 import { waitForResolution } from "./wait-for-resolution.js";
 
@@ -19,7 +19,7 @@ export async function invokeInWorkflow<TContext, O>(
   s: StepsState<TContext>,
   capabilityId: string,
   input: unknown,
-  o: DbosInvokeOptions,
+  o: DBOSInvokeOptions,
 ): Promise<RemoteExecutionResult<O>> {
   if (!DBOS.isInWorkflow()) {
     throw new TypeError("steps.invoke must be called from a DBOS workflow function, not from a step or outside a workflow.");
@@ -58,7 +58,7 @@ export async function invokeInWorkflow<TContext, O>(
   }
 }
 
-function assertInvokeOptions(o: DbosInvokeOptions): void {
+function assertInvokeOptions(o: DBOSInvokeOptions): void {
   if (typeof o !== "object" || o === null) throw new TypeError('steps.invoke: options must be { key, approvalMaxWaitMs? }, e.g. { key: "refund" }.');
   assertStepKey(o.key);
   const maxWait = o.approvalMaxWaitMs;

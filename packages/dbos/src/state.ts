@@ -1,7 +1,7 @@
 import type { Actor, AgentRuntime } from "@orpc-agent/core";
 import type { InvocationService } from "@orpc-agent/core/server";
 
-/** The validated options every step and wait of one `createDbosCapabilitySteps` instance reads. */
+/** The validated options every step and wait of one `createDBOSCapabilitySteps` instance reads. */
 export type StepsState<TContext> = {
   service: InvocationService;
   runtime: () => AgentRuntime<TContext> | Promise<AgentRuntime<TContext>>;

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RemoteExecutionResult } from "@orpc-agent/core/client";
-import { approvalEventKey, createDbosCapabilitySteps, type DbosCapabilitySteps } from "../src/index.js";
+import { approvalEventKey, createDBOSCapabilitySteps, type DBOSCapabilitySteps } from "../src/index.js";
 import { createTestDatabase, REAL_SERVER, type TestDatabase } from "./support/database.js";
 import { launchDbos } from "./support/dbos.js";
 import { idempotencyKeyOf, pgService, untilRecord, untilSuspended } from "./support/journal.js";
@@ -20,8 +20,8 @@ const shop = createShop();
 const expiringShop = createShop({ approvalExpiresInMs: 300 });
 
 const stepsFor = (s: Shop, approvalPollMs: number) =>
-  createDbosCapabilitySteps({ service, runtime: s.runtime, actor: s.actor, context: s.context, approvalPollMs });
-const variants: Record<string, { shop: Shop; steps: DbosCapabilitySteps }> = {
+  createDBOSCapabilitySteps({ service, runtime: s.runtime, actor: s.actor, context: s.context, approvalPollMs });
+const variants: Record<string, { shop: Shop; steps: DBOSCapabilitySteps }> = {
   // A minute between reads: only a wake ends these waits within a test's time.
   woken: { shop, steps: stepsFor(shop, 60_000) },
   polling: { shop, steps: stepsFor(shop, 100) },
@@ -144,7 +144,7 @@ describe(`the approval wait on a ${REAL_SERVER}`, () => {
 
     // The journal as a concurrent wake read it a moment earlier: still pending on the approval.
     const lagging = Object.create(service, { get: { value: async () => suspended } }) as typeof service;
-    const late = createDbosCapabilitySteps({ service: lagging, runtime: shop.runtime, actor: shop.actor, context: shop.context });
+    const late = createDBOSCapabilitySteps({ service: lagging, runtime: shop.runtime, actor: shop.actor, context: shop.context });
     await late.wake({ invocationId: run.invocationId });
     const { rows } = await db.pool.query("select consumed from dbos.notifications where destination_uuid = $1 and topic = $2", [
       run.workflowID,

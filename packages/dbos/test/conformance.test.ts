@@ -15,7 +15,7 @@ import {
   type ConformanceFixture,
   type ConformanceHarness,
 } from "../../../test-fixtures/conformance.js";
-import { createDbosCapabilitySteps, dbosInvocationId, type DbosCapabilitySteps } from "../src/index.js";
+import { createDBOSCapabilitySteps, dbosInvocationId, type DBOSCapabilitySteps } from "../src/index.js";
 import { createTestDatabase, REAL_SERVER, type TestDatabase } from "./support/database.js";
 import { launchDbos } from "./support/dbos.js";
 import { createPgInvocationJournal, INVOCATIONS_DDL } from "./support/postgres.js";
@@ -23,7 +23,7 @@ import { createPgInvocationJournal, INVOCATIONS_DDL } from "./support/postgres.j
 const KEY = "call";
 
 // One registered workflow for every harness (DBOS registers before launch); each run finds its harness's steps.
-const stepsOfHarness = new Map<string, DbosCapabilitySteps>();
+const stepsOfHarness = new Map<string, DBOSCapabilitySteps>();
 const oneStepWorkflow = DBOS.registerWorkflow(
   async (harnessId: string, capabilityId: string, args: unknown) => {
     const steps = stepsOfHarness.get(harnessId);
@@ -70,7 +70,7 @@ const cancelledWhileRunning = (invocationId: string): AdapterEnvelope => ({
 async function dbosHarness(fixture: ConformanceFixture): Promise<ConformanceHarness> {
   const runtime = () => createAgentRuntime({ governance: fixture.governance, approvals: { coordinator: fixture.approvals }, audit: fixture.audit });
   const harnessId = randomUUID();
-  const steps = createDbosCapabilitySteps({
+  const steps = createDBOSCapabilitySteps({
     service,
     runtime,
     // The workflow's persisted initiating identity, never its input (docs/architecture/spec/adapters.md#adapters-1-7).

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInMemoryInvocationJournal, createInvocationService } from "@orpc-agent/core/server";
-import { createDbosCapabilitySteps, dbosInvocationId, type DbosInvokeOptions } from "../src/index.js";
+import { createDBOSCapabilitySteps, dbosInvocationId, type DBOSInvokeOptions } from "../src/index.js";
 import { createTestDatabase, REAL_SERVER, type TestDatabase } from "./support/database.js";
 import { launchDbos } from "./support/dbos.js";
 import { idempotencyKeyOf, pgService } from "./support/journal.js";
@@ -16,7 +16,7 @@ let db: TestDatabase;
 const shop = createShop();
 const service = pgService(() => db, NAMESPACE);
 const runtimeFactory = { calls: 0, failNext: false };
-const steps = createDbosCapabilitySteps({
+const steps = createDBOSCapabilitySteps({
   service,
   runtime: () => {
     runtimeFactory.calls++;
@@ -30,7 +30,7 @@ const steps = createDbosCapabilitySteps({
   context: shop.context,
 });
 
-const oneStep = DBOS.registerWorkflow(async (capabilityId: string, input: unknown, options: DbosInvokeOptions) => steps.invoke(capabilityId, input, options), {
+const oneStep = DBOS.registerWorkflow(async (capabilityId: string, input: unknown, options: DBOSInvokeOptions) => steps.invoke(capabilityId, input, options), {
   name: "invoke.oneStep",
 });
 const lookupThenShip = DBOS.registerWorkflow(
@@ -146,7 +146,7 @@ describe(`steps.invoke on a ${REAL_SERVER}`, () => {
   });
 
   it("validates invoke arguments before any step", async () => {
-    const cases: [string, DbosInvokeOptions, RegExp][] = [
+    const cases: [string, DBOSInvokeOptions, RegExp][] = [
       ["", { key: "k" }, /capabilityId must be a non-empty string/],
       ["orders.ship", null as never, /options must be \{ key, approvalMaxWaitMs\? \}/],
       ["orders.ship", { key: "k", approvalMaxWaitMs: 0 }, /approvalMaxWaitMs must be a finite number > 0/],
@@ -176,30 +176,30 @@ describe(`steps.invoke on a ${REAL_SERVER}`, () => {
   });
 });
 
-describe("createDbosCapabilitySteps options", () => {
+describe("createDBOSCapabilitySteps options", () => {
   const memoryService = () => createInvocationService({ journal: createInMemoryInvocationJournal(), namespace: "memory", revision: "test" });
   const base = () => ({ service: service, runtime: shop.runtime, actor: shop.actor, context: shop.context });
 
   it("WF10: a service on a non-durable journal is refused unless allowNonDurableJournal", () => {
-    expect(() => createDbosCapabilitySteps({ ...base(), service: memoryService() })).toThrow(/not durable/);
-    expect(() => createDbosCapabilitySteps({ ...base(), service: memoryService(), allowNonDurableJournal: false })).toThrow(/not durable/);
-    expect(createDbosCapabilitySteps({ ...base(), service: memoryService(), allowNonDurableJournal: true })).toEqual({
+    expect(() => createDBOSCapabilitySteps({ ...base(), service: memoryService() })).toThrow(/not durable/);
+    expect(() => createDBOSCapabilitySteps({ ...base(), service: memoryService(), allowNonDurableJournal: false })).toThrow(/not durable/);
+    expect(createDBOSCapabilitySteps({ ...base(), service: memoryService(), allowNonDurableJournal: true })).toEqual({
       invoke: expect.any(Function),
       wake: expect.any(Function),
     });
   });
 
   it("throws TypeError for missing callbacks and out-of-range numbers", () => {
-    expect(() => createDbosCapabilitySteps(undefined as never)).toThrow(TypeError);
-    expect(() => createDbosCapabilitySteps({ ...base(), service: {} as never })).toThrow(/InvocationService/);
+    expect(() => createDBOSCapabilitySteps(undefined as never)).toThrow(TypeError);
+    expect(() => createDBOSCapabilitySteps({ ...base(), service: {} as never })).toThrow(/InvocationService/);
     for (const name of ["runtime", "actor", "context"] as const) {
-      expect(() => createDbosCapabilitySteps({ ...base(), [name]: undefined } as never), name).toThrow(new RegExp(`${name} must be a function`));
+      expect(() => createDBOSCapabilitySteps({ ...base(), [name]: undefined } as never), name).toThrow(new RegExp(`${name} must be a function`));
     }
     for (const approvalPollMs of [0, -1, Number.POSITIVE_INFINITY, Number.NaN]) {
-      expect(() => createDbosCapabilitySteps({ ...base(), approvalPollMs })).toThrow(/approvalPollMs/);
+      expect(() => createDBOSCapabilitySteps({ ...base(), approvalPollMs })).toThrow(/approvalPollMs/);
     }
-    expect(() => createDbosCapabilitySteps({ ...base(), unknown: { wait: "yes" } as never })).toThrow(/unknown must be/);
-    expect(() => createDbosCapabilitySteps({ ...base(), unknown: { wait: true, maxWaitMs: 0 } })).toThrow(/maxWaitMs/);
-    expect(() => createDbosCapabilitySteps({ ...base(), allowNonDurableJournal: "true" as never })).toThrow(/allowNonDurableJournal/);
+    expect(() => createDBOSCapabilitySteps({ ...base(), unknown: { wait: "yes" } as never })).toThrow(/unknown must be/);
+    expect(() => createDBOSCapabilitySteps({ ...base(), unknown: { wait: true, maxWaitMs: 0 } })).toThrow(/maxWaitMs/);
+    expect(() => createDBOSCapabilitySteps({ ...base(), allowNonDurableJournal: "true" as never })).toThrow(/allowNonDurableJournal/);
   });
 });

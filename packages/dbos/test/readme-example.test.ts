@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
 import type { RemoteExecutionResult } from "@orpc-agent/core/client";
 import { createInvocationService } from "@orpc-agent/core/server";
-import { approvalEventKey, createDbosCapabilitySteps } from "../src/index.js";
+import { approvalEventKey, createDBOSCapabilitySteps } from "../src/index.js";
 import { createTestDatabase, REAL_SERVER, type TestDatabase } from "./support/database.js";
 import { idempotencyKeyOf } from "./support/journal.js";
 import { APPROVALS_DDL, INVOCATIONS_DDL, createPgApprovalCoordinator, createPgInvocationJournal, type PgQuery } from "./support/postgres.js";
@@ -97,7 +97,7 @@ describe(`README example on a ${REAL_SERVER}`, () => {
     const runtime = () => createAgentRuntime({ governance, approvals: { coordinator, seal: { keys: [{ id: "2026-12", secret: process.env.APPROVAL_SEAL_SECRET! }] } } });
     const service = createInvocationService({ journal: createPgInvocationJournal({ query }), namespace: "shop", revision: "2025-01-15" });
 
-    const steps = createDbosCapabilitySteps({
+    const steps = createDBOSCapabilitySteps({
       service,
       runtime,
       // Who started the workflow, as DBOS persisted it: never a workflow argument.

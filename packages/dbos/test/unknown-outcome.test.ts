@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RemoteExecutionResult } from "@orpc-agent/core/client";
-import { createDbosCapabilitySteps, type DbosCapabilitySteps, type DbosCapabilityStepsOptions } from "../src/index.js";
+import { createDBOSCapabilitySteps, type DBOSCapabilitySteps, type DBOSCapabilityStepsOptions } from "../src/index.js";
 import { createTestDatabase, REAL_SERVER, type TestDatabase } from "./support/database.js";
 import { launchDbos } from "./support/dbos.js";
 import { idempotencyKeyOf, pgService, untilRecord } from "./support/journal.js";
@@ -19,9 +19,9 @@ let db: TestDatabase;
 const service = pgService(() => db, NAMESPACE);
 const shop = createShop();
 
-const stepsWith = (o: Partial<DbosCapabilityStepsOptions<unknown>>) =>
-  createDbosCapabilitySteps({ service, runtime: shop.runtime, actor: shop.actor, context: shop.context, ...o });
-const variants: Record<string, DbosCapabilitySteps> = {
+const stepsWith = (o: Partial<DBOSCapabilityStepsOptions<unknown>>) =>
+  createDBOSCapabilitySteps({ service, runtime: shop.runtime, actor: shop.actor, context: shop.context, ...o });
+const variants: Record<string, DBOSCapabilitySteps> = {
   noWait: stepsWith({ unknown: { wait: false } }),
   woken: stepsWith({ approvalPollMs: 60_000 }), // the default: wait up to 7 days; only a wake ends it within a test
   polling: stepsWith({ approvalPollMs: 100 }),

@@ -1,17 +1,17 @@
-import type { AgentMeta, McpToolAnnotations } from "@orpc-agent/core";
+import type { AgentMeta, MCPToolAnnotations } from "@orpc-agent/core";
 
 /**
  * MCP tool annotations, hints only and never governance (docs/architecture/spec/adapters.md#adapters-3-2). `"derive"` maps `sideEffect` and
  * `idempotent` by the table, then lets `meta.adapters.mcp.annotations` win per key; `"meta-only"` takes the meta
  * object alone. `undefined` when nothing remains, so the field is omitted.
  */
-export function toolAnnotations(meta: AgentMeta, mode: "derive" | "meta-only"): McpToolAnnotations | undefined {
+export function toolAnnotations(meta: AgentMeta, mode: "derive" | "meta-only"): MCPToolAnnotations | undefined {
   const fromMeta = meta.adapters?.mcp?.annotations ?? {};
   const merged = mode === "derive" ? { ...derivedAnnotations(meta), ...fromMeta } : { ...fromMeta };
   return Object.keys(merged).length === 0 ? undefined : merged;
 }
 
-function derivedAnnotations(meta: AgentMeta): McpToolAnnotations {
+function derivedAnnotations(meta: AgentMeta): MCPToolAnnotations {
   switch (meta.sideEffect) {
     case "none":
     case "read":

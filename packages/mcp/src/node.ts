@@ -1,2 +1,2 @@
 // `@orpc-agent/mcp/node`: the endpoint on `node:http` (and Express / Fastify raw req/res) through `@modelcontextprotocol/node`.
-export { toNodeHandler } from "./modern/to-node-handler.js";
+export { toNodeHandler, toNodeRequestListener } from "./modern/to-node-request-listener.js";

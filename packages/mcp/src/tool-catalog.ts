@@ -1,4 +1,4 @@
-import type { AgentCapability, CapabilityRegistry, McpToolAnnotations } from "@orpc-agent/core";
+import type { AgentCapability, CapabilityRegistry, MCPToolAnnotations } from "@orpc-agent/core";
 import { toJsonSchema } from "@orpc-agent/core/schema";
 import { toolAnnotations } from "./annotations.js";
 import type { MCPServerOptions } from "./options.js";
@@ -16,7 +16,7 @@ export type ToolTarget =
 /** The static tool facts of one server: names both ways, annotations and the resume tool. Never per actor. */
 export type ToolCatalog = {
   nameOf(capabilityId: string): string | undefined;
-  annotationsOf(capabilityId: string): McpToolAnnotations | undefined;
+  annotationsOf(capabilityId: string): MCPToolAnnotations | undefined;
   resolve(name: string): ToolTarget;
   resumeTool: ResumeTool | undefined;
 };
@@ -30,7 +30,7 @@ export function buildToolCatalog(registry: CapabilityRegistry, options: MCPServe
   const rules = { surface: "mcp", adapter, validName: MCP_TOOL_NAME, ruleName: "MCP tool names (SEP-986)" } as const;
   const names = toolNameMap(registry, { ...rules, ...(options.toolNaming !== undefined && { toolNaming: options.toolNaming }) });
   const mode = options.annotations ?? "derive";
-  const annotations = new Map<string, McpToolAnnotations | undefined>();
+  const annotations = new Map<string, MCPToolAnnotations | undefined>();
   for (const id of names.exposed.values()) {
     const capability = registry.get(id)!;
     assertObjectInputRoot(capability, adapter);

@@ -2,6 +2,6 @@
 // so deployments can move when they choose; deprecated (see docs/guides/mcp-migration.md). Surface `mcp`.
 export { createMCPServer } from "./create-mcp-server.js";
 export { createMCPHttpHandler } from "./http/create-http-handler.js";
-export { toNodeHandler } from "./http/to-node-handler.js";
+export { toNodeHandler, toNodeRequestListener } from "./http/to-node-request-listener.js";
 export type { MCPServerHandle, MCPServerOptions, MCPSession } from "./options.js";
 export type { MCPHttpHandlerOptions } from "./http/options.js";

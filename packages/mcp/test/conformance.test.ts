@@ -1,5 +1,5 @@
 // The shared adapter conformance suite (docs/architecture/spec/adapters.md#adapters-5-1, "mcp" row), run twice: the SDK `Client` over
-// `InMemoryTransport`, and over Streamable HTTP against `createMCPHttpHandler` mounted with `toNodeHandler` on an
+// `InMemoryTransport`, and over Streamable HTTP against `createMCPHttpHandler` mounted with `toNodeRequestListener` on an
 // ephemeral 127.0.0.1 port (docs/architecture/spec/adapters.md#adapters-3-10 item 1). Mapped naming, no scope, `runtime.approvals.decide` to decide and the
 // `approvals_resume` tool to resume. The MCP client rejects an aborted call, so `callTool` reports `CANCELLED`
 // for it and the suite checks the cancellation server-side (handler saw the abort, audit `capability.cancelled`).

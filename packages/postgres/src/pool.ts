@@ -8,7 +8,10 @@ export type PgPoolLike = {
 };
 
 export type PgQueryFromPoolOptions = {
-  /** Called when PostgreSQL closes an idle pooled connection. Default: one `console.error` line. */
+  /**
+   * Called when PostgreSQL closes an idle pooled connection.
+   * @default one `console.error` line
+   */
   onIdleError?: (error: Error) => void;
 };
 

@@ -41,6 +41,7 @@ export type AgentTestRuntimeSource =
       policies?: never;
     };
 
+/** Options of {@link createAgentTestRuntime}. */
 export type AgentTestRuntimeOptions<TContext = Record<string, unknown>> = AgentTestRuntimeSource & {
   /** @default an in-memory coordinator on the test clock */
   approvals?: "auto-approve" | "auto-reject" | ApprovalCoordinator;
@@ -57,10 +58,16 @@ export type AgentTestRuntimeOptions<TContext = Record<string, unknown>> = AgentT
   tracing?: TracingAdapter;
 };
 
+/** Options of `t.invoke`; unset fields take the test runtime's own. */
 export type TestInvokeOptions<TContext = Record<string, unknown>> = {
+  /** @default the test runtime's `actor` */
   actor?: Actor;
+  /** @default the test runtime's `context` */
   context?: TContext;
-  /** Default `"test"`; any surface can be simulated per call. */
+  /**
+   * Any surface can be simulated per call.
+   * @default "test"
+   */
   surface?: ExposureSurface;
   signal?: AbortSignal;
   correlationId?: string;

@@ -1,6 +1,6 @@
-// The MCP HTTP endpoint under test: createMCPHttpHandler with bearer verification, mounted with toNodeHandler on
+// The MCP HTTP endpoint under test: createMCPHttpHandler with bearer verification, mounted with toNodeRequestListener on
 // loopback, and a raw JSON-RPC session (initialize, then calls with the session id) as any MCP client would send.
-import { createMCPHttpHandler, toNodeHandler } from "@orpc-agent/mcp/v1";
+import { createMCPHttpHandler, toNodeRequestListener } from "@orpc-agent/mcp/v1";
 import type { AgentRuntime } from "@orpc-agent/core";
 import { dana, priya } from "./app.js";
 import { listen, post, type Listening, type RawResponse } from "./http.js";
@@ -18,7 +18,7 @@ export async function serveMcp(runtime: AgentRuntime<Record<string, unknown>>, o
     },
     ...(options.sessions ? { sessions: options.sessions } : {}),
   });
-  return listen(toNodeHandler(handler));
+  return listen(toNodeRequestListener(handler));
 }
 
 const baseHeaders = (token = "tok-dana"): Record<string, string> => ({

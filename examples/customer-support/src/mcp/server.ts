@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AgentRuntime } from "@orpc-agent/core";
 import { createMCPHandler } from "@orpc-agent/mcp";
-import { toNodeHandler } from "@orpc-agent/mcp/node";
+import { toNodeRequestListener } from "@orpc-agent/mcp/node";
 import type { AppContext } from "../api/context.js";
 import type { Store } from "../domain/store.js";
 import { mcpTokens, roles } from "../agent/people.js";
@@ -17,7 +17,7 @@ export async function startMcpServer(
   port = 0,
 ): Promise<{ url: string; close(): Promise<void> }> {
   // Listen first: the audience check and the Host allowlist need the endpoint's own URL.
-  let nodeHandler: ReturnType<typeof toNodeHandler> | undefined;
+  let nodeHandler: ReturnType<typeof toNodeRequestListener> | undefined;
   const server: Server = createServer((req, res) => void nodeHandler!(req, res));
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
@@ -32,7 +32,7 @@ export async function startMcpServer(
     },
     allowedHosts: ["127.0.0.1"],
   });
-  nodeHandler = toNodeHandler(handler);
+  nodeHandler = toNodeRequestListener(handler);
   return {
     url: url.href,
     async close() {

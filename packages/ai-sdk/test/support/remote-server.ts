@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { RPCHandler } from "@orpc/server/node";
 import type { Actor, AgentRuntime } from "@orpc-agent/core";
 import type { CapabilityClient } from "@orpc-agent/core/client";
-import { createHttpCapabilityClient } from "@orpc-agent/core/http";
+import { createHTTPCapabilityClient } from "@orpc-agent/core/http";
 import {
   createCapabilityRouter,
   createInMemoryInvocationJournal,
@@ -109,7 +109,7 @@ export async function startCapabilityServer<TApp>(o: Parameters<typeof createTes
   return {
     url,
     service,
-    clientFor: (actor) => createHttpCapabilityClient({ url, headers: { "x-actor": actor.id } }),
+    clientFor: (actor) => createHTTPCapabilityClient({ url, headers: { "x-actor": actor.id } }),
     async idle() {
       while (inFlight.size > 0) await Promise.all([...inFlight]);
     },

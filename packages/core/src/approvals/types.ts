@@ -100,12 +100,16 @@ export type ApprovalsConfig = {
   coordinator?: ApprovalCoordinator;
   /** Inline mode: a decision is final in the same call; `undefined` defers to the coordinator. */
   handler?: (req: ApprovalRequest) => Promise<ApprovalDecision | undefined>;
-  /** Default true (SI-4). */
+  /**
+   * Refuse a decision by the approval's own requester (SI-4).
+   * @default true
+   */
   rejectSelfApproval?: boolean;
   /**
    * Approval types the requester may confirm themselves (e.g. a chat user confirming their own send), while
    * self-approval stays refused for every other type. A request is self-confirmable only when all its types are
-   * listed. Default none.
+   * listed.
+   * @default [] (none)
    */
   requesterConfirmable?: readonly string[];
   /**

@@ -11,7 +11,10 @@ export type AgentProcedureMeta = { agent?: AgentMeta };
 export type AgentProcedureContext = { agent?: AgentInvocationInfo };
 
 /** The shape of an oRPC 2 builder: its definition keeps `orderedMiddlewares` (oRPC 1 keeps `middlewares`). */
-export type OrpcV2BuilderLike = { "~orpc": { orderedMiddlewares: readonly unknown[] } };
+export type ORPCV2BuilderLike = { "~orpc": { orderedMiddlewares: readonly unknown[] } };
+
+/** @deprecated Use ORPCV2BuilderLike (acronyms are upper-case across the public API, as in oRPC's own `ORPCError`). */
+export type OrpcV2BuilderLike = ORPCV2BuilderLike;
 
 /**
  * Types an oRPC builder for agent capabilities: on oRPC 1, `.meta({ agent })` is checked against
@@ -37,7 +40,7 @@ export type OrpcV2BuilderLike = { "~orpc": { orderedMiddlewares: readonly unknow
  *   .handler(({ input, context }) => context.db.refund(input.orderId, context.agent?.actor));
  */
 // First, so an oRPC 2 builder is matched by its shape before the 1.x overloads are tried.
-export function agentProcedure<TBuilder extends OrpcV2BuilderLike>(builder: TBuilder): TBuilder;
+export function agentProcedure<TBuilder extends ORPCV2BuilderLike>(builder: TBuilder): TBuilder;
 export function agentProcedure<
   TInitialContext extends Context,
   TCurrentContext extends Context,

@@ -24,13 +24,16 @@ export type Actor = {
 export type ActingAgent = { id: string; displayName?: string };
 
 /** Structural mirror of MCP ToolAnnotations (core imports no protocol SDK). */
-export type McpToolAnnotations = {
+export type MCPToolAnnotations = {
   title?: string;
   readOnlyHint?: boolean;
   destructiveHint?: boolean;
   idempotentHint?: boolean;
   openWorldHint?: boolean;
 };
+
+/** @deprecated Use MCPToolAnnotations (acronyms are upper-case across the public API). */
+export type McpToolAnnotations = MCPToolAnnotations;
 
 /** Agent metadata, placed under `.meta({ agent })` of an oRPC procedure. docs/architecture/spec/core.md#core-1-1 */
 export type AgentMeta = {
@@ -55,7 +58,7 @@ export type AgentMeta = {
   adapters?: {
     aiSdk?: { toolName?: string };
     /** `scopes`: OAuth scopes a `tools/call` needs on the MCP endpoint (`403 insufficient_scope` otherwise, for step-up). */
-    mcp?: { toolName?: string; annotations?: McpToolAnnotations; scopes?: string[] };
+    mcp?: { toolName?: string; annotations?: MCPToolAnnotations; scopes?: string[] };
   };
 };
 

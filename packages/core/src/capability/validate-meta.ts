@@ -241,9 +241,10 @@ export function normalizeAgentMeta(agent: AgentMeta): AgentMeta {
   return Object.freeze(meta);
 }
 
-// Every message names the capability and the meta field: `orders.refund: agent.risk must be …`.
+// Every message names the capability and the meta field as the docs and the other build messages do:
+// `orders.refund: meta.risk must be …`.
 function bad(problems: string[], id: string, message: string): void {
-  problems.push(`${id}: agent.${message}`);
+  problems.push(`${id}: meta.${message}`);
 }
 
 function isWellFormedPolicy(value: unknown): boolean {

@@ -20,17 +20,28 @@ import { genericError, readFailureCode, refusalError } from "./refusals.js";
 import { checkCallOptions, checkDescribeRequest, checkInvokeRequest, checkReconcileRequest, checkResumeRequest } from "./request-checks.js";
 import { isDescribeResponse, isExecutionResult, isReconcileResult } from "./response-shape.js";
 
-export type HttpCapabilityClientOptions = {
+/** Options of {@link createHTTPCapabilityClient}. */
+export type HTTPCapabilityClientOptions = {
   /** The RPCHandler base URL, including its prefix, e.g. `https://api.example.com/rpc`. */
   url: string | URL;
-  /** Where the capability router is mounted in the application router; default `["agent"]`. */
+  /**
+   * Where the capability router is mounted in the application router.
+   * @default ["agent"]
+   */
   path?: readonly string[];
   /** Sent with every call; a function is called per call (fresh tokens). */
   headers?: HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
+  /**
+   * The fetch that sends each call, called with `globalThis` as `this`.
+   * @default globalThis.fetch
+   */
   fetch?: typeof globalThis.fetch;
   /** Aborts every call of this client. */
   signal?: AbortSignal;
-  /** Per call, default 60 000; a number for all operations or one per operation. */
+  /**
+   * Per call: a number for all operations or one per operation (an operation left out keeps the default).
+   * @default 60_000
+   */
   timeoutMs?: number | Partial<Record<RemoteOperation, number>>;
 };
 
@@ -48,14 +59,14 @@ const DEFAULT_TIMEOUT_MS = 60_000;
  * `reconcile` is the explicit way to learn what happened. Definite refusals resolve to `failed`.
  *
  * @example
- * import { createHttpCapabilityClient } from "@orpc-agent/core/http";
+ * import { createHTTPCapabilityClient } from "@orpc-agent/core/http";
  * declare function token(): string;
  * declare function allocateId(): Promise<string>; // commits the id before anything is sent
  * declare const orderId: string;
- * const client = createHttpCapabilityClient({ url: "https://api.example.com/rpc", headers: () => ({ authorization: `Bearer ${token()}` }) });
+ * const client = createHTTPCapabilityClient({ url: "https://api.example.com/rpc", headers: () => ({ authorization: `Bearer ${token()}` }) });
  * const result = await client.invoke({ capabilityId: "orders.refund", input: { orderId }, invocationId: await allocateId() });
  */
-export function createHttpCapabilityClient(o: HttpCapabilityClientOptions): CapabilityClient {
+export function createHTTPCapabilityClient(o: HTTPCapabilityClientOptions): CapabilityClient {
   assertClientOptions(o);
   const userFetch = o.fetch;
   // Called with globalThis as `this`, so an unbound `window.fetch` works as the option.
@@ -162,30 +173,30 @@ export function createHttpCapabilityClient(o: HttpCapabilityClientOptions): Capa
   };
 }
 
-function assertClientOptions(o: HttpCapabilityClientOptions): void {
-  const example = 'createHttpCapabilityClient({ url: "https://api.example.com/rpc" })';
-  if (typeof o !== "object" || o === null) throw new TypeError(`createHttpCapabilityClient needs options: ${example}.`);
-  if (!(typeof o.url === "string" || o.url instanceof URL)) throw new TypeError(`createHttpCapabilityClient: url must be a string or URL, e.g. ${example}.`);
+function assertClientOptions(o: HTTPCapabilityClientOptions): void {
+  const example = 'createHTTPCapabilityClient({ url: "https://api.example.com/rpc" })';
+  if (typeof o !== "object" || o === null) throw new TypeError(`createHTTPCapabilityClient needs options: ${example}.`);
+  if (!(typeof o.url === "string" || o.url instanceof URL)) throw new TypeError(`createHTTPCapabilityClient: url must be a string or URL, e.g. ${example}.`);
   try {
     new URL(o.url);
   } catch {
-    throw new TypeError("createHttpCapabilityClient: url must be an absolute URL, including the RPCHandler prefix.");
+    throw new TypeError("createHTTPCapabilityClient: url must be an absolute URL, including the RPCHandler prefix.");
   }
   if (o.path !== undefined && (!Array.isArray(o.path) || o.path.length === 0 || o.path.some((s) => typeof s !== "string" || s.length === 0))) {
-    throw new TypeError('createHttpCapabilityClient: path must be a non-empty array of non-empty strings, e.g. ["agent"].');
+    throw new TypeError('createHTTPCapabilityClient: path must be a non-empty array of non-empty strings, e.g. ["agent"].');
   }
   if (o.headers !== undefined && typeof o.headers !== "function" && (typeof o.headers !== "object" || o.headers === null)) {
-    throw new TypeError("createHttpCapabilityClient: headers must be HeadersInit or a function returning it.");
+    throw new TypeError("createHTTPCapabilityClient: headers must be HeadersInit or a function returning it.");
   }
-  if (o.fetch !== undefined && typeof o.fetch !== "function") throw new TypeError("createHttpCapabilityClient: fetch must be a function.");
-  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) throw new TypeError("createHttpCapabilityClient: signal must be an AbortSignal.");
+  if (o.fetch !== undefined && typeof o.fetch !== "function") throw new TypeError("createHTTPCapabilityClient: fetch must be a function.");
+  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) throw new TypeError("createHTTPCapabilityClient: signal must be an AbortSignal.");
   const timeouts = typeof o.timeoutMs === "object" && o.timeoutMs !== null ? Object.entries(o.timeoutMs) : o.timeoutMs === undefined ? [] : [["timeoutMs", o.timeoutMs]];
   for (const [key, value] of timeouts) {
     if (key !== "timeoutMs" && !["describe", "invoke", "resume", "reconcile"].includes(key as string)) {
-      throw new TypeError(`createHttpCapabilityClient: unknown timeoutMs operation "${key}".`);
+      throw new TypeError(`createHTTPCapabilityClient: unknown timeoutMs operation "${key}".`);
     }
     if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value > 0)) {
-      throw new TypeError("createHttpCapabilityClient: timeoutMs must be a finite number > 0, or one per operation.");
+      throw new TypeError("createHTTPCapabilityClient: timeoutMs must be a finite number > 0, or one per operation.");
     }
   }
 }

@@ -19,7 +19,7 @@ export function checkToolNameCollisions(capabilities: readonly AgentCapability[]
       } else {
         problems.push(
           `${capability.id}: ${surface} tool name "${name}" collides with capability ${owner}; ` +
-            `set agent.adapters.${surface}.toolName on one of them`,
+            `set meta.adapters.${surface}.toolName on one of them`,
         );
       }
     }

@@ -13,7 +13,11 @@ import { invoke } from "./invoke.js";
 import { buildCapabilityPlan, type CapabilityPlan } from "./plan.js";
 import { resume } from "./resume.js";
 import type { ResolvedDefaults, RuntimeState } from "./state.js";
-import type { AgentRuntime, AgentRuntimeOptions, RuntimeDefaults } from "./types.js";
+import type { ApprovalsConfig } from "../approvals/types.js";
+import type { AuditConfig } from "../audit/types.js";
+import type { AgentGovernance } from "../governance/types.js";
+import type { TracingAdapter } from "../tracing/types.js";
+import type { AgentRuntime } from "./types.js";
 import { emitStartupWarnings } from "./warnings.js";
 
 const DEFAULTS: ResolvedDefaults = Object.freeze({
@@ -23,6 +27,55 @@ const DEFAULTS: ResolvedDefaults = Object.freeze({
   discoveryBudgetMs: 30_000,
   approvalExpiresInMs: 900_000,
 });
+
+/** Runtime-wide defaults; each must be a finite number above 0 (`policyConcurrency` a positive integer). */
+export type RuntimeDefaults = {
+  /**
+   * Each attempt of a capability without its own `meta.timeoutMs`.
+   * @default 30_000
+   */
+  timeoutMs?: number;
+  /**
+   * The shared deadline of one policy batch (one phase, one capability).
+   * @default 5_000
+   */
+  policyTimeoutMs?: number;
+  /**
+   * How many capabilities' discovery policies run at once in `describe`.
+   * @default 16
+   */
+  policyConcurrency?: number;
+  /**
+   * The whole of one `describe`; past it, `describe` rejects with `TIMEOUT`.
+   * @default 30_000
+   */
+  discoveryBudgetMs?: number;
+  /**
+   * The lifetime of an approval request when neither the capability nor a policy sets one.
+   * @default 900_000 (15 minutes)
+   */
+  approvalExpiresInMs?: number;
+};
+
+/** Options of {@link createAgentRuntime}. */
+export type AgentRuntimeOptions<TContext = unknown> = {
+  governance: AgentGovernance;
+  /**
+   * Where approval requests live and how they are decided.
+   * @default an in-memory coordinator (lost on restart; a startup warning names it when a capability needs approval)
+   */
+  approvals?: ApprovalsConfig;
+  /** Audit sinks and mode; without one, no audit event is kept. */
+  audit?: AuditConfig;
+  /** Spans per call; without one, nothing is traced. */
+  tracing?: TracingAdapter;
+  defaults?: RuntimeDefaults;
+  /**
+   * Timestamps, durations and expiry checks. Never drives timers.
+   * @default () => new Date()
+   */
+  now?: () => Date;
+};
 
 /**
  * Builds the governed runtime over a governance. Pure, synchronous and cheap (one runtime per request is fine):

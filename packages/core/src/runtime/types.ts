@@ -1,29 +1,9 @@
 import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../capability/types.js";
-import type { ApprovalCoordinator, ApprovalRecord, ApprovalsConfig, RuntimeApprovals } from "../approvals/types.js";
-import type { AuditConfig } from "../audit/types.js";
+import type { ApprovalCoordinator, ApprovalRecord, RuntimeApprovals } from "../approvals/types.js";
 import type { CapabilityError } from "../errors/capability-error.js";
 import type { AgentGovernance } from "../governance/types.js";
 import type { CapabilityRegistry } from "../registry/types.js";
 import type { JsonSchemaObject } from "../schema/types.js";
-import type { TracingAdapter } from "../tracing/types.js";
-
-export type RuntimeDefaults = {
-  timeoutMs?: number;
-  policyTimeoutMs?: number;
-  policyConcurrency?: number;
-  discoveryBudgetMs?: number;
-  approvalExpiresInMs?: number;
-};
-
-export type AgentRuntimeOptions<TContext = unknown> = {
-  governance: AgentGovernance;
-  approvals?: ApprovalsConfig;
-  audit?: AuditConfig;
-  tracing?: TracingAdapter;
-  defaults?: RuntimeDefaults;
-  /** Timestamps, durations and expiry checks. Never drives timers. */
-  now?: () => Date;
-};
 
 export type ExecutionOptions<TContext = unknown> = {
   actor: Actor;

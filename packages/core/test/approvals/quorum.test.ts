@@ -34,10 +34,10 @@ describe("quorum validation", () => {
     for (const quorum of INVALID) expect(isPolicyDecision({ type: "require-approval", reason: "x", quorum })).toBe(false);
   });
 
-  it("agent.approval.quorum must be an integer >= 1 (a registry problem)", () => {
+  it("meta.approval.quorum must be an integer >= 1 (a registry problem)", () => {
     expect(() => createCapabilityRegistry({ orders: { refund: procedureWith({ ...validAgent, approval: { required: true, quorum: 2 } }) } })).not.toThrow();
     expect(buildProblems({ orders: { refund: procedureWith({ ...validAgent, approval: { required: true, quorum: 0 } }) } })).toEqual([
-      "orders.refund: agent.approval.quorum must be an integer >= 1, got 0",
+      "orders.refund: meta.approval.quorum must be an integer >= 1, got 0",
     ]);
   });
 });

@@ -22,64 +22,64 @@ function problemsFor(agent: unknown): readonly string[] {
 const matrix: [string, unknown, string][] = [
   ["agent is not an object", "yes", 'agent must be a plain object (AgentMeta), got "yes"'],
   ["agent is null", null, "agent must be a plain object (AgentMeta), got null"],
-  ["description missing", without("description"), "agent.description is required and must be a non-blank string, got undefined"],
-  ["description blank", { ...validAgent, description: "  \n" }, 'agent.description is required and must be a non-blank string, got "  \\n"'],
-  ["description not a string", { ...validAgent, description: 5 }, "agent.description is required and must be a non-blank string, got 5"],
-  ["expose missing", without("expose"), "agent.expose is required (use {} to reach the capability from nowhere)"],
-  ["expose an array", { ...validAgent, expose: ["aiSdk"] }, "agent.expose must be a plain object of surface → boolean, got an array"],
-  ["expose a string", { ...validAgent, expose: "aiSdk" }, 'agent.expose must be a plain object of surface → boolean, got "aiSdk"'],
-  ["expose a Map", { ...validAgent, expose: new Map([["aiSdk", true]]) }, "agent.expose must be a plain object of surface → boolean, got an object"],
-  ["expose unknown surface", { ...validAgent, expose: { cli: true } }, "agent.expose.cli is not an exposure surface (expected one of direct, aiSdk, mcp, workflow, test)"],
-  ["expose value 1", { ...validAgent, expose: { mcp: 1 } }, "agent.expose.mcp must be a boolean, got 1"],
-  ["expose value \"true\"", { ...validAgent, expose: { aiSdk: "true" } }, 'agent.expose.aiSdk must be a boolean, got "true"'],
-  ["expose value null", { ...validAgent, expose: { direct: null } }, "agent.expose.direct must be a boolean, got null"],
-  ["sideEffect missing", without("sideEffect"), "agent.sideEffect must be one of none, read, write, destructive, external, got undefined"],
-  ["sideEffect invalid", { ...validAgent, sideEffect: "delete" }, 'agent.sideEffect must be one of none, read, write, destructive, external, got "delete"'],
-  ["risk missing", without("risk"), "agent.risk must be one of low, medium, high, critical, got undefined"],
-  ["risk invalid", { ...validAgent, risk: "extreme" }, 'agent.risk must be one of low, medium, high, critical, got "extreme"'],
-  ["tags not an array", { ...validAgent, tags: "billing" }, 'agent.tags must be an array of strings, got "billing"'],
-  ["tags with a non-string", { ...validAgent, tags: ["billing", 3] }, "agent.tags must be an array of strings, got an array"],
-  ["timeoutMs zero", { ...validAgent, timeoutMs: 0 }, "agent.timeoutMs must be a finite number > 0, got 0"],
-  ["timeoutMs negative", { ...validAgent, timeoutMs: -5 }, "agent.timeoutMs must be a finite number > 0, got -5"],
-  ["timeoutMs infinite", { ...validAgent, timeoutMs: Infinity }, "agent.timeoutMs must be a finite number > 0, got Infinity"],
-  ["timeoutMs NaN", { ...validAgent, timeoutMs: NaN }, "agent.timeoutMs must be a finite number > 0, got NaN"],
-  ["timeoutMs a string", { ...validAgent, timeoutMs: "100" }, 'agent.timeoutMs must be a finite number > 0, got "100"'],
-  ["idempotent not boolean", { ...validAgent, idempotent: "yes" }, 'agent.idempotent must be a boolean, got "yes"'],
-  ["retry not an object", { ...validAgent, retry: 3 }, "agent.retry must be a plain object, got 3"],
-  ["retry.maxAttempts missing", { ...validAgent, retry: {} }, "agent.retry.maxAttempts must be an integer >= 0, got undefined"],
-  ["retry.maxAttempts fractional", { ...validAgent, retry: { maxAttempts: 1.5 } }, "agent.retry.maxAttempts must be an integer >= 0, got 1.5"],
-  ["retry.maxAttempts negative", { ...validAgent, retry: { maxAttempts: -1 } }, "agent.retry.maxAttempts must be an integer >= 0, got -1"],
-  ["retry.backoffMs zero", { ...validAgent, retry: { maxAttempts: 1, backoffMs: 0 } }, "agent.retry.backoffMs must be a finite number > 0, got 0"],
-  ["retry.backoffMs infinite", { ...validAgent, retry: { maxAttempts: 1, backoffMs: Infinity } }, "agent.retry.backoffMs must be a finite number > 0, got Infinity"],
-  ["retry.retryOn not a function", { ...validAgent, retry: { maxAttempts: 1, retryOn: true } }, "agent.retry.retryOn must be a function, got true"],
-  ["approval not an object", { ...validAgent, approval: true }, "agent.approval must be a plain object, got true"],
-  ["approval.required not boolean", { ...validAgent, approval: { required: "true" } }, 'agent.approval.required must be a boolean, got "true"'],
-  ["approval.type not a string", { ...validAgent, approval: { type: 7 } }, "agent.approval.type must be a string, got 7"],
-  ["approval.expiresInMs not positive", { ...validAgent, approval: { expiresInMs: 0 } }, "agent.approval.expiresInMs must be a finite number > 0, got 0"],
-  ["redact not an object", { ...validAgent, redact: () => null }, "agent.redact must be a plain object, got a function"],
-  ["redact.output not a function", { ...validAgent, redact: { output: "mask" } }, 'agent.redact.output must be a function, got "mask"'],
-  ["redact.approvalInput not a function", { ...validAgent, redact: { approvalInput: 1 } }, "agent.redact.approvalInput must be a function, got 1"],
-  ["policies not an array", { ...validAgent, policies: policy }, "agent.policies must be an array of policies, got an object"],
-  ["policies item null", { ...validAgent, policies: [policy, null] }, "agent.policies[1] must be a policy { name: string; phases: array; evaluate: function } (build it with definePolicy), got null"],
-  ["policies item without name", { ...validAgent, policies: [{ ...policy, name: undefined }] }, "agent.policies[0] must be a policy { name: string; phases: array; evaluate: function } (build it with definePolicy), got an object"],
-  ["policies item with string phases", { ...validAgent, policies: [{ ...policy, phases: "invocation" }] }, "agent.policies[0] must be a policy { name: string; phases: array; evaluate: function } (build it with definePolicy), got an object"],
-  ["policies item without evaluate", { ...validAgent, policies: [{ name: "p", phases: [] }] }, "agent.policies[0] must be a policy { name: string; phases: array; evaluate: function } (build it with definePolicy), got an object"],
-  ["policies item a function", { ...validAgent, policies: [() => ({ type: "allow" })] }, "agent.policies[0] must be a policy { name: string; phases: array; evaluate: function } (build it with definePolicy), got a function"],
-  ["discovery invalid", { ...validAgent, discovery: "hidden" }, 'agent.discovery must be "discoverable" or "contextual", got "hidden"'],
-  ["adapters not an object", { ...validAgent, adapters: "mcp" }, 'agent.adapters must be a plain object, got "mcp"'],
-  ["adapters.aiSdk not an object", { ...validAgent, adapters: { aiSdk: 1 } }, "agent.adapters.aiSdk must be a plain object, got 1"],
-  ["adapters.mcp not an object", { ...validAgent, adapters: { mcp: [] } }, "agent.adapters.mcp must be a plain object, got an array"],
-  ["adapters.aiSdk.toolName empty", { ...validAgent, adapters: { aiSdk: { toolName: "" } } }, 'agent.adapters.aiSdk.toolName must be a non-empty string, got ""'],
-  ["adapters.mcp.toolName not a string", { ...validAgent, adapters: { mcp: { toolName: 5 } } }, "agent.adapters.mcp.toolName must be a non-empty string, got 5"],
-  ["adapters.mcp.annotations not an object", { ...validAgent, adapters: { mcp: { annotations: "ro" } } }, 'agent.adapters.mcp.annotations must be a plain object, got "ro"'],
-  ["adapters.mcp.scopes empty", { ...validAgent, adapters: { mcp: { scopes: [] } } }, "agent.adapters.mcp.scopes must be a non-empty array of OAuth scope tokens, got an array"],
-  ["adapters.mcp.scopes with a space", { ...validAgent, adapters: { mcp: { scopes: ["a b"] } } }, "agent.adapters.mcp.scopes must be a non-empty array of OAuth scope tokens, got an array"],
-  ["annotations.title not a string", { ...validAgent, adapters: { mcp: { annotations: { title: 1 } } } }, "agent.adapters.mcp.annotations.title must be a string, got 1"],
-  ["annotations.readOnlyHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { readOnlyHint: "yes" } } } }, 'agent.adapters.mcp.annotations.readOnlyHint must be a boolean, got "yes"'],
-  ["annotations.destructiveHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { destructiveHint: 0 } } } }, "agent.adapters.mcp.annotations.destructiveHint must be a boolean, got 0"],
-  ["annotations.idempotentHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { idempotentHint: null } } } }, "agent.adapters.mcp.annotations.idempotentHint must be a boolean, got null"],
-  ["annotations.openWorldHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { openWorldHint: "no" } } } }, 'agent.adapters.mcp.annotations.openWorldHint must be a boolean, got "no"'],
-  ["unknown top-level key", { ...validAgent, exposed: { mcp: true } }, "agent.exposed is not an AgentMeta key (unknown keys are rejected)"],
+  ["description missing", without("description"), "meta.description is required and must be a non-blank string, got undefined"],
+  ["description blank", { ...validAgent, description: "  \n" }, 'meta.description is required and must be a non-blank string, got "  \\n"'],
+  ["description not a string", { ...validAgent, description: 5 }, "meta.description is required and must be a non-blank string, got 5"],
+  ["expose missing", without("expose"), "meta.expose is required (use {} to reach the capability from nowhere)"],
+  ["expose an array", { ...validAgent, expose: ["aiSdk"] }, "meta.expose must be a plain object of surface → boolean, got an array"],
+  ["expose a string", { ...validAgent, expose: "aiSdk" }, 'meta.expose must be a plain object of surface → boolean, got "aiSdk"'],
+  ["expose a Map", { ...validAgent, expose: new Map([["aiSdk", true]]) }, "meta.expose must be a plain object of surface → boolean, got an object"],
+  ["expose unknown surface", { ...validAgent, expose: { cli: true } }, "meta.expose.cli is not an exposure surface (expected one of direct, aiSdk, mcp, workflow, test)"],
+  ["expose value 1", { ...validAgent, expose: { mcp: 1 } }, "meta.expose.mcp must be a boolean, got 1"],
+  ["expose value \"true\"", { ...validAgent, expose: { aiSdk: "true" } }, 'meta.expose.aiSdk must be a boolean, got "true"'],
+  ["expose value null", { ...validAgent, expose: { direct: null } }, "meta.expose.direct must be a boolean, got null"],
+  ["sideEffect missing", without("sideEffect"), "meta.sideEffect must be one of none, read, write, destructive, external, got undefined"],
+  ["sideEffect invalid", { ...validAgent, sideEffect: "delete" }, 'meta.sideEffect must be one of none, read, write, destructive, external, got "delete"'],
+  ["risk missing", without("risk"), "meta.risk must be one of low, medium, high, critical, got undefined"],
+  ["risk invalid", { ...validAgent, risk: "extreme" }, 'meta.risk must be one of low, medium, high, critical, got "extreme"'],
+  ["tags not an array", { ...validAgent, tags: "billing" }, 'meta.tags must be an array of strings, got "billing"'],
+  ["tags with a non-string", { ...validAgent, tags: ["billing", 3] }, "meta.tags must be an array of strings, got an array"],
+  ["timeoutMs zero", { ...validAgent, timeoutMs: 0 }, "meta.timeoutMs must be a finite number > 0, got 0"],
+  ["timeoutMs negative", { ...validAgent, timeoutMs: -5 }, "meta.timeoutMs must be a finite number > 0, got -5"],
+  ["timeoutMs infinite", { ...validAgent, timeoutMs: Infinity }, "meta.timeoutMs must be a finite number > 0, got Infinity"],
+  ["timeoutMs NaN", { ...validAgent, timeoutMs: NaN }, "meta.timeoutMs must be a finite number > 0, got NaN"],
+  ["timeoutMs a string", { ...validAgent, timeoutMs: "100" }, 'meta.timeoutMs must be a finite number > 0, got "100"'],
+  ["idempotent not boolean", { ...validAgent, idempotent: "yes" }, 'meta.idempotent must be a boolean, got "yes"'],
+  ["retry not an object", { ...validAgent, retry: 3 }, "meta.retry must be a plain object, got 3"],
+  ["retry.maxAttempts missing", { ...validAgent, retry: {} }, "meta.retry.maxAttempts must be an integer >= 0, got undefined"],
+  ["retry.maxAttempts fractional", { ...validAgent, retry: { maxAttempts: 1.5 } }, "meta.retry.maxAttempts must be an integer >= 0, got 1.5"],
+  ["retry.maxAttempts negative", { ...validAgent, retry: { maxAttempts: -1 } }, "meta.retry.maxAttempts must be an integer >= 0, got -1"],
+  ["retry.backoffMs zero", { ...validAgent, retry: { maxAttempts: 1, backoffMs: 0 } }, "meta.retry.backoffMs must be a finite number > 0, got 0"],
+  ["retry.backoffMs infinite", { ...validAgent, retry: { maxAttempts: 1, backoffMs: Infinity } }, "meta.retry.backoffMs must be a finite number > 0, got Infinity"],
+  ["retry.retryOn not a function", { ...validAgent, retry: { maxAttempts: 1, retryOn: true } }, "meta.retry.retryOn must be a function, got true"],
+  ["approval not an object", { ...validAgent, approval: true }, "meta.approval must be a plain object, got true"],
+  ["approval.required not boolean", { ...validAgent, approval: { required: "true" } }, 'meta.approval.required must be a boolean, got "true"'],
+  ["approval.type not a string", { ...validAgent, approval: { type: 7 } }, "meta.approval.type must be a string, got 7"],
+  ["approval.expiresInMs not positive", { ...validAgent, approval: { expiresInMs: 0 } }, "meta.approval.expiresInMs must be a finite number > 0, got 0"],
+  ["redact not an object", { ...validAgent, redact: () => null }, "meta.redact must be a plain object, got a function"],
+  ["redact.output not a function", { ...validAgent, redact: { output: "mask" } }, 'meta.redact.output must be a function, got "mask"'],
+  ["redact.approvalInput not a function", { ...validAgent, redact: { approvalInput: 1 } }, "meta.redact.approvalInput must be a function, got 1"],
+  ["policies not an array", { ...validAgent, policies: policy }, "meta.policies must be an array of policies, got an object"],
+  ["policies item null", { ...validAgent, policies: [policy, null] }, "meta.policies[1] must be a policy { name: string; phases: array; evaluate: function } (build it with definePolicy), got null"],
+  ["policies item without name", { ...validAgent, policies: [{ ...policy, name: undefined }] }, "meta.policies[0] must be a policy { name: string; phases: array; evaluate: function } (build it with definePolicy), got an object"],
+  ["policies item with string phases", { ...validAgent, policies: [{ ...policy, phases: "invocation" }] }, "meta.policies[0] must be a policy { name: string; phases: array; evaluate: function } (build it with definePolicy), got an object"],
+  ["policies item without evaluate", { ...validAgent, policies: [{ name: "p", phases: [] }] }, "meta.policies[0] must be a policy { name: string; phases: array; evaluate: function } (build it with definePolicy), got an object"],
+  ["policies item a function", { ...validAgent, policies: [() => ({ type: "allow" })] }, "meta.policies[0] must be a policy { name: string; phases: array; evaluate: function } (build it with definePolicy), got a function"],
+  ["discovery invalid", { ...validAgent, discovery: "hidden" }, 'meta.discovery must be "discoverable" or "contextual", got "hidden"'],
+  ["adapters not an object", { ...validAgent, adapters: "mcp" }, 'meta.adapters must be a plain object, got "mcp"'],
+  ["adapters.aiSdk not an object", { ...validAgent, adapters: { aiSdk: 1 } }, "meta.adapters.aiSdk must be a plain object, got 1"],
+  ["adapters.mcp not an object", { ...validAgent, adapters: { mcp: [] } }, "meta.adapters.mcp must be a plain object, got an array"],
+  ["adapters.aiSdk.toolName empty", { ...validAgent, adapters: { aiSdk: { toolName: "" } } }, 'meta.adapters.aiSdk.toolName must be a non-empty string, got ""'],
+  ["adapters.mcp.toolName not a string", { ...validAgent, adapters: { mcp: { toolName: 5 } } }, "meta.adapters.mcp.toolName must be a non-empty string, got 5"],
+  ["adapters.mcp.annotations not an object", { ...validAgent, adapters: { mcp: { annotations: "ro" } } }, 'meta.adapters.mcp.annotations must be a plain object, got "ro"'],
+  ["adapters.mcp.scopes empty", { ...validAgent, adapters: { mcp: { scopes: [] } } }, "meta.adapters.mcp.scopes must be a non-empty array of OAuth scope tokens, got an array"],
+  ["adapters.mcp.scopes with a space", { ...validAgent, adapters: { mcp: { scopes: ["a b"] } } }, "meta.adapters.mcp.scopes must be a non-empty array of OAuth scope tokens, got an array"],
+  ["annotations.title not a string", { ...validAgent, adapters: { mcp: { annotations: { title: 1 } } } }, "meta.adapters.mcp.annotations.title must be a string, got 1"],
+  ["annotations.readOnlyHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { readOnlyHint: "yes" } } } }, 'meta.adapters.mcp.annotations.readOnlyHint must be a boolean, got "yes"'],
+  ["annotations.destructiveHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { destructiveHint: 0 } } } }, "meta.adapters.mcp.annotations.destructiveHint must be a boolean, got 0"],
+  ["annotations.idempotentHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { idempotentHint: null } } } }, "meta.adapters.mcp.annotations.idempotentHint must be a boolean, got null"],
+  ["annotations.openWorldHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { openWorldHint: "no" } } } }, 'meta.adapters.mcp.annotations.openWorldHint must be a boolean, got "no"'],
+  ["unknown top-level key", { ...validAgent, exposed: { mcp: true } }, "meta.exposed is not an AgentMeta key (unknown keys are rejected)"],
 ];
 
 describe("agent meta validation matrix (core.md §2.2)", () => {
@@ -93,8 +93,8 @@ describe("agent meta validation matrix (core.md §2.2)", () => {
 describe("SI-1 exposure values", () => {
   it("SI-1: truthy non-boolean expose values (1, \"true\") fail the build", () => {
     expect(problemsFor({ ...validAgent, expose: { mcp: 1, aiSdk: "true" } })).toEqual([
-      `${PATH}: agent.expose.mcp must be a boolean, got 1`,
-      `${PATH}: agent.expose.aiSdk must be a boolean, got "true"`,
+      `${PATH}: meta.expose.mcp must be a boolean, got 1`,
+      `${PATH}: meta.expose.aiSdk must be a boolean, got "true"`,
     ]);
   });
 
@@ -109,7 +109,7 @@ describe("SI-11 retry on write-like capabilities", () => {
     "SI-11: %s + retry.maxAttempts > 0 without idempotent: true fails the build",
     (sideEffect) => {
       expect(problemsFor({ ...validAgent, sideEffect, retry: { maxAttempts: 2 } })).toEqual([
-        `${PATH}: agent.retry.maxAttempts is 2 on a write-like capability (sideEffect "${sideEffect}") without idempotent: true; ` +
+        `${PATH}: meta.retry.maxAttempts is 2 on a write-like capability (sideEffect "${sideEffect}") without idempotent: true; ` +
           "writes are never auto-retried (SI-11). Set idempotent: true or remove retry",
       ]);
     },
@@ -164,11 +164,11 @@ describe("accepted meta", () => {
 
   it("collects every problem of one meta object rather than stopping at the first", () => {
     expect(problemsFor({ description: "", expose: { mcp: 1 }, sideEffect: "x", risk: "y", extra: true })).toEqual([
-      `${PATH}: agent.extra is not an AgentMeta key (unknown keys are rejected)`,
-      `${PATH}: agent.description is required and must be a non-blank string, got ""`,
-      `${PATH}: agent.expose.mcp must be a boolean, got 1`,
-      `${PATH}: agent.sideEffect must be one of none, read, write, destructive, external, got "x"`,
-      `${PATH}: agent.risk must be one of low, medium, high, critical, got "y"`,
+      `${PATH}: meta.extra is not an AgentMeta key (unknown keys are rejected)`,
+      `${PATH}: meta.description is required and must be a non-blank string, got ""`,
+      `${PATH}: meta.expose.mcp must be a boolean, got 1`,
+      `${PATH}: meta.sideEffect must be one of none, read, write, destructive, external, got "x"`,
+      `${PATH}: meta.risk must be one of low, medium, high, critical, got "y"`,
     ]);
   });
 });
@@ -212,7 +212,7 @@ describe("normalization (core.md §1.1)", () => {
   it("validateAgentMeta returns undefined and pushes problems for invalid meta, the normalized meta otherwise", () => {
     const problems: string[] = [];
     expect(validateAgentMeta("x", { ...validAgent, risk: "none" }, problems)).toBeUndefined();
-    expect(problems).toEqual(['x: agent.risk must be one of low, medium, high, critical, got "none"']);
+    expect(problems).toEqual(['x: meta.risk must be one of low, medium, high, critical, got "none"']);
     const meta = validateAgentMeta("y", validAgent, problems);
     expect(meta).toEqual({ ...validAgent, tags: [], policies: [], idempotent: false });
     expect(problems).toHaveLength(1);

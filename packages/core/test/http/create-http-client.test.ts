@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CapabilityClientError, createHttpCapabilityClient, type HttpCapabilityClientOptions } from "../../src/http/index.js";
+import { CapabilityClientError, createHTTPCapabilityClient, type HTTPCapabilityClientOptions } from "../../src/http/index.js";
 import { dana, latch, newInvocationId, startShop, type Shop } from "../server/remote-fixture.js";
 import { ORPC_MAJOR } from "../../src/orpc/procedure.js";
 
@@ -43,12 +43,12 @@ const orpcError = (status: number, code: string, data?: unknown) =>
   ORPC_MAJOR === 1
     ? { json: { defined: false, code, status, message: code, data } }
     : { json: { defined: false, inferable: false, code, message: code, data } };
-const cannedClient = (extra: Partial<HttpCapabilityClientOptions> = {}) =>
-  createHttpCapabilityClient({ url: cannedUrl, ...extra });
+const cannedClient = (extra: Partial<HTTPCapabilityClientOptions> = {}) =>
+  createHTTPCapabilityClient({ url: cannedUrl, ...extra });
 const invokeOn = (client: ReturnType<typeof cannedClient>, invocationId = newInvocationId()) =>
   client.invoke({ capabilityId: "orders.refund", input: { orderId: "o" }, invocationId });
 
-describe("createHttpCapabilityClient: definite refusals (distributed.md §4)", () => {
+describe("createHTTPCapabilityClient: definite refusals (distributed.md §4)", () => {
   it("H3: 401, 403 and 429 are failed with mapped codes; 400, 404, 405, 413, 415 are the generic ADAPTER_ERROR answer", async () => {
     const expected: Record<number, object> = {
       400: { code: "INTERNAL_ERROR", message: "The operation failed.", retryable: false },
@@ -99,7 +99,7 @@ describe("createHttpCapabilityClient: definite refusals (distributed.md §4)", (
   });
 });
 
-describe("createHttpCapabilityClient: unknown outcomes (distributed.md §4, §10 H2–H4)", () => {
+describe("createHTTPCapabilityClient: unknown outcomes (distributed.md §4, §10 H2–H4)", () => {
   it("H3: after dispatch, 5xx and proxy statuses are outcome-unknown server-error", async () => {
     for (const status of [500, 502, 503, 504, 302]) {
       seen = [];
@@ -171,7 +171,7 @@ describe("createHttpCapabilityClient: unknown outcomes (distributed.md §4, §10
     const controller = new AbortController();
     controller.abort();
     const invocationId = newInvocationId();
-    expect(await invokeOn(createHttpCapabilityClient({ url: cannedUrl, signal: controller.signal }), invocationId)).toEqual({
+    expect(await invokeOn(createHTTPCapabilityClient({ url: cannedUrl, signal: controller.signal }), invocationId)).toEqual({
       protocol: 1,
       invocationId,
       executionId: "",
@@ -218,12 +218,12 @@ describe("createHttpCapabilityClient: unknown outcomes (distributed.md §4, §10
   });
 });
 
-describe("createHttpCapabilityClient: options and transport (H1)", () => {
+describe("createHTTPCapabilityClient: options and transport (H1)", () => {
   it("H1: a headers function is called per call, and a custom fetch carries every request", async () => {
     shop = await startShop();
     let token = 0;
     const fetched: string[] = [];
-    const client = createHttpCapabilityClient({
+    const client = createHTTPCapabilityClient({
       url: shop.url,
       headers: () => ({ "x-actor": dana.id, "x-call": String(++token) }),
       fetch: async (input, init) => {
@@ -241,7 +241,7 @@ describe("createHttpCapabilityClient: options and transport (H1)", () => {
 
   it("H1: static headers and a custom mount path", async () => {
     behaviour = reply(200, { json: { protocol: 1, invocationId: "inv-1", state: "absent" } });
-    const client = createHttpCapabilityClient({ url: new URL(cannedUrl), path: ["tools", "remote"], headers: new Headers({ "x-tenant": "t9" }) });
+    const client = createHTTPCapabilityClient({ url: new URL(cannedUrl), path: ["tools", "remote"], headers: new Headers({ "x-tenant": "t9" }) });
     expect(await client.reconcile({ invocationId: "inv-1" })).toEqual({ protocol: 1, invocationId: "inv-1", state: "absent" });
     expect(seen[0]).toMatchObject({ url: "/rpc/tools/remote/reconcile", headers: { "x-tenant": "t9" } });
   });
@@ -259,7 +259,7 @@ describe("createHttpCapabilityClient: options and transport (H1)", () => {
       { url: cannedUrl, timeoutMs: { invoke: -1 } },
       { url: cannedUrl, timeoutMs: { delete: 5 } },
     ];
-    for (const o of bad) expect(() => createHttpCapabilityClient(o as never), JSON.stringify(o)).toThrow(TypeError);
+    for (const o of bad) expect(() => createHTTPCapabilityClient(o as never), JSON.stringify(o)).toThrow(TypeError);
     const client = cannedClient();
     await expect(client.invoke({ capabilityId: "c", input: 1, invocationId: "" })).rejects.toBeInstanceOf(TypeError);
     await expect(client.invoke({ capabilityId: "c", input: 1, invocationId: "-leading-dash" })).rejects.toBeInstanceOf(TypeError);

@@ -7,27 +7,27 @@ const on = (expose: Record<string, boolean>, adapters?: unknown) => procedureWit
 describe("tool-name collisions (core.md §2.1)", () => {
   it("default names colliding on a surface are a problem naming both capabilities", () => {
     expect(buildProblems({ orders: { refund: on({ aiSdk: true }) }, orders_refund: on({ aiSdk: true }) })).toEqual([
-      'orders_refund: aiSdk tool name "orders_refund" collides with capability orders.refund; set agent.adapters.aiSdk.toolName on one of them',
+      'orders_refund: aiSdk tool name "orders_refund" collides with capability orders.refund; set meta.adapters.aiSdk.toolName on one of them',
     ]);
   });
 
   it("collisions are reported per surface", () => {
     expect(buildProblems({ a: { b: on({ aiSdk: true, mcp: true }) }, a_b: on({ aiSdk: true, mcp: true }) })).toEqual([
-      'a_b: aiSdk tool name "a_b" collides with capability a.b; set agent.adapters.aiSdk.toolName on one of them',
-      'a_b: mcp tool name "a_b" collides with capability a.b; set agent.adapters.mcp.toolName on one of them',
+      'a_b: aiSdk tool name "a_b" collides with capability a.b; set meta.adapters.aiSdk.toolName on one of them',
+      'a_b: mcp tool name "a_b" collides with capability a.b; set meta.adapters.mcp.toolName on one of them',
     ]);
   });
 
   it("a toolName override colliding with another capability's default name is a problem", () => {
     expect(buildProblems({ orders: { refund: on({ mcp: true }) }, refundOrder: on({ mcp: true }, { mcp: { toolName: "orders_refund" } }) })).toEqual([
-      'refundOrder: mcp tool name "orders_refund" collides with capability orders.refund; set agent.adapters.mcp.toolName on one of them',
+      'refundOrder: mcp tool name "orders_refund" collides with capability orders.refund; set meta.adapters.mcp.toolName on one of them',
     ]);
   });
 
   it("two equal toolName overrides collide", () => {
     expect(
       buildProblems({ a: on({ aiSdk: true }, { aiSdk: { toolName: "refund" } }), b: on({ aiSdk: true }, { aiSdk: { toolName: "refund" } }) }),
-    ).toEqual(['b: aiSdk tool name "refund" collides with capability a; set agent.adapters.aiSdk.toolName on one of them']);
+    ).toEqual(['b: aiSdk tool name "refund" collides with capability a; set meta.adapters.aiSdk.toolName on one of them']);
   });
 
   it("a toolName override resolves a default-name collision", () => {
@@ -40,7 +40,7 @@ describe("tool-name collisions (core.md §2.1)", () => {
 
   it("an override for one surface does not rename the other", () => {
     expect(buildProblems({ a: { b: on({ mcp: true }) }, a_b: on({ mcp: true }, { aiSdk: { toolName: "other" } }) })).toEqual([
-      'a_b: mcp tool name "a_b" collides with capability a.b; set agent.adapters.mcp.toolName on one of them',
+      'a_b: mcp tool name "a_b" collides with capability a.b; set meta.adapters.mcp.toolName on one of them',
     ]);
   });
 

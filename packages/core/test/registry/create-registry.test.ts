@@ -216,9 +216,9 @@ describe("createCapabilityRegistry: aggregated error", () => {
     });
     expect(error).toBeInstanceOf(Error);
     expect(error.problems).toHaveLength(3);
-    expect(error.problems[0]).toBe("orders.refund: agent.expose.mcp must be a boolean, got 1");
+    expect(error.problems[0]).toBe("orders.refund: meta.expose.mcp must be a boolean, got 1");
     expect(error.problems[1]).toMatch(/^orders\.lazy: /);
-    expect(error.problems[2]).toBe('reports.weekly: agent.risk must be one of low, medium, high, critical, got "none"');
+    expect(error.problems[2]).toBe('reports.weekly: meta.risk must be one of low, medium, high, critical, got "none"');
     expect(error.message).toBe(
       `Capability registry validation failed (3 problems):\n  - ${error.problems[0]}\n  - ${error.problems[1]}\n  - ${error.problems[2]}`,
     );
@@ -227,7 +227,7 @@ describe("createCapabilityRegistry: aggregated error", () => {
   it("a single problem is reported as \"1 problem\" and problems is frozen", () => {
     const error = buildError({ a: procedureWith({ ...validAgent, description: "" }) });
     expect(error.message).toBe(
-      'Capability registry validation failed (1 problem):\n  - a: agent.description is required and must be a non-blank string, got ""',
+      'Capability registry validation failed (1 problem):\n  - a: meta.description is required and must be a non-blank string, got ""',
     );
     expect(Object.isFrozen(error.problems)).toBe(true);
   });

@@ -18,7 +18,7 @@ import {
   type ApprovalCoordinator,
   type CapabilityRegistry,
 } from "../../src/index.js";
-import { createHttpCapabilityClient, type HttpCapabilityClientOptions } from "../../src/http/index.js";
+import { createHTTPCapabilityClient, type HTTPCapabilityClientOptions } from "../../src/http/index.js";
 import {
   createCapabilityRouter,
   createInMemoryInvocationJournal,
@@ -256,8 +256,8 @@ export async function startShop(o: ShopOptions = {}) {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
-  const client = (actor: Actor | null = dana, extra: Partial<HttpCapabilityClientOptions> = {}) =>
-    createHttpCapabilityClient({ url, headers: actor === null ? {} : { "x-actor": actor.id, "x-roles": roles(actor) }, ...extra });
+  const client = (actor: Actor | null = dana, extra: Partial<HTTPCapabilityClientOptions> = {}) =>
+    createHTTPCapabilityClient({ url, headers: actor === null ? {} : { "x-actor": actor.id, "x-roles": roles(actor) }, ...extra });
   const close = () =>
     new Promise<void>((r) => {
       server.closeAllConnections();

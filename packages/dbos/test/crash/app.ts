@@ -7,7 +7,7 @@ import pg from "pg";
 import { z } from "zod";
 import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance, type Actor, type AgentInvocationInfo } from "@orpc-agent/core";
 import { createInvocationService } from "@orpc-agent/core/server";
-import { createDbosCapabilitySteps } from "../../src/index.js";
+import { createDBOSCapabilitySteps } from "../../src/index.js";
 import { APPROVALS_DDL, AUDIT_DDL, INVOCATIONS_DDL, createPgApprovalCoordinator, createPgAuditSink, createPgInvocationJournal, type PgQuery } from "../support/postgres.js";
 
 export const NAMESPACE = "crash-tests";
@@ -82,9 +82,9 @@ export function openApp(o: { url: string; generation: number }) {
   const base = { service, runtime, actor, context: () => ({}), approvalPollMs: 60_000 };
   const steps = {
     /** Waits for decisions and for resolutions of unknown outcomes (the defaults). */
-    waiting: createDbosCapabilitySteps(base),
+    waiting: createDBOSCapabilitySteps(base),
     /** Returns an unknown outcome to the workflow at once. */
-    typed: createDbosCapabilitySteps({ ...base, unknown: { wait: false } }),
+    typed: createDBOSCapabilitySteps({ ...base, unknown: { wait: false } }),
   };
   return { pool, service, runtime, steps, close: () => pool.end() };
 }

@@ -17,13 +17,13 @@ import { statefulDispatch, statelessDispatch } from "./sessions.js";
 /**
  * A fetch-style Streamable HTTP endpoint for a governed MCP server, with per-request bearer verification
  * (docs/architecture/spec/adapters.md#adapters-3-9). Construction is synchronous and does no I/O. Mount it on any web-standard server, or on
- * `node:http`/Express through `toNodeHandler`.
+ * `node:http`/Express through `toNodeRequestListener`.
  *
  * @example
  * import http from "node:http";
  * import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
  * import type { Actor, AgentRuntime } from "@orpc-agent/core";
- * import { createMCPHttpHandler, toNodeHandler } from "@orpc-agent/mcp/v1";
+ * import { createMCPHttpHandler, toNodeRequestListener } from "@orpc-agent/mcp/v1";
  * declare const runtime: AgentRuntime<{ tenant: string }>;
  * declare function verifyWithYourIssuer(token: string): Promise<AuthInfo | null>;
  * declare function identityFrom(authInfo: AuthInfo | undefined): { actor: Actor; context: { tenant: string } } | null;
@@ -33,7 +33,7 @@ import { statefulDispatch, statelessDispatch } from "./sessions.js";
  *   resourceMetadataUrl: "https://api.example.com/.well-known/oauth-protected-resource/mcp",
  *   allowedHosts: ["api.example.com"],
  * });
- * http.createServer(toNodeHandler(handler)).listen(3000, "127.0.0.1");
+ * http.createServer(toNodeRequestListener(handler)).listen(3000, "127.0.0.1");
  */
 export function createMCPHttpHandler<TContext>(
   runtime: AgentRuntime<TContext>,

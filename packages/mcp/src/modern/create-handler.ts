@@ -17,7 +17,7 @@ import { createLegacyCancellation, singleMessage } from "./legacy-cancel.js";
 import { createResourceMetadata } from "./resource-metadata.js";
 import { collectToolScopes, enforceToolScopes, SCOPE_REFUSED_TOOL_NAME, type ScopeCheck } from "./scopes.js";
 
-/** A web-standard MCP endpoint: `fetch` for Hono, Next.js route handlers, Bun, Deno and Workers; `toNodeHandler` for Node. */
+/** A web-standard MCP endpoint: `fetch` for Hono, Next.js route handlers, Bun, Deno and Workers; `toNodeRequestListener` for Node. */
 export type MCPHandler = {
   fetch(request: Request): Promise<Response>;
   /** Aborts in-flight exchanges (their handlers see the abort) and refuses further requests. */

@@ -21,6 +21,7 @@ export type MCPAuthentication =
       verifyToken?: never;
     };
 
+/** Options of `createMCPHandler`: the governed server's options, how requests authenticate, and the HTTP limits. */
 export type MCPHandlerOptions<TContext = unknown> = MCPOptions<TContext> & MCPAuthentication & {
   /**
    * This endpoint's public URL, its RFC 8707 resource identifier. Turns on the audience check (a token whose
@@ -35,13 +36,23 @@ export type MCPHandlerOptions<TContext = unknown> = MCPOptions<TContext> & MCPAu
   resourceName?: string;
   /** Scopes every request needs (`403 insufficient_scope` otherwise); per tool, use `meta.adapters.mcp.scopes`. */
   requiredScopes?: string[];
-  /** Browser `Origin` hostnames allowed (DNS rebinding, CSRF). Default: localhost-class origins only; `"any"` turns the check off. */
+  /**
+   * Browser `Origin` hostnames allowed (DNS rebinding, CSRF); `"any"` turns the check off.
+   * @default localhost-class origins only (the SDK's `localhostAllowedOrigins()`)
+   */
   allowedOrigins?: string[] | "any";
-  /** `Host` header hostnames allowed (port-agnostic). Default: no check; set it on a loopback-bound server. */
+  /** `Host` header hostnames allowed (port-agnostic). Unset, no `Host` check runs; set it on a loopback-bound server. */
   allowedHosts?: string[];
-  /** @default 1_048_576 (1 MiB) */
+  /**
+   * The largest request body read; a larger one answers `413`.
+   * @default 1_048_576 (1 MiB)
+   */
   maxBodyBytes?: number;
-  /** 2025-era clients: `"stateless"` (default) serves them per request from the same configuration; `"reject"` makes the endpoint 2026-07-28 only. */
+  /**
+   * 2025-era clients: `"stateless"` serves them per request from the same configuration; `"reject"` makes the
+   * endpoint 2026-07-28 only.
+   * @default "stateless"
+   */
   legacy?: "stateless" | "reject";
 };
 

@@ -5,10 +5,17 @@ import { prepareMCPServer } from "../prepare.js";
 import { createGovernedServer, type PreparedModernServer } from "./governed-server.js";
 import type { MCPOptions } from "./options.js";
 
+/** Options of {@link serveMCPStdio}. */
 export type MCPStdioOptions<TContext = unknown> = MCPOptions<TContext> & {
-  /** 2025-era clients (`initialize`): `"serve"` (default) or `"reject"`. */
+  /**
+   * 2025-era clients (`initialize`): `"serve"` them or `"reject"` them.
+   * @default "serve"
+   */
   legacy?: "serve" | "reject";
-  /** Default: the process's stdin/stdout. */
+  /**
+   * The transport to serve on.
+   * @default the process's stdin/stdout
+   */
   transport?: Transport;
 };
 

@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport as LegacyHttpTransport } from "@modelcont
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { createMCPHandler, type MCPHandler } from "../../src/modern/create-handler.js";
 import type { MCPHandlerOptions } from "../../src/modern/http-options.js";
-import { toNodeHandler } from "../../src/modern/to-node-handler.js";
+import { toNodeRequestListener } from "../../src/modern/to-node-request-listener.js";
 import { admin, dana, priya, type TestApp } from "../support/app.js";
 import { closeAfterTest } from "../support/cleanup.js";
 
@@ -18,13 +18,13 @@ export const nowInSeconds = () => Math.floor(Date.now() / 1000);
 /** Mounts whatever `build(url)` returns on an ephemeral 127.0.0.1 port through the SDK's Node adapter. */
 export async function listenModern(build: (url: URL) => MCPHandler): Promise<{ url: URL; port: number; handler: MCPHandler }> {
   let handler: MCPHandler | undefined;
-  let node: ReturnType<typeof toNodeHandler> | undefined;
+  let node: ReturnType<typeof toNodeRequestListener> | undefined;
   const server = createServer((req, res) => void node!(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const url = new URL(`http://127.0.0.1:${port}/mcp`);
   handler = build(url);
-  node = toNodeHandler(handler);
+  node = toNodeRequestListener(handler);
   closeAfterTest(async () => {
     await handler!.close();
     await new Promise<void>((resolve) => {

@@ -2,14 +2,14 @@ import { request as httpRequest, createServer, type IncomingHttpHeaders } from "
 import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { toNodeHandler } from "../../src/index.js";
+import { toNodeRequestListener } from "../../src/index.js";
 import { closeAfterTest } from "./cleanup.js";
 
 export type Listening = { url: URL; port: number };
 
-/** Mounts a fetch-style handler with `toNodeHandler` on an ephemeral 127.0.0.1 port, closed after the test. */
+/** Mounts a fetch-style handler with `toNodeRequestListener` on an ephemeral 127.0.0.1 port, closed after the test. */
 export async function listen(handler: (request: Request) => Promise<Response>): Promise<Listening> {
-  const server = createServer(toNodeHandler(handler));
+  const server = createServer(toNodeRequestListener(handler));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   closeAfterTest(

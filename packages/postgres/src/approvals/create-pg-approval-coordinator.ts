@@ -7,11 +7,18 @@ import { assertDecision } from "./decision.js";
 import { recordFromRow } from "./record.js";
 import { approvalStatements } from "./statements.js";
 
+/** Options of {@link createPgApprovalCoordinator}. */
 export interface PgApprovalCoordinatorOptions {
   query: PgQuery;
-  /** Default `"orpc_agent_approvals"`; may be schema-qualified (`"app.approvals"`). */
+  /**
+   * The approvals table; may be schema-qualified (`"app.approvals"`).
+   * @default "orpc_agent_approvals"
+   */
   table?: string;
-  /** The coordinator clock; pass the runtime's `now`. Default `() => new Date()`. */
+  /**
+   * The coordinator clock; pass the runtime's `now`.
+   * @default () => new Date()
+   */
   now?: () => Date;
 }
 

@@ -8,15 +8,30 @@ export interface PgAuditCheckpointOptions {
   privateKey: KeyObject | string;
   /** Names the key in every checkpoint, so keys can rotate: verifiers pick the public key by id. */
   keyId: string;
-  /** Sign after this many more events are stored in a chain. Default 1000. */
+  /**
+   * Sign after this many more events are stored in a chain.
+   * @default 1000
+   */
   everyEvents?: number;
-  /** Also sign every `everyMs` when a chain advanced. Default 5000; an unref'd timer. */
+  /**
+   * Also sign every `everyMs` when a chain advanced (an unref'd timer).
+   * @default 5000
+   */
   everyMs?: number;
-  /** Default `<table>_checkpoints`. */
+  /**
+   * The checkpoints table.
+   * @default `<table>_checkpoints`
+   */
   table?: string;
-  /** A checkpoint write failed; the next one covers its events. Default: console.error. */
+  /**
+   * A checkpoint write failed; the next one covers its events.
+   * @default console.error
+   */
   onError?: (error: unknown) => void;
-  /** The checkpoint clock. Default `() => new Date()`. */
+  /**
+   * The checkpoint clock.
+   * @default () => new Date()
+   */
   now?: () => Date;
 }
 

@@ -8,11 +8,15 @@ import { defaultCheckpointTable } from "./chain-ddl.js";
 import { createCheckpointWriter, type PgAuditCheckpointOptions } from "./checkpoints.js";
 import { eventParams, insertChainedEvents, insertEvents, MAX_CHAINED_ROWS_PER_STATEMENT, PARAMS_PER_CHAINED_EVENT } from "./statements.js";
 
+/** Options of {@link createPgAuditSink}. */
 export interface PgAuditSinkOptions {
   query: PgQuery;
-  /** Default `"orpc_agent_audit_events"`; may be schema-qualified. */
+  /**
+   * The audit table; may be schema-qualified.
+   * @default "orpc_agent_audit_events"
+   */
   table?: string;
-  /** Omit: one awaited INSERT per event. Defaults when given: `{ size: 50, flushMs: 250 }`. */
+  /** Omit for one awaited INSERT per event; when given, its fields default to `{ size: 50, flushMs: 250 }`. */
   batch?: BatchOptions;
   /**
    * Sign the hash chain of `audit: { chain: true }` runtimes with Ed25519 (ADR-025): an opening checkpoint per chain,

@@ -8,9 +8,15 @@ import { journalStatements } from "./statements.js";
 
 export interface PgInvocationJournalOptions {
   query: PgQuery;
-  /** Default `"orpc_agent_invocations"`; may be schema-qualified (`"app.invocations"`). */
+  /**
+   * The invocations table; may be schema-qualified (`"app.invocations"`).
+   * @default "orpc_agent_invocations"
+   */
   table?: string;
-  /** The journal clock: observes lapsed leases and stamps rows. Pass the service's `now`. Default `() => new Date()`. */
+  /**
+   * The journal clock: observes lapsed leases and stamps rows. Pass the service's `now`.
+   * @default () => new Date()
+   */
   now?: () => Date;
 }
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@orpc-agent/core";
-import { createHttpCapabilityClient } from "@orpc-agent/core/http";
+import { createHTTPCapabilityClient } from "@orpc-agent/core/http";
 import { InvocationNotResolvableError } from "@orpc-agent/core/server";
 import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER } from "../support/real-server.js";
 import { LEASE_MS, migrate, NAMESPACE, openApp, type App } from "./app.js";
@@ -50,7 +50,7 @@ describe(`D-4: crash faults across processes on a ${REAL_SERVER}`, () => {
   const server = async (env: Record<string, string> = {}) => {
     const worker = await startServer({ ORPC_TEST_SCHEMA: schema, ...env });
     workers.push(worker);
-    return { worker, client: createHttpCapabilityClient({ url: worker.url, headers }) };
+    return { worker, client: createHTTPCapabilityClient({ url: worker.url, headers }) };
   };
   const refund = (orderId: string, invocationId: string) => ({ capabilityId: "orders.refund", input: { orderId, cents: 100 }, invocationId });
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RemoteExecutionResult } from "@orpc-agent/core/client";
-import { createHttpCapabilityClient } from "@orpc-agent/core/http";
+import { createHTTPCapabilityClient } from "@orpc-agent/core/http";
 import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER } from "../support/real-server.js";
 import { migrate, NAMESPACE, openApp, type App } from "./app.js";
 import { startServer, startWorker, type Worker } from "./spawn.js";
@@ -54,7 +54,7 @@ describe(`cross-process approval resume on a ${REAL_SERVER}`, () => {
     (await pool.query(`select type, actor_id from ${schema}.orpc_agent_audit_events where execution_id = $1 order by at, id`, [executionId])).rows;
   const suspend = async (orderId: string, roles?: string) => {
     const invocationId = `inv-${crypto.randomUUID()}`;
-    const requested = await createHttpCapabilityClient({ url: p1.url, headers: as("p1", roles) }).invoke(gated(orderId, invocationId));
+    const requested = await createHTTPCapabilityClient({ url: p1.url, headers: as("p1", roles) }).invoke(gated(orderId, invocationId));
     if (requested.status !== "approval-required") throw new Error(`expected approval-required, got ${JSON.stringify(requested)}`);
     return { invocationId, approvalId: requested.approval.id, requested };
   };
@@ -74,7 +74,7 @@ describe(`cross-process approval resume on a ${REAL_SERVER}`, () => {
     const decider = await decideElsewhere(approvalId, "approved");
     expect(new Set([p1.pid, decider, p3.pid, process.pid]).size).toBe(4);
 
-    const p3client = createHttpCapabilityClient({ url: p3.url, headers: as("p3") });
+    const p3client = createHTTPCapabilityClient({ url: p3.url, headers: as("p3") });
     const done = await p3client.resume({ invocationId, approvalId });
     expect(done).toMatchObject({ status: "completed", replayed: false, invocationId, output: { refunded: 900, orderId: "ord-a1" } });
     const executionId = (done as RemoteExecutionResult & { executionId: string }).executionId;
@@ -102,7 +102,7 @@ describe(`cross-process approval resume on a ${REAL_SERVER}`, () => {
 
     // The same invocation id again, through any process: the stored envelope, replayed.
     for (const url of [p3.url, p1.url]) {
-      expect(await createHttpCapabilityClient({ url, headers: as("later") }).resume({ invocationId, approvalId })).toEqual({ ...done, replayed: true });
+      expect(await createHTTPCapabilityClient({ url, headers: as("later") }).resume({ invocationId, approvalId })).toEqual({ ...done, replayed: true });
     }
     // Another invocation id is refused: remotely exactly like an unknown approval; server-side, APPROVAL_CONSUMED.
     const other = await p3client.resume({ invocationId: `inv-${crypto.randomUUID()}`, approvalId });
@@ -117,13 +117,13 @@ describe(`cross-process approval resume on a ${REAL_SERVER}`, () => {
   it("A2: a role revoked in the fresh attributes fails POLICY_DENIED and leaves the approval unconsumed; restored, it resumes once", async () => {
     const { invocationId, approvalId } = await suspend("ord-a2");
     await app.makeRuntime().approvals.decide(approvalId, { status: "approved", approver: { id: "u_priya", kind: "user" } });
-    const revoked = await createHttpCapabilityClient({ url: p3.url, headers: as("p3", "support") }).resume({ invocationId, approvalId });
+    const revoked = await createHTTPCapabilityClient({ url: p3.url, headers: as("p3", "support") }).resume({ invocationId, approvalId });
     expect(revoked).toMatchObject({ status: "failed", error: { code: "POLICY_DENIED", message: "You may no longer refund." } });
     expect(await app.coordinator.get(approvalId)).toMatchObject({ status: "approved" });
     expect(await app.service.get(invocationId)).toMatchObject({ state: "pending", approvalId });
     expect(await effects("ord-a2")).toEqual([]);
 
-    const restored = await createHttpCapabilityClient({ url: p1.url, headers: as("p1-again") }).resume({ invocationId, approvalId });
+    const restored = await createHTTPCapabilityClient({ url: p1.url, headers: as("p1-again") }).resume({ invocationId, approvalId });
     expect(restored).toMatchObject({ status: "completed", output: { refunded: 900 } });
     expect(await effects("ord-a2")).toMatchObject([{ pid: p1.pid, attributes: { session: "p1-again" } }]);
   });
@@ -132,7 +132,7 @@ describe(`cross-process approval resume on a ${REAL_SERVER}`, () => {
     const { invocationId, approvalId } = await suspend("ord-a5");
     await decideElsewhere(approvalId, "approved");
     const results = await Promise.all(
-      [p1.url, p3.url, p1.url, p3.url].map((url, i) => createHttpCapabilityClient({ url, headers: as(`race-${i}`) }).resume({ invocationId, approvalId })),
+      [p1.url, p3.url, p1.url, p3.url].map((url, i) => createHTTPCapabilityClient({ url, headers: as(`race-${i}`) }).resume({ invocationId, approvalId })),
     );
     const fresh = results.filter((r) => r.status === "completed" && !r.replayed);
     expect(fresh).toHaveLength(1);
@@ -147,9 +147,9 @@ describe(`cross-process approval resume on a ${REAL_SERVER}`, () => {
   it("A7: rejected in another process, the resume settles failed APPROVAL_REJECTED, replays, and nothing runs", async () => {
     const { invocationId, approvalId } = await suspend("ord-a7");
     await decideElsewhere(approvalId, "rejected");
-    const rejected = await createHttpCapabilityClient({ url: p3.url, headers: as("p3") }).resume({ invocationId, approvalId });
+    const rejected = await createHTTPCapabilityClient({ url: p3.url, headers: as("p3") }).resume({ invocationId, approvalId });
     expect(rejected).toMatchObject({ status: "failed", error: { code: "APPROVAL_REJECTED" } });
-    expect(await createHttpCapabilityClient({ url: p1.url, headers: as("p1") }).resume({ invocationId, approvalId })).toEqual({ ...rejected, replayed: true });
+    expect(await createHTTPCapabilityClient({ url: p1.url, headers: as("p1") }).resume({ invocationId, approvalId })).toEqual({ ...rejected, replayed: true });
     expect(await app.service.get(invocationId)).toMatchObject({ state: "settled" });
     expect(await effects("ord-a7")).toEqual([]);
   });

@@ -80,7 +80,7 @@ export function startWorker(file: string, o: { env?: Record<string, string | und
   };
 }
 
-/** A server process, listening: its base URL for `createHttpCapabilityClient`. */
+/** A server process, listening: its base URL for `createHTTPCapabilityClient`. */
 export async function startServer(env: Record<string, string | undefined>): Promise<Worker & { url: string }> {
   const worker = startWorker("./server.ts", { env });
   const [, port] = await worker.waitFor(/^READY (\d+)$/);

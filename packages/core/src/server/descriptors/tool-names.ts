@@ -34,7 +34,7 @@ export function assertNoToolNameCollisions(registry: CapabilityRegistry, toolNam
       if (owner !== undefined) {
         throw new TypeError(
           `Tool name collision on ${surface}: "${name}" names both ${owner} and ${capability.id}; ` +
-            `change toolNaming.${surface} of the invocation service or set agent.adapters.${surface}.toolName on one of them.`,
+            `change toolNaming.${surface} of the invocation service or set meta.adapters.${surface}.toolName on one of them.`,
         );
       }
       owners.set(name, capability.id);

@@ -1,7 +1,7 @@
 import type { Context } from "@orpc/server";
 import { RPCHandler } from "@orpc/server/fetch";
 import type { CapabilityClient } from "../../client/types.js";
-import { createHttpCapabilityClient } from "../../http/create-http-client.js";
+import { createHTTPCapabilityClient } from "../../http/create-http-client.js";
 import type { CapabilityRouter } from "./types.js";
 
 const ORIGIN = "http://in-process.invalid";
@@ -18,7 +18,7 @@ const ORIGIN = "http://in-process.invalid";
 export function createInProcessCapabilityClient<TReq extends Context>(router: CapabilityRouter<TReq>, o: { context: TReq }): CapabilityClient {
   if (typeof o !== "object" || o === null || !("context" in o)) throw new TypeError("createInProcessCapabilityClient: options must be { context }.");
   const handler = new RPCHandler({ agent: router });
-  return createHttpCapabilityClient({
+  return createHTTPCapabilityClient({
     url: `${ORIGIN}/rpc`,
     fetch: async (input, init) => {
       const request = input instanceof Request ? input : new Request(input, init);

@@ -17,6 +17,7 @@ import type { InvocationService } from "../service/types.js";
 /** What every `authorize` callback sees: server-fixed values only, never raw input. */
 export type Auth<TApp> = { actor: Actor; context: TApp; surface: RemoteSurface; namespace: string };
 
+/** Options of `createCapabilityRouter`. */
 export type CapabilityRouterOptions<TReq extends Context, TApp> = {
   service: InvocationService;
   /** A runtime, or a factory called once per request (docs/architecture/spec/core.md#core-5: one runtime per request). */
@@ -32,9 +33,15 @@ export type CapabilityRouterOptions<TReq extends Context, TApp> = {
     resume(a: Auth<TApp> & { invocationId: string; approvalId: string }): boolean | Promise<boolean>;
     reconcile(a: Auth<TApp> & { invocationId: string }): boolean | Promise<boolean>;
   };
-  /** Which operations a dropped connection cancels; default `"reads"`: writes run to their own timeout and settle. */
+  /**
+   * Which operations a dropped connection cancels; with `"reads"`, writes run to their own timeout and settle.
+   * @default "reads"
+   */
   abortOnDisconnect?: "reads" | "all" | "none";
-  /** Await the request runtime's `drainAudit` before responding; default `false` (docs/architecture/spec/distributed.md#distributed-7). */
+  /**
+   * Await the request runtime's `drainAudit` before responding (docs/architecture/spec/distributed.md#distributed-7).
+   * @default false
+   */
   drainAudit?: false | { timeoutMs: number };
 };
 

@@ -5,21 +5,31 @@ import type { AgentRuntime, DescribeScope } from "../../runtime/types.js";
 import type { ToolNaming } from "../descriptors/tool-names.js";
 import type { InvocationJournal, InvocationRecord, InvocationState } from "../journal/types.js";
 
+/** Options of `createInvocationService`. */
 export type InvocationServiceOptions = {
   journal: InvocationJournal;
   /** Scopes invocation ids; fixed by the server, never sent. */
   namespace: string;
   /** The application's deployment identifier; part of every descriptor digest, never sent. */
   revision: string;
-  /** Claim lease, default 30 000; renewed every `leaseMs / 3` while the worker lives. */
+  /**
+   * Claim lease; renewed every `leaseMs / 3` while the worker lives.
+   * @default 30_000
+   */
   leaseMs?: number;
-  /** Completed outputs larger than this are journaled without the output; default 262 144. */
+  /**
+   * Completed outputs larger than this are journaled without the output.
+   * @default 262_144
+   */
   maxStoredOutputBytes?: number;
   /** Per surface, as that adapter's `toolNaming` (docs/architecture/spec/distributed.md#distributed-2-2). */
   toolNaming?: ToolNaming;
   /** Payload-free journal events (SI-10); they go here, never to audit sinks. */
   onEvent?: (e: InvocationEvent) => void;
-  /** Lease instants and record timestamps; never drives timers. Default `() => new Date()`. */
+  /**
+   * Lease instants and record timestamps; never drives timers.
+   * @default () => new Date()
+   */
   now?: () => Date;
 };
 

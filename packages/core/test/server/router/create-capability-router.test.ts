@@ -16,7 +16,7 @@ import {
   allow,
   type AgentRuntime,
 } from "../../../src/index.js";
-import { CapabilityClientError, createHttpCapabilityClient } from "../../../src/http/index.js";
+import { CapabilityClientError, createHTTPCapabilityClient } from "../../../src/http/index.js";
 import { createCapabilityRouter, createInProcessCapabilityClient, createInMemoryInvocationJournal, createInvocationService } from "../../../src/server/index.js";
 import {
   allowAll,
@@ -218,7 +218,7 @@ describe("the router over HTTP", () => {
     const appRouter = { ping: os.handler(() => "pong"), agent };
 
     const fetchHandler = new FetchRPCHandler(appRouter);
-    const viaFetch = createHttpCapabilityClient({
+    const viaFetch = createHTTPCapabilityClient({
       url: "http://app.invalid/rpc",
       headers: { "x-actor": dana.id },
       fetch: async (request) => (await fetchHandler.handle(request as Request, { prefix: "/rpc", context: { headers: { "x-actor": dana.id } } })).response!,
@@ -235,7 +235,7 @@ describe("the router over HTTP", () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
       const ping = await fetch(`${url}/ping`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
       expect(await ping.json()).toEqual({ json: "pong" });
-      const client = createHttpCapabilityClient({ url, headers: { "x-actor": dana.id } });
+      const client = createHTTPCapabilityClient({ url, headers: { "x-actor": dana.id } });
       await client.describe();
       expect(builds).toBe(2);
       await client.invoke({ capabilityId: "notes.read", input: { id: "n" }, invocationId: newInvocationId() });

@@ -1,8 +1,9 @@
-// docs/architecture/spec/adapters.md#adapters-3-9 `toNodeHandler`: a web Request from the Node request (URL from Host and req.url, method,
+// docs/architecture/spec/adapters.md#adapters-3-9 `toNodeRequestListener`: a web Request from the Node request (URL from Host and req.url, method,
 // headers, streamed body, a signal aborted on disconnect), then status, headers and a streamed body back.
 import { Agent, request as httpRequest } from "node:http";
 import { describe, expect, it } from "vitest";
-import { toNodeHandler } from "../../src/index.js";
+import { toNodeHandler, toNodeRequestListener } from "../../src/index.js";
+import * as nodeEntry from "../../src/node.js";
 import { closeAfterTest, closeEverythingAfterEachTest } from "../support/cleanup.js";
 import { listen, rawRequest } from "../support/http.js";
 
@@ -14,7 +15,12 @@ function deferred<T = void>() {
   return { promise, resolve };
 }
 
-describe("toNodeHandler", () => {
+describe("toNodeRequestListener", () => {
+  it("keeps toNodeHandler, the deprecated name, as the same function on the v1 and node entries", () => {
+    expect(toNodeHandler).toBe(toNodeRequestListener);
+    expect(nodeEntry.toNodeHandler).toBe(nodeEntry.toNodeRequestListener);
+  });
+
   it("hands the handler a web Request: URL from Host and path, method, headers, and the body", async () => {
     const seen: { url: string; method: string; headers: [string, string][]; body: string }[] = [];
     const { port } = await listen(async (request) => {

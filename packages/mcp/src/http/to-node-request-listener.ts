@@ -10,13 +10,13 @@ import { nodeRequestBody, type NodeRequestBody } from "./node-request-body.js";
  * @example
  * import http from "node:http";
  * import type { AgentRuntime } from "@orpc-agent/core";
- * import { createMCPHttpHandler, toNodeHandler, type MCPHttpHandlerOptions } from "@orpc-agent/mcp/v1";
+ * import { createMCPHttpHandler, toNodeRequestListener, type MCPHttpHandlerOptions } from "@orpc-agent/mcp/v1";
  * declare const runtime: AgentRuntime, options: MCPHttpHandlerOptions, handler: (request: Request) => Promise<Response>;
  * declare const app: { all(path: string, handler: http.RequestListener): void }; // an Express app
- * http.createServer(toNodeHandler(createMCPHttpHandler(runtime, options))).listen(3000, "127.0.0.1");
- * app.all("/mcp", toNodeHandler(handler)); // Express, before express.json()
+ * http.createServer(toNodeRequestListener(createMCPHttpHandler(runtime, options))).listen(3000, "127.0.0.1");
+ * app.all("/mcp", toNodeRequestListener(handler)); // Express, before express.json()
  */
-export function toNodeHandler(
+export function toNodeRequestListener(
   fetchHandler: (request: Request) => Promise<Response>,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
@@ -44,6 +44,12 @@ export function toNodeHandler(
     }
   };
 }
+
+/**
+ * @deprecated Use {@link toNodeRequestListener}. This name is the MCP SDK's own `toNodeHandler`
+ * (`@modelcontextprotocol/node`), which takes another argument; it stays as an alias until the next major.
+ */
+export const toNodeHandler: typeof toNodeRequestListener = toNodeRequestListener;
 
 /** `undefined` when the request line or headers cannot form a URL or web headers (answered 400). */
 function toWebRequest(req: IncomingMessage, signal: AbortSignal): { request: Request; body?: NodeRequestBody } | undefined {
