@@ -2,7 +2,9 @@
 // a trivial handler returning the same result), both served by the SDK's createMcpHandler through the SDK's Node
 // adapter on loopback HTTP and driven by real clients: the v2 Client (2026-07-28) and the v1 Client (2025-11-25).
 // Both advertise the result envelope as every tool's outputSchema (issue 24).
-// Budgets (issue 23): tools/list ≤ 0.3×, tools/call ≤ 1.25×.
+// Budgets (issue 23): tools/list ≤ 0.3×, tools/call ≤ 1.25×. A third subject, the floor, is a low-level v2 Server
+// answering tools/list with one canned copy of our listing: the same bytes through the same SDK and client with no
+// work per request, so floor/hand-written is the least any server listing these tools can score.
 //   node --conditions=@orpc-agent/source --import tsx bench/mcp-v2.ts   (from the repository root)
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,7 +12,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } f
 import { toNodeHandler as sdkToNodeHandler } from "@modelcontextprotocol/node";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import { createMcpHandler, McpServer, Server, type ListToolsResult } from "@modelcontextprotocol/server";
 import { allow, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy } from "@orpc-agent/core";
 import { createMCPHandler } from "@orpc-agent/mcp";
 import { toNodeRequestListener } from "@orpc-agent/mcp/node";
@@ -70,34 +72,46 @@ export async function mcpV2Cost(options: { rounds: number; calls: number; lists:
     }
     return server;
   });
+  let canned: ListToolsResult | undefined;
+  const floor = createMcpHandler(() => {
+    const server = new Server({ name: "floor", version: "0.0.0" }, { capabilities: { tools: { listChanged: false } } });
+    server.setRequestHandler("tools/list", () => canned!);
+    return server;
+  });
   const oursHttp = await listen(toNodeRequestListener(ours));
   const handHttp = await listen(sdkToNodeHandler(hand));
+  const floorHttp = await listen(sdkToNodeHandler(floor));
   const rows: { era: string; path: string; subjectUs: number; baselineUs: number; ratio: number }[] = [];
   try {
     for (const era of ["modern", "legacy"] as const) {
-      const [oc, hc] = [await connect(era, oursHttp.url), await connect(era, handHttp.url)];
+      const [oc, hc, fc] = [await connect(era, oursHttp.url), await connect(era, handHttp.url), await connect(era, floorHttp.url)];
       const call = { name: "g0_c0", arguments: { id: "x" } };
       const [la, lb] = [await oc.listTools(), await hc.listTools()];
       if (la.tools.length !== N || lb.tools.length !== N) throw new Error(`bench: lists have ${la.tools.length} and ${lb.tools.length} tools`);
+      canned = JSON.parse(JSON.stringify({ tools: la.tools })) as ListToolsResult;
+      await fc.listTools();
       const m = await interleave(
         {
           oursCall: () => timeSequential(() => oc.callTool(call), options.calls),
           handCall: () => timeSequential(() => hc.callTool(call), options.calls),
           oursList: () => timeSequential(() => oc.listTools(), options.lists),
           handList: () => timeSequential(() => hc.listTools(), options.lists),
+          floorList: () => timeSequential(() => fc.listTools(), options.lists),
         },
         options.rounds,
       );
       const label = era === "modern" ? "2026-07-28 (v2 Client)" : "2025-11-25 (v1 Client)";
       rows.push({ era: label, path: "tools/call", subjectUs: m.oursCall! / 1e3, baselineUs: m.handCall! / 1e3, ratio: m.oursCall! / m.handCall! });
       rows.push({ era: label, path: `tools/list (${N} tools)`, subjectUs: m.oursList! / 1e3, baselineUs: m.handList! / 1e3, ratio: m.oursList! / m.handList! });
-      await oc.close();
-      await hc.close();
+      rows.push({ era: label, path: "tools/list floor", subjectUs: m.floorList! / 1e3, baselineUs: m.handList! / 1e3, ratio: m.floorList! / m.handList! });
+      rows.push({ era: label, path: "tools/list vs floor", subjectUs: m.oursList! / 1e3, baselineUs: m.floorList! / 1e3, ratio: m.oursList! / m.floorList! });
+      for (const client of [oc, hc, fc]) await client.close();
     }
   } finally {
     await ours.close();
     await hand.close();
-    for (const { server } of [oursHttp, handHttp]) {
+    await floor.close();
+    for (const { server } of [oursHttp, handHttp, floorHttp]) {
       server.closeAllConnections();
       server.close();
     }
