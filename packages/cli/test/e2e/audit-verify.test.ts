@@ -7,6 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditRecordHash } from "@orpc-agent/core";
 import { auditChainDdl } from "../../../postgres/src/audit/chain-ddl.js";
+import { readPgAuditTrail } from "../../../postgres/src/audit/read-trail.js";
 import { auditDdl } from "../../../postgres/src/ddl.js";
 import { BUILT } from "../helpers/paths.js";
 import { runCli, tempDir } from "../helpers/run-cli.js";
@@ -153,6 +154,37 @@ describe.skipIf(!BUILT)("orpc-agent audit verify on a real server (ADR-025)", ()
     const run = await verify(["--table", copy]);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toMatch(/inserted: event seq 100 \(capability\.approved/);
+  });
+
+  it("reports a trail rewritten with every later hash recomputed and its checkpoints deleted", async () => {
+    const copy = await copyTrail("resealed");
+    // SHA-256 needs no key: re-link the whole chain after the edit, then remove the signatures that would disagree.
+    const { events } = await readPgAuditTrail({ query: (sql, params) => pool.query(sql, params as unknown[]), table: copy, chainId });
+    let prev = events.find((event) => event.seq === 99)!.hash;
+    const seqs: number[] = [];
+    const prevs: string[] = [];
+    const hashes: string[] = [];
+    for (const { ref: _ref, ...event } of events.filter((each) => each.seq >= 100)) {
+      const fields = { ...event, ...(event.seq === 100 ? { actor: { id: "user_mallory", kind: "user" as const } } : {}), prev };
+      prev = auditRecordHash(fields);
+      seqs.push(event.seq);
+      prevs.push(fields.prev);
+      hashes.push(prev);
+    }
+    await pool.query(
+      `update ${copy} t set prev_hash = v.prev, hash = v.hash, actor_id = case when v.seq = 100 then 'user_mallory' else t.actor_id end
+       from unnest($1::bigint[], $2::text[], $3::text[]) as v(seq, prev, hash) where t.chain_id = $4 and t.seq = v.seq`,
+      [seqs, prevs, hashes, chainId],
+    );
+    // With the checkpoints in place the signed ones give the rewrite away.
+    const underCheckpoints = await verify(["--table", copy]);
+    expect(underCheckpoints.code, underCheckpoints.stderr).toBe(1);
+    expect(underCheckpoints.stdout).toContain("rewritten:");
+    await pool.query(`delete from ${copy}_checkpoints`);
+    const run = await verify(["--table", copy]);
+    expect(run.code, run.stderr + run.stdout).toBe(1);
+    expect(run.stdout).toContain("TAMPERED");
+    expect(run.stdout).toMatch(/unsigned-chain: chain \S+ \(\d+ events\) has no signed checkpoint/);
   });
 
   it("exports JSONL that verifies offline, and reports a line edited in it", async () => {

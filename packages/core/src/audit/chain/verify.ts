@@ -22,7 +22,8 @@ export type VerifyAuditTrailOptions = {
   checkpoints: Iterable<AuditTrailEntry<AuditCheckpoint>>;
   /**
    * Checks a checkpoint's signature over `payload` (see `auditCheckpointPayload`); `"unknown-key"` when no public key
-   * is known for `keyId`. Omitted: signatures are not checked and only the hash links are verified.
+   * is known for `keyId`. Given, every chain must carry a checkpoint that verifies (at least its opening one), or it
+   * is reported as `unsigned-chain`. Omitted: signatures are not checked and only the hash links are verified.
    */
   verifySignature?: (payload: string, signature: string, keyId: string) => boolean | "unknown-key";
 };
@@ -102,14 +103,16 @@ export function verifyAuditTrail(options: VerifyAuditTrailOptions): AuditTrailRe
     else checkpointsByChain.set(checkpoint.chainId, [checkpoint]);
   }
 
-  const anySigned = checkpointsByChain.size > 0 || unknownKeys.size > 0;
+  // Checking signatures means every chain must carry one: with none at all, an emptied checkpoint table would
+  // leave hashes anyone can recompute, and a rewritten trail would pass as intact.
+  const mustBeSigned = options.verifySignature !== undefined || checkpointsByChain.size > 0 || unknownKeys.size > 0;
   let unsignedTail = 0;
   let declaredLost = 0;
   const chainIds = new Set([...rowsByChain.keys(), ...checkpointsByChain.keys()]);
   for (const chainId of chainIds) {
     if (findings.some((finding) => finding.chainId === chainId)) continue;
-    const signedElsewhere = anySigned && !unknownKeyChains.has(chainId);
-    const result = verifyChain(chainId, rowsByChain.get(chainId) ?? [], checkpointsByChain.get(chainId) ?? [], signedElsewhere);
+    const signed = mustBeSigned && !unknownKeyChains.has(chainId);
+    const result = verifyChain(chainId, rowsByChain.get(chainId) ?? [], checkpointsByChain.get(chainId) ?? [], signed);
     if (result.finding) findings.push(result.finding);
     unsignedTail += result.unsignedTail;
     declaredLost += result.declaredLost;
