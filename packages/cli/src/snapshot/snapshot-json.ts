@@ -20,7 +20,7 @@ function orderedSnapshot(snapshot: CapabilitySnapshot): CapabilitySnapshot {
 
 const CAPABILITY_KEYS: readonly (keyof CapabilityEntry)[] = [
   "id", "description", "sideEffect", "risk", "expose", "toolNames", "discovery", "approval",
-  "idempotent", "retry", "timeoutMs", "tags", "policies", "redact", "inputSchemaHash",
+  "idempotent", "retry", "timeoutMs", "tags", "policies", "shadowPolicies", "redact", "inputSchemaHash",
 ];
 
 function orderedCapability(entry: CapabilityEntry): CapabilityEntry {
@@ -34,7 +34,8 @@ function orderedCapability(entry: CapabilityEntry): CapabilityEntry {
 
 function orderedRuntimePolicy(entry: RuntimePolicyEntry): RuntimePolicyEntry {
   // `scope` is the manifest's normalized form, copied verbatim: never reordered (docs/architecture/spec/cli.md#cli-6-2).
-  return pick(entry, ["name", "phases", "scope", "candidates"]);
+  // `mode` is written too: a baseline that dropped it would read a shadow policy as enforced.
+  return pick(entry, ["name", "phases", "scope", "candidates", "mode"]);
 }
 
 function pick<T extends object>(value: T, keys: readonly (keyof T)[]): T {

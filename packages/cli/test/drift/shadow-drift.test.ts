@@ -88,5 +88,16 @@ describe("snapshot and inspect list shadow policies", () => {
     expect(text).toContain("own-trial (shadow)");
     expect(text).toContain("via=support-bot");
     expect(text).toContain("Shadow policies are evaluated and audited, never enforced.");
+
+    // The written form (`snapshot`, `inspect --json`) keeps both: read back, it is the built snapshot, so a baseline
+    // just written shows no drift (dropping `mode` made the shadow policy read as enforced, a false widening).
+    const { snapshotJson } = await import("../../src/snapshot/snapshot-json.js");
+    const { parseSnapshot } = await import("../../src/snapshot/parse-snapshot.js");
+    const written = snapshotJson(snap);
+    expect(JSON.parse(written).runtime.policies[1]).toMatchObject({ name: "trial-limit", mode: "shadow" });
+    expect(JSON.parse(written).capabilities[0].shadowPolicies).toEqual(["own-trial"]);
+    const reread = parseSnapshot(written);
+    expect(reread).toEqual(snap);
+    expect(diffSnapshots(reread, snap)).toEqual([]);
   });
 });
