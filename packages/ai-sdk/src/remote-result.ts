@@ -34,7 +34,7 @@ export function toRemoteToolResult(result: RemoteExecutionResult, invocationId: 
     }
     case "failed":
     case "cancelled": {
-      const error = toModelError(result.error);
+      const error = wireModelError(result.error);
       return error === undefined ? outcomeUnknownResult(invocationId) : { status: "error", error };
     }
     default:
@@ -46,9 +46,10 @@ export function toRemoteToolResult(result: RemoteExecutionResult, invocationId: 
 /**
  * docs/architecture/spec/adapters.md#adapters-1-5 `serialize` over an error the client reports, already in core's model serialization (SI-9): rebuilt with
  * the fixed key order, the concealed shape for codes never exposed, `details` only for `INPUT_INVALID`.
- * `undefined` when there is no readable error.
+ * `undefined` when there is no readable error. Core's `toModelError` takes a `CapabilityError`; this reads what the
+ * wire brought, which no `CapabilityError` backs.
  */
-function toModelError(error: unknown): ModelError | undefined {
+function wireModelError(error: unknown): ModelError | undefined {
   if (typeof error !== "object" || error === null) return undefined;
   const { code, message, retryable, details } = error as Record<string, unknown>;
   if (typeof code !== "string" || typeof message !== "string" || typeof retryable !== "boolean") return undefined;

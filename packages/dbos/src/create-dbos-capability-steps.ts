@@ -1,4 +1,5 @@
 import type { Actor, AgentRuntime } from "@orpc-agent/core";
+import { ConfigurationError } from "@orpc-agent/core/adapter";
 import type { InvocationService } from "@orpc-agent/core/server";
 import type { StepsState } from "./state.js";
 import type { DBOSCapabilitySteps } from "./types.js";
@@ -46,7 +47,8 @@ export type DBOSCapabilityStepsOptions<TContext> = {
  * @example
  * import { DBOS } from "@dbos-inc/dbos-sdk";
  * import { createAgentRuntime, type Actor, type AgentGovernance, type ApprovalCoordinator } from "@orpc-agent/core";
- * import type { InvocationService } from "@orpc-agent/core/server";
+ * import { ConfigurationError } from "@orpc-agent/core/adapter";
+import type { InvocationService } from "@orpc-agent/core/server";
  * import { createDBOSCapabilitySteps } from "@orpc-agent/dbos";
  * declare const service: InvocationService, governance: AgentGovernance, coordinator: ApprovalCoordinator;
  * declare function loadActor(userId: string): Promise<Actor>;
@@ -70,31 +72,31 @@ export function createDBOSCapabilitySteps<TContext>(o: DBOSCapabilityStepsOption
 
 function validatedState<TContext>(o: DBOSCapabilityStepsOptions<TContext>): StepsState<TContext> {
   const example = "createDBOSCapabilitySteps({ service, runtime, actor, context })";
-  if (typeof o !== "object" || o === null) throw new TypeError(`createDBOSCapabilitySteps needs options: ${example}.`);
+  if (typeof o !== "object" || o === null) throw new ConfigurationError(`createDBOSCapabilitySteps needs options: ${example}.`);
   const service = o.service as unknown as Partial<Record<string, unknown>> | undefined;
   if (typeof service !== "object" || service === null || ["invoke", "resume", "get", "list"].some((m) => typeof service[m] !== "function")) {
-    throw new TypeError("createDBOSCapabilitySteps: service must be an InvocationService (createInvocationService from @orpc-agent/core/server).");
+    throw new ConfigurationError("createDBOSCapabilitySteps: service must be an InvocationService (createInvocationService from @orpc-agent/core/server).");
   }
   if (o.allowNonDurableJournal !== undefined && typeof o.allowNonDurableJournal !== "boolean") {
-    throw new TypeError("createDBOSCapabilitySteps: allowNonDurableJournal must be a boolean.");
+    throw new ConfigurationError("createDBOSCapabilitySteps: allowNonDurableJournal must be a boolean.");
   }
   if (o.service.durable !== true && o.allowNonDurableJournal !== true) {
-    throw new TypeError(
+    throw new ConfigurationError(
       "createDBOSCapabilitySteps: the invocation service's journal is not durable, so a restarted workflow could run an effect twice. " +
         "Use a durable journal (e.g. createPgInvocationJournal from @orpc-agent/postgres); allowNonDurableJournal: true is for tests only.",
     );
   }
   for (const name of ["runtime", "actor", "context"] as const) {
-    if (typeof o[name] !== "function") throw new TypeError(`createDBOSCapabilitySteps: ${name} must be a function (${example}).`);
+    if (typeof o[name] !== "function") throw new ConfigurationError(`createDBOSCapabilitySteps: ${name} must be a function (${example}).`);
   }
   const approvalPollMs = o.approvalPollMs ?? DEFAULT_APPROVAL_POLL_MS;
-  if (!isPositiveFinite(approvalPollMs)) throw new TypeError("createDBOSCapabilitySteps: approvalPollMs must be a finite number > 0.");
+  if (!isPositiveFinite(approvalPollMs)) throw new ConfigurationError("createDBOSCapabilitySteps: approvalPollMs must be a finite number > 0.");
   const unknown = o.unknown ?? { wait: true };
   if (typeof unknown !== "object" || unknown === null || typeof unknown.wait !== "boolean") {
-    throw new TypeError("createDBOSCapabilitySteps: unknown must be { wait: boolean, maxWaitMs?: number }.");
+    throw new ConfigurationError("createDBOSCapabilitySteps: unknown must be { wait: boolean, maxWaitMs?: number }.");
   }
   const unknownMaxWaitMs = unknown.maxWaitMs ?? DEFAULT_UNKNOWN_MAX_WAIT_MS;
-  if (!isPositiveFinite(unknownMaxWaitMs)) throw new TypeError("createDBOSCapabilitySteps: unknown.maxWaitMs must be a finite number > 0.");
+  if (!isPositiveFinite(unknownMaxWaitMs)) throw new ConfigurationError("createDBOSCapabilitySteps: unknown.maxWaitMs must be a finite number > 0.");
   return {
     service: o.service,
     runtime: o.runtime,

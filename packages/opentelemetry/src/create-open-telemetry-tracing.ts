@@ -1,12 +1,20 @@
 import { context, trace, type Tracer } from "@opentelemetry/api";
 import type { SpanAttributes, SpanHandle, TracingAdapter } from "@orpc-agent/core";
+import { ConfigurationError } from "@orpc-agent/core/adapter";
 import { withoutActorId } from "./actor-id.js";
 import { OpenTelemetrySpanHandle } from "./span-handle.js";
 
+/** Options of {@link createOpenTelemetryTracing}. */
 export type OpenTelemetryTracingOptions = {
-  /** Where spans go; default `trace.getTracer("orpc-agent")`, i.e. whatever provider the app registered globally. */
+  /**
+   * Where spans go: whatever provider the app registered globally.
+   * @default trace.getTracer("orpc-agent")
+   */
   tracer?: Tracer;
-  /** Keep `orpc_agent.actor_id` on spans. Default `false`: an actor id is personal data in most apps. */
+  /**
+   * Keep `orpc_agent.actor_id` on spans; off because an actor id is personal data in most apps.
+   * @default false
+   */
   actorIdAttribute?: boolean;
 };
 
@@ -41,18 +49,18 @@ export function createOpenTelemetryTracing(options?: OpenTelemetryTracingOptions
 function assertOptions(options: unknown): asserts options is OpenTelemetryTracingOptions | undefined {
   if (options === undefined) return;
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw new TypeError("createOpenTelemetryTracing(options?): options must be an object { tracer?, actorIdAttribute? }.");
+    throw new ConfigurationError("createOpenTelemetryTracing(options?): options must be an object { tracer?, actorIdAttribute? }.");
   }
   for (const key of Object.keys(options)) {
     if (!OPTION_KEYS.includes(key)) {
-      throw new TypeError(`createOpenTelemetryTracing: unknown option "${key}"; allowed: tracer, actorIdAttribute.`);
+      throw new ConfigurationError(`createOpenTelemetryTracing: unknown option "${key}"; allowed: tracer, actorIdAttribute.`);
     }
   }
   const { tracer, actorIdAttribute } = options as { tracer?: unknown; actorIdAttribute?: unknown };
   if (tracer !== undefined && typeof (tracer as { startSpan?: unknown } | null)?.startSpan !== "function") {
-    throw new TypeError('createOpenTelemetryTracing: `tracer` must be an OpenTelemetry Tracer, e.g. trace.getTracer("my-app").');
+    throw new ConfigurationError('createOpenTelemetryTracing: `tracer` must be an OpenTelemetry Tracer, e.g. trace.getTracer("my-app").');
   }
   if (actorIdAttribute !== undefined && typeof actorIdAttribute !== "boolean") {
-    throw new TypeError("createOpenTelemetryTracing: `actorIdAttribute` must be a boolean when given.");
+    throw new ConfigurationError("createOpenTelemetryTracing: `actorIdAttribute` must be a boolean when given.");
   }
 }

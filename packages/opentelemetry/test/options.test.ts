@@ -1,4 +1,5 @@
 import { trace } from "@opentelemetry/api";
+import { ConfigurationError } from "@orpc-agent/core/adapter";
 import { describe, expect, it } from "vitest";
 import { createOpenTelemetryTracing } from "../src/index.js";
 
@@ -16,8 +17,15 @@ describe("createOpenTelemetryTracing options", () => {
     ["a misspelt key", { actorId: true }, /unknown option "actorId"/],
     ["a tracer without startSpan", { tracer: {} }, /`tracer` must be an OpenTelemetry Tracer/],
     ["a non-boolean actorIdAttribute", { actorIdAttribute: "yes" }, /`actorIdAttribute` must be a boolean/],
-  ])("rejects %s with a TypeError that says what to pass", (_label, options, message) => {
+  ])("rejects %s with a ConfigurationError (a TypeError) that says what to pass", (_label, options, message) => {
     expect(() => createOpenTelemetryTracing(options as never)).toThrow(TypeError);
+    let thrown: unknown;
+    try {
+      createOpenTelemetryTracing(options as never);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(ConfigurationError.isInstance(thrown)).toBe(true);
     expect(() => createOpenTelemetryTracing(options as never)).toThrow(message);
   });
 });
