@@ -11,7 +11,7 @@ import {
   type ApprovalRecord,
 } from "@orpc-agent/core";
 import { makeApprovalRequest } from "../../../../test-fixtures/approval-coordinator-contract.js";
-import { createPgApprovalCoordinator } from "../../src/index.js";
+import { createPgApprovalCoordinator, type PgQuery } from "../../src/index.js";
 import { ap } from "../support/orpc.js";
 import { applyApprovalsDdl, createTestPool, REAL_SERVER } from "../support/real-server.js";
 
@@ -20,6 +20,19 @@ import { applyApprovalsDdl, createTestPool, REAL_SERVER } from "../support/real-
 // so the statements provably queue on one row and each re-checks its WHERE against the committed votes.
 const APPROVERS = Array.from({ length: 10 }, (_, i) => ({ id: `user_approver_${i}`, kind: "user" as const }));
 const REQUESTER = { id: "user_requester", kind: "user" as const };
+
+/**
+ * Approver i's statements queue here, one in flight per connection: pg 8 would queue them itself but warns that
+ * doing so is deprecated (removed in pg 9), so the test orders them the way a pg 9 application must.
+ */
+function oneAtATime(client: pg.PoolClient): PgQuery {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (sql, params) => {
+    const run = tail.then(() => client.query(sql, params));
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
 
 type Settled = PromiseSettledResult<ApprovalRecord>;
 const fulfilledOf = (results: Settled[]) =>
@@ -42,7 +55,7 @@ describe(`SI-4: quorum approvals race on a ${REAL_SERVER}`, () => {
     clients = [];
     for (let i = 0; i < APPROVERS.length; i++) clients.push(await pool.connect());
     gate = await pool.connect();
-    coordinators = clients.map((client) => createPgApprovalCoordinator({ query: (sql, params) => client.query(sql, params), table }));
+    coordinators = clients.map((client) => createPgApprovalCoordinator({ query: oneAtATime(client), table }));
     backendPids = [];
     for (const client of clients) backendPids.push((await client.query("select pg_backend_pid() as pid")).rows[0].pid as number);
   });
