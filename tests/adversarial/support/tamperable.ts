@@ -1,4 +1,4 @@
-// An in-memory approval store whose reads an attacker rewrites: what resume sees is `tamper(stored)`.
+// An in-memory approval store whose reads an attacker rewrites: what resume and a listing see is `tamper(stored)`.
 import { createInMemoryApprovalCoordinator, type ApprovalCoordinator, type ApprovalRecord } from "@orpc-agent/core";
 
 export type Tamper = (record: ApprovalRecord) => ApprovalRecord;
@@ -14,6 +14,8 @@ export function tamperable() {
     },
     decide: (id, decision) => inner.decide(id, decision),
     markConsumed: (id, executionId) => inner.markConsumed(id, executionId),
+    // A listing shows the same rewritten rows as `get`.
+    list: async (filter) => (await inner.list(filter)).map((record) => (tamper === undefined ? record : tamper(structuredClone(record)))),
   };
   return { coordinator, inner, set: (t: Tamper | undefined) => void (tamper = t) };
 }

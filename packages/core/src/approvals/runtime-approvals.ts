@@ -22,7 +22,11 @@ export function wrapCoordinator(
     // A request handed in from outside was not asked for by an invocation: with `approvals.seal` it is stored
     // unsealed (any seal it carries dropped), so it can be decided but never resumed (SI-8).
     create: (request) => (options.unsealed === undefined ? coordinator.create(request) : options.unsealed.create(withoutSeal(request))),
-    get: (id) => coordinator.get(id),
+    // With `approvals.seal`, a sealed record that fails its seal reads as unknown, so no approver is shown an edit.
+    get: async (id) => {
+      const record = await coordinator.get(id);
+      return record !== null && !(await shownAsSealed(options.sealer, record)) ? null : record;
+    },
     markConsumed: (id, executionId) => coordinator.markConsumed(id, executionId),
     reRequest: (id, reRequestOptions) => reRequestApproval(coordinator, id, reRequestOptions, options),
     async decide(id: string, given: ApprovalDecision): Promise<ApprovalRecord> {
@@ -48,9 +52,24 @@ export function wrapCoordinator(
   };
   if (typeof coordinator.list === "function") {
     const list = coordinator.list.bind(coordinator);
-    wrapped.list = (filter) => list(filter);
+    wrapped.list = async (filter) => {
+      const records = await list(filter);
+      if (options.sealer === undefined) return records;
+      const shown = await Promise.all(records.map((record) => shownAsSealed(options.sealer, record)));
+      return records.filter((_, index) => shown[index]);
+    };
   }
   return Object.freeze(wrapped);
+}
+
+/** A record without a seal (one handed to `create`) is shown as it is: it can never resume. */
+async function shownAsSealed(sealer: ApprovalSealer | undefined, record: ApprovalRecord): Promise<boolean> {
+  if (sealer === undefined || typeof record?.seal !== "string") return true;
+  try {
+    return await sealer.verifyRecord(record);
+  } catch {
+    return false;
+  }
 }
 
 function withoutSeal(request: ApprovalRequest): ApprovalRequest {

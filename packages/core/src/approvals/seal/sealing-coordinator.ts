@@ -1,4 +1,4 @@
-import type { ApprovalCoordinator } from "../types.js";
+import type { ApprovalCoordinator, ApprovalRecord } from "../types.js";
 import type { ApprovalSealer } from "./sealer.js";
 
 /**
@@ -19,6 +19,9 @@ export function sealingCoordinator(inner: ApprovalCoordinator, sealer: ApprovalS
       const approver = (decision as { approver?: { id?: unknown; kind?: unknown } } | null)?.approver;
       const sealable = record !== null && typeof record.seal === "string" && typeof approver?.id === "string" && typeof approver.kind === "string";
       if (!sealable) return inner.decide(id, decision);
+      // A decision seal vouches for the request seal, not for what the approver was shown: sealing a decision on an
+      // edited record would let the edit be undone after approval. Such a record is unknown here, as at resume (SI-8).
+      if (!(await verifies(sealer, record))) throw new Error(`Approval "${id}" was not found`);
       const seal = await sealer.sealDecision(id, record.seal!, decision, now());
       return inner.decide(id, { ...decision, seal });
     },
@@ -29,4 +32,12 @@ export function sealingCoordinator(inner: ApprovalCoordinator, sealer: ApprovalS
     wrapped.list = (filter) => list(filter);
   }
   return wrapped;
+}
+
+async function verifies(sealer: ApprovalSealer, record: ApprovalRecord): Promise<boolean> {
+  try {
+    return await sealer.verifyRecord(record);
+  } catch {
+    return false;
+  }
 }
