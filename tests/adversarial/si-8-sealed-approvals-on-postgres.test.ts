@@ -17,7 +17,7 @@ const K1 = { id: "k1", secret: "k1-secret-that-is-long-enough-for-hmac!!" };
 const K2 = { id: "k2", secret: "k2-secret-that-is-long-enough-for-hmac!!" };
 const hex = (text: string) => createHash("sha256").update(text).digest("hex");
 
-function app(seal: ApprovalSealOptions | false, quorum?: number) {
+function app(seal: ApprovalSealOptions | false, quorum?: number, now?: () => Date) {
   const ran: { cap: string; actor: string; amount: number }[] = [];
   const refund = (cap: string) =>
     base
@@ -27,13 +27,13 @@ function app(seal: ApprovalSealOptions | false, quorum?: number) {
         ran.push({ cap, actor: context.agent!.actor.id, amount: input.amount });
         return "refunded";
       });
-  const coordinator = createPgApprovalCoordinator({ query: db.query });
-  const { runtime } = build({ defs: { smallRefund: refund("smallRefund"), largeRefund: refund("largeRefund") }, approvals: { coordinator, seal } });
+  const coordinator = createPgApprovalCoordinator({ query: db.query, ...(now ? { now } : {}) });
+  const { runtime } = build({ defs: { smallRefund: refund("smallRefund"), largeRefund: refund("largeRefund") }, approvals: { coordinator, seal }, ...(now ? { now } : {}) });
   return { runtime, coordinator, ran };
 }
 
-async function approvedSmallRefund(seal: ApprovalSealOptions | false) {
-  const a = app(seal);
+async function approvedSmallRefund(seal: ApprovalSealOptions | false, now?: () => Date) {
+  const a = app(seal, undefined, now);
   const approval = approvalOf(await a.runtime.invoke("smallRefund", { amount: 5 }, { actor: dana, context: {} }));
   await a.runtime.approvals.decide(approval.id, { status: "approved", approver: mo });
   return { ...a, id: approval.id };
@@ -41,6 +41,9 @@ async function approvedSmallRefund(seal: ApprovalSealOptions | false) {
 
 const tamperings: [string, string, unknown[]][] = [
   ["capability and actor", `update ${table} set capability_id = 'largeRefund', actor = '{"id":"eve","kind":"user"}'::jsonb where id = $1`, []],
+  // Each on its own too, so neither field can go unbound behind the other.
+  ["capability alone", `update ${table} set capability_id = 'largeRefund' where id = $1`, []],
+  ["actor alone", `update ${table} set actor = '{"id":"eve","kind":"user"}'::jsonb where id = $1`, []],
   ["input with a recomputed plain hash", `update ${table} set input = $2::jsonb, input_hash = $3 where id = $1`, ['{"amount":5000000}', hex(canonicalJson({ amount: 5_000_000 }))]],
   ["types dropped", `update ${table} set types = '[]'::jsonb where id = $1`, []],
   ["expiry extended", `update ${table} set expires_at = expires_at + interval '30 days' where id = $1`, []],
@@ -72,6 +75,33 @@ describe("sealed approvals survive nothing but the runtime's own writes (issue 2
     await db.pool().query(tamperings[0]![1], [a.id]);
     expect((await a.runtime.resume(a.id, { context: {} })).status).toBe("completed");
     expect(a.ran).toEqual([{ cap: "largeRefund", actor: "eve", amount: 5 }]);
+  });
+
+  it("SI-8: without a seal, the input replaced with a recomputed plain hash executes 5 000 000 (the attack the seal stops)", async () => {
+    const a = await approvedSmallRefund(false);
+    const [, sql, extra] = tamperings.find(([what]) => what.startsWith("input"))!;
+    await db.pool().query(sql, [a.id, ...extra]);
+    expect((await a.runtime.resume(a.id, { context: {} })).status).toBe("completed");
+    expect(a.ran).toEqual([{ cap: "smallRefund", actor: "dana", amount: 5_000_000 }]);
+  });
+
+  it("SI-8: the expiry of an approval that has run out, extended in the table, is refused; without a seal it would execute", async () => {
+    let clock = Date.parse("2026-12-02T10:00:00.000Z");
+    const now = () => new Date(clock);
+    const extend = `update ${table} set expires_at = expires_at + interval '30 days' where id = $1`;
+    const sealed = await approvedSmallRefund({ keys: [K1] }, now);
+    const unsealed = await approvedSmallRefund(false, now);
+    clock += 2 * 24 * 60 * 60 * 1000;
+    // Expired as stored: both refuse.
+    expect(errorOf(await sealed.runtime.resume(sealed.id, { context: {} })).code).toBe("APPROVAL_EXPIRED");
+    expect(errorOf(await unsealed.runtime.resume(unsealed.id, { context: {} })).code).toBe("APPROVAL_EXPIRED");
+    await db.pool().query(extend, [sealed.id]);
+    await db.pool().query(extend, [unsealed.id]);
+    const unknown = await sealed.runtime.resume("apr_does-not-exist", { context: {} });
+    expect(errorOf(await sealed.runtime.resume(sealed.id, { context: {} }))).toEqual(errorOf(unknown));
+    expect(sealed.ran).toEqual([]);
+    expect((await unsealed.runtime.resume(unsealed.id, { context: {} })).status).toBe("completed");
+    expect(unsealed.ran).toHaveLength(1);
   });
 
   it("SI-8: a rejection flipped to approved in the table is refused", async () => {
@@ -116,6 +146,12 @@ describe("sealed approvals survive nothing but the runtime's own writes (issue 2
     expect((await rotated.runtime.resume(before.id, { context: {} })).status).toBe("completed");
     const fresh = approvalOf(await rotated.runtime.invoke("smallRefund", { amount: 6 }, { actor: dana, context: {} }));
     expect((await rotated.coordinator.get(fresh.id))!.seal).toMatch(/^v1\.k2\./);
+    // Asked under the old key, decided under the new one: each seal verifies under its own key id.
+    const asked = approvalOf(await app({ keys: [K1] }).runtime.invoke("smallRefund", { amount: 7 }, { actor: dana, context: {} }));
+    const decided = await rotated.runtime.approvals.decide(asked.id, { status: "approved", approver: mo });
+    expect(decided.decision!.seal).toMatch(/^v1\.k2\./);
+    expect((await rotated.runtime.resume(asked.id, { context: {} })).status).toBe("completed");
+    expect(rotated.ran).toEqual([{ cap: "smallRefund", actor: "dana", amount: 5 }, { cap: "smallRefund", actor: "dana", amount: 7 }]);
     const old = await approvedSmallRefund({ keys: [K1] });
     const dropped = app({ keys: [K2] });
     expect(errorOf(await dropped.runtime.resume(old.id, { context: {} })).code).toBe("INTERNAL_ERROR");

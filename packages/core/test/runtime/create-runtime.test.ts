@@ -35,6 +35,7 @@ const warningsMatching = (re: RegExp) => warnings().filter((w) => re.test(w));
 const W1 = /approvals are required/;
 const W2 = /policies may require approval/;
 const W3 = /no audit sink/;
+const W4 = /kept by a persistent coordinator without approvals\.seal/;
 
 describe("createAgentRuntime options (core.md §5)", () => {
   it.each([
@@ -210,6 +211,32 @@ describe("startup warnings (core.md §5)", () => {
     createAgentRuntime({ governance: defineGovernance({ registry: readOnly() }) });
     createAgentRuntime({ governance: defineGovernance({ registry: createCapabilityRegistry({ local: cap({ sideEffect: "write", expose: { direct: true, workflow: true } }) }) }) });
     expect(warningsMatching(W3)).toEqual([]);
+  });
+
+  // Any coordinator the in-memory factory did not make keeps its records where others may write them (issue 29).
+  const persistent = () => ({ ...createInMemoryApprovalCoordinator() });
+  const seal = { keys: [{ id: "k1", secret: "a-test-only-seal-secret-of-32-bytes-or-more" }] };
+
+  it("W4: a persistent coordinator without approvals.seal warns once, naming the gated and write ids and how to seal or opt out", () => {
+    const registry = createCapabilityRegistry({ refund: cap({ sideEffect: "write", approval: { required: true } }), read: cap() });
+    createAgentRuntime({ governance: defineGovernance({ registry }), audit: () => {}, approvals: { coordinator: persistent() } });
+    const w4 = warningsMatching(W4);
+    expect(w4).toHaveLength(1);
+    expect(w4[0]).toMatch(/^\[orpc-agent\] /);
+    expect(w4[0]).toContain("refund");
+    expect(w4[0]).not.toContain("read");
+    expect(w4[0]).toContain("approvals: { seal: { keys: [{ id, secret }] } }");
+    expect(w4[0]).toContain("seal: false");
+  });
+
+  it("W4 is silenced by seal keys or seal: false, and never fires for the in-memory coordinator, a handler alone, or reads only", () => {
+    const gatedGovernance = () => defineGovernance({ registry: gated() });
+    createAgentRuntime({ governance: gatedGovernance(), audit: () => {}, approvals: { coordinator: persistent(), seal } });
+    createAgentRuntime({ governance: gatedGovernance(), audit: () => {}, approvals: { coordinator: persistent(), seal: false } });
+    createAgentRuntime({ governance: gatedGovernance(), audit: () => {}, approvals: { coordinator: createInMemoryApprovalCoordinator() } });
+    createAgentRuntime({ governance: gatedGovernance(), audit: () => {}, approvals: { handler: async () => undefined } });
+    createAgentRuntime({ governance: defineGovernance({ registry: readOnly() }), approvals: { coordinator: persistent() } });
+    expect(warningsMatching(W4)).toEqual([]);
   });
 
   it("a warning names at most 3 ids, then (+N more)", () => {
