@@ -63,6 +63,15 @@ describe("the customer-support demo on embedded PGlite", () => {
     ]);
   });
 
+  it("trials one shadow policy: the profile read runs, and the audit trail records what the shadow would have done", () => {
+    expect(result.steps[0]).toMatchObject({ title: "model calls customers_get", status: "ok" });
+    const diverged = result.audit.filter((row) => row.type === "capability.shadow_diverged").map((row) => [row.actor, row.capability, row.detail]);
+    expect(diverged).toEqual([["u_dana", "customers.get", "shadow profile-read-needs-manager would require-approval (enforced allow)"]]);
+    // A shadow's stance never joins the enforced evidence: the read is requested and completed, never held.
+    const read = result.audit.filter((row) => row.capability === "customers.get").map((row) => row.type);
+    expect(read).toEqual(["capability.requested", "capability.shadow_diverged", "capability.started", "capability.completed"]);
+  });
+
   it("redacts personal data before the model sees it", () => {
     const customer = JSON.parse(result.steps[0]!.detail);
     expect(customer.email).toBe("a***@example.com");

@@ -8,5 +8,8 @@ const requireUser = os.$context<AppContext>().middleware(({ context, next }) => 
   return next();
 });
 
-/** The app's builder: oRPC's, with agent metadata typed in `.meta({ agent })` and `context.agent` when an agent calls. */
+/**
+ * The app's builder: oRPC's, with `context.agent` typed for when an agent calls. Capabilities declare their metadata
+ * with `.meta(agentMeta({ ... }))`, which oRPC 1 and 2 both accept (docs/guides/orpc-2.md).
+ */
 export const base = agentProcedure(os.$context<AppContext>().use(requireUser));

@@ -1,13 +1,14 @@
 import { ORPCError } from "@orpc/server";
 import { z } from "zod";
+import { agentMeta } from "@orpc-agent/core";
 import { base } from "./base.js";
 
 const maskEmail = (email: string) => email.replace(/^(.).*(@.*)$/, "$1***$2");
 
 export const getCustomer = base
   .input(z.object({ customerId: z.string().describe("Customer id, e.g. c_ada") }))
-  .meta({
-    agent: {
+  .meta(
+    agentMeta({
       description: "Look up a customer profile by id.",
       expose: { aiSdk: true, mcp: true, direct: true },
       sideEffect: "read",
@@ -21,8 +22,8 @@ export const getCustomer = base
           return { ...rest, email: maskEmail(email) };
         },
       },
-    },
-  })
+    }),
+  )
   .handler(({ input, context }) => {
     const customer = context.store.customers.get(input.customerId);
     if (!customer || customer.deleted) throw new ORPCError("NOT_FOUND", { message: `No customer ${input.customerId}.` });
@@ -31,8 +32,8 @@ export const getCustomer = base
 
 export const deleteAccount = base
   .input(z.object({ customerId: z.string() }))
-  .meta({
-    agent: {
+  .meta(
+    agentMeta({
       description: "Permanently delete a customer account and its personal data.",
       expose: { aiSdk: true, mcp: true, direct: true },
       sideEffect: "destructive",
@@ -40,8 +41,8 @@ export const deleteAccount = base
       tags: ["customers"],
       // Four eyes: two approvers, neither of them the person asking (docs/guides/quorum-approvals.md).
       approval: { required: true, type: "data-protection", quorum: 2 },
-    },
-  })
+    }),
+  )
   .handler(({ input, context }) => {
     const customer = context.store.customers.get(input.customerId);
     if (!customer) throw new ORPCError("NOT_FOUND", { message: `No customer ${input.customerId}.` });

@@ -1,18 +1,19 @@
 import { ORPCError } from "@orpc/server";
 import { z } from "zod";
+import { agentMeta } from "@orpc-agent/core";
 import { base } from "./base.js";
 
 export const listOrders = base
   .input(z.object({ customerId: z.string() }))
-  .meta({
-    agent: {
+  .meta(
+    agentMeta({
       description: "List a customer's orders with totals (in cents) and status.",
       expose: { aiSdk: true, mcp: true, direct: true },
       sideEffect: "read",
       risk: "low",
       tags: ["orders"],
-    },
-  })
+    }),
+  )
   .handler(({ input, context }) => [...context.store.orders.values()].filter((o) => o.customerId === input.customerId));
 
 export const refundOrder = base
@@ -23,8 +24,8 @@ export const refundOrder = base
       reason: z.string().min(3).max(200),
     }),
   )
-  .meta({
-    agent: {
+  .meta(
+    agentMeta({
       description: "Refund part or all of an order to the customer's original payment method.",
       expose: { aiSdk: true, mcp: true, direct: true },
       sideEffect: "write",
@@ -33,8 +34,8 @@ export const refundOrder = base
       approval: { type: "manager", expiresInMs: 24 * 60 * 60 * 1000 },
       // What an approvals page shows a manager: the order and the amount, not free text the model wrote.
       redact: { approvalInput: (input) => ({ orderId: (input as { orderId: string }).orderId, amountCents: (input as { amountCents: number }).amountCents }) },
-    },
-  })
+    }),
+  )
   .handler(({ input, context }) => {
     const order = context.store.orders.get(input.orderId);
     if (!order) throw new ORPCError("NOT_FOUND", { message: `No order ${input.orderId}.` });
