@@ -2,6 +2,7 @@
 // so deployments can move when they choose; deprecated (see docs/guides/mcp-migration.md). Surface `mcp`.
 export { createMCPServer } from "./create-mcp-server.js";
 export { createMCPHttpHandler } from "./http/create-http-handler.js";
-export { toNodeHandler, toNodeRequestListener } from "./http/to-node-request-listener.js";
+export { toNodeRequestListener } from "./http/to-node-request-listener.js";
+export { toNodeHandler } from "./http/deprecated-names.js";
 export type { MCPServerHandle, MCPServerOptions, MCPSession } from "./options.js";
 export type { MCPHttpHandlerOptions } from "./http/options.js";

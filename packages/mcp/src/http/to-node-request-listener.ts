@@ -45,12 +45,6 @@ export function toNodeRequestListener(
   };
 }
 
-/**
- * @deprecated Use {@link toNodeRequestListener}. This name is the MCP SDK's own `toNodeHandler`
- * (`@modelcontextprotocol/node`), which takes another argument; it stays as an alias until the next major.
- */
-export const toNodeHandler: typeof toNodeRequestListener = toNodeRequestListener;
-
 /** `undefined` when the request line or headers cannot form a URL or web headers (answered 400). */
 function toWebRequest(req: IncomingMessage, signal: AbortSignal): { request: Request; body?: NodeRequestBody } | undefined {
   const protocol = (req.socket as Partial<TLSSocket>).encrypted === true ? "https" : "http";

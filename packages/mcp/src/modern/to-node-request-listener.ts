@@ -16,9 +16,3 @@ export function toNodeRequestListener(handler: MCPHandler): ReturnType<typeof sd
   // Our `fetch` does its own authentication, so the SDK's `authInfo` pass-through is not used.
   return sdkToNodeHandler({ fetch: (request) => handler.fetch(request) });
 }
-
-/**
- * @deprecated Use {@link toNodeRequestListener}. This name is the MCP SDK's own `toNodeHandler` of
- * `@modelcontextprotocol/node`, which takes another argument; it stays as an alias until the next major.
- */
-export const toNodeHandler: typeof toNodeRequestListener = toNodeRequestListener;
