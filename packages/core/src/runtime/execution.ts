@@ -24,7 +24,8 @@ export type Execution = {
   readonly startedAtMs: number;
   readonly correlationId: string | undefined;
   readonly span: SpanHandle;
-  auditActor: AuditActorRef;
+  /** The actor as events name it; only built when a sink is configured (nothing else reads it). */
+  auditActor: AuditActorRef | undefined;
   capabilityId: string;
   plan: CapabilityPlan | undefined;
   /** Set once stage 5 (or resume's R5) knows it, and only when something consumes it. */
@@ -43,7 +44,7 @@ export function auditEvent<T extends AgentAuditEventType>(exec: Execution, type:
     type,
     timestamp,
     surface: exec.surface,
-    actor: exec.auditActor,
+    actor: exec.auditActor!,
     executionId: exec.executionId,
   };
   // An unknown approval id has no capability to name.
@@ -63,11 +64,11 @@ export function createExecution(
   rt: RuntimeState,
   init: { executionId: string; capabilityId: string; surface: ExposureSurface; actor: unknown; correlationId: string | undefined; approvalId?: string },
 ): Execution {
-  const auditActor = toAuditActorRef(init.actor);
+  const auditActor = rt.audit.enabled || rt.tracing ? toAuditActorRef(init.actor) : undefined;
   const capabilityId = auditedCapabilityId(rt, init.capabilityId);
   const startedAt = rt.now();
   let span = NOOP_SPAN;
-  if (rt.tracing) {
+  if (rt.tracing && auditActor !== undefined) {
     const attributes: Record<string, string> = {
       "orpc_agent.capability_id": capabilityId,
       "orpc_agent.surface": init.surface,
@@ -87,7 +88,7 @@ export function createExecution(
     startedAtMs: startedAt.getTime(),
     correlationId: init.correlationId,
     span,
-    auditActor,
+    auditActor: rt.audit.enabled ? auditActor : undefined,
     capabilityId,
     plan: undefined,
     inputHash: undefined,

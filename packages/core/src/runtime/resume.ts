@@ -15,7 +15,7 @@ import { capabilityNotFound } from "../errors/concealed.js";
 import { frozenCopy } from "../internal/deep-freeze.js";
 import { newExecutionId } from "../internal/ids.js";
 import { isPromiseLike } from "../internal/promise.js";
-import { actingAgentId, toAuditActorRef } from "../audit/actor-ref.js";
+import { actingAgentId } from "../audit/actor-ref.js";
 import { captureActor } from "./capture-actor.js";
 import { createExecution, type Execution } from "./execution.js";
 import { runExecutionTail } from "./execute-tail.js";
@@ -103,7 +103,6 @@ function callerExecution(rt: RuntimeState, executionId: string, approvalId: stri
     correlationId: options.correlationId,
     approvalId,
   });
-  exec.auditActor = toAuditActorRef(options.expectedActor ?? UNKNOWN_CALLER);
   return exec;
 }
 

@@ -66,6 +66,15 @@ describe("stage 11 call context (core.md §6.1, §1.2)", () => {
     expect({ ...agent }.idempotencyKey).toBe(key);
     expect(JSON.parse(JSON.stringify(agent)).idempotencyKey).toBe(key);
     expect(Object.keys(agent)).toContain("idempotencyKey");
+    expect(Object.getOwnPropertySymbols(agent)).toEqual([]);
+  });
+
+  it("every execution's minted key comes from one shared getter, so ctx.agent stays a fast object (issue 28)", async () => {
+    const [a, b] = [(await contextFor({})).ctx.agent, (await contextFor({})).ctx.agent];
+    const getter = (o: object) => Object.getOwnPropertyDescriptor(o, "idempotencyKey")?.get;
+    expect(getter(a)).toBeTypeOf("function");
+    expect(getter(b)).toBe(getter(a));
+    expect(b.idempotencyKey).not.toBe(a.idempotencyKey);
   });
 
   it("the caller's context object is not mutated and is not the object the procedure receives", async () => {
