@@ -1,8 +1,8 @@
-import { isWellFormedActor } from "@orpc-agent/core/adapter";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Actor } from "@orpc-agent/core";
 import type { MCPIdentity, MCPServerOptions } from "./options.js";
+import { isIdentity, withActingClient } from "./identity-checks.js";
 
 /** What a request handler's `extra` tells about the session (docs/architecture/spec/adapters.md#adapters-3-3). */
 export type SessionFacts = { sessionId?: string; authInfo?: AuthInfo };
@@ -91,22 +91,6 @@ async function judgeSession<TContext>(
   } catch {
     return undefined;
   }
-}
-
-/**
- * The acting agent is the OAuth client the verified token was issued to: `via.id` = `authInfo.clientId`, replacing
- * whatever `createContext` put there. Without verified auth info (stdio) the app's own answer stands. Never from
- * tool arguments (SI-3).
- */
-function withActingClient<TContext>(identity: MCPIdentity<TContext>, authInfo: AuthInfo | undefined): MCPIdentity<TContext> {
-  const clientId: unknown = authInfo?.clientId;
-  if (typeof clientId !== "string" || clientId.length === 0) return identity;
-  return { ...identity, actor: { ...identity.actor, via: { id: clientId } } };
-}
-
-function isIdentity<TContext>(value: unknown): value is MCPIdentity<TContext> {
-  if (typeof value !== "object" || value === null) return false;
-  return isWellFormedActor((value as { actor?: unknown }).actor);
 }
 
 // Hashed synchronously with node:crypto where the platform has it (looked up, not imported, so the adapter still
