@@ -11,6 +11,7 @@ import type { RemoteExecutionResult } from "@orpc-agent/core/client";
 import { createInvocationService } from "@orpc-agent/core/server";
 import { approvalEventKey, createDBOSCapabilitySteps } from "../src/index.js";
 import { createTestDatabase, REAL_SERVER, type TestDatabase } from "./support/database.js";
+import { withIdleTransactionTimeout } from "./support/dbos.js";
 import { idempotencyKeyOf } from "./support/journal.js";
 import { APPROVALS_DDL, INVOCATIONS_DDL, createPgApprovalCoordinator, createPgInvocationJournal, type PgQuery } from "./support/postgres.js";
 
@@ -45,7 +46,8 @@ describe(`README example on a ${REAL_SERVER}`, () => {
     // The README reads its seal secret from the environment; a test-only one stands in here.
     process.env.APPROVAL_SEAL_SECRET ??= "test-only-seal-secret-at-least-32-bytes-long";
     db = await createTestDatabase("readme");
-    process.env.DATABASE_URL = db.url;
+    // The URL a deployment would set; the timeout option spares the run pg's DeprecationWarning (support/dbos.ts).
+    process.env.DATABASE_URL = withIdleTransactionTimeout(db.url);
   });
   afterAll(async () => {
     if (DBOS.isInitialized()) await DBOS.shutdown();
