@@ -1,3 +1,4 @@
+import { ConfigurationError } from "@orpc-agent/core/adapter";
 import {
   createAgentRuntime,
   createInMemoryApprovalCoordinator,
@@ -112,10 +113,10 @@ export function createAgentTestRuntime<TContext = Record<string, unknown>>(
   options: AgentTestRuntimeOptions<TContext>,
 ): AgentTestRuntime<TContext> {
   if (typeof options !== "object" || options === null) {
-    throw new TypeError("createAgentTestRuntime(options): options must be an object with `registry` or `governance`.");
+    throw new ConfigurationError("createAgentTestRuntime(options): options must be an object with `registry` or `governance`.");
   }
   const clock = options.clock ?? testClock();
-  if (typeof clock?.now !== "function") throw new TypeError("createAgentTestRuntime: clock must be a TestClock (see testClock()).");
+  if (typeof clock?.now !== "function") throw new ConfigurationError("createAgentTestRuntime: clock must be a TestClock (see testClock()).");
   const audit = capturedAudit();
   const sinks = [audit, ...extraSinks(options.audit)];
   const approvals = approvalsConfig(options.approvals, clock);
@@ -184,13 +185,13 @@ function baseGovernance(options: AgentTestRuntimeOptions<any>): AgentGovernance 
   const hasRegistry = options.registry !== undefined;
   const hasGovernance = options.governance !== undefined;
   if (hasRegistry === hasGovernance) {
-    throw new TypeError(
+    throw new ConfigurationError(
       "createAgentTestRuntime: give exactly one of `registry` (with optional `policies`) or `governance`, e.g. createAgentTestRuntime({ governance }).",
     );
   }
   if (hasGovernance) {
     if (options.policies !== undefined) {
-      throw new TypeError("createAgentTestRuntime: `policies` goes with `registry`; a governance already carries its policies.");
+      throw new ConfigurationError("createAgentTestRuntime: `policies` goes with `registry`; a governance already carries its policies.");
     }
     return options.governance!;
   }
@@ -212,7 +213,7 @@ function approvalsConfig(given: AgentTestRuntimeOptions["approvals"], clock: Tes
     coordinator !== null &&
     (["create", "get", "decide", "markConsumed"] as const).every((method) => typeof coordinator[method] === "function");
   if (!complete) {
-    throw new TypeError('createAgentTestRuntime: approvals must be "auto-approve", "auto-reject" or an ApprovalCoordinator { create, get, decide, markConsumed }.');
+    throw new ConfigurationError('createAgentTestRuntime: approvals must be "auto-approve", "auto-reject" or an ApprovalCoordinator { create, get, decide, markConsumed }.');
   }
   return { coordinator: given as ApprovalCoordinator };
 }
@@ -221,7 +222,7 @@ function extraSinks(given: AuditSink | AuditSink[] | undefined): AuditSink[] {
   if (given === undefined) return [];
   const list = Array.isArray(given) ? given : [given];
   if (!list.every((sink) => typeof sink === "function")) {
-    throw new TypeError("createAgentTestRuntime: audit must be a sink function or an array of sink functions.");
+    throw new ConfigurationError("createAgentTestRuntime: audit must be a sink function or an array of sink functions.");
   }
   return list;
 }

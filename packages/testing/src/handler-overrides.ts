@@ -1,3 +1,4 @@
+import { ConfigurationError } from "@orpc-agent/core/adapter";
 import type { AgentGovernance } from "@orpc-agent/core";
 import { rebuildGovernance, reconstructProcedure } from "./rebuild-governance.js";
 
@@ -13,16 +14,16 @@ export type HandlerOverride = (opts: { input: unknown; context: any; signal?: Ab
  */
 export function applyHandlerOverrides(governance: AgentGovernance, overrides: Record<string, HandlerOverride>): AgentGovernance {
   if (typeof overrides !== "object" || overrides === null || Array.isArray(overrides)) {
-    throw new TypeError("createAgentTestRuntime: overrides must be an object of handler functions keyed by capability id.");
+    throw new ConfigurationError("createAgentTestRuntime: overrides must be an object of handler functions keyed by capability id.");
   }
   const ids = Object.keys(overrides);
   if (ids.length === 0) return governance;
   for (const id of ids) {
     if (governance.registry.get(id) === undefined) {
       const known = governance.registry.ids().join(", ") || "(none)";
-      throw new TypeError(`createAgentTestRuntime: overrides names "${id}", which is not a capability of the registry. Known ids: ${known}.`);
+      throw new ConfigurationError(`createAgentTestRuntime: overrides names "${id}", which is not a capability of the registry. Known ids: ${known}.`);
     }
-    if (typeof overrides[id] !== "function") throw new TypeError(`createAgentTestRuntime: overrides["${id}"] must be a handler function.`);
+    if (typeof overrides[id] !== "function") throw new ConfigurationError(`createAgentTestRuntime: overrides["${id}"] must be a handler function.`);
   }
   return rebuildGovernance(governance, (capability) =>
     Object.hasOwn(overrides, capability.id)
