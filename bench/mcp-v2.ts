@@ -12,7 +12,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } f
 import { toNodeHandler as sdkToNodeHandler } from "@modelcontextprotocol/node";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createMcpHandler, McpServer, Server, type ListToolsResult } from "@modelcontextprotocol/server";
+import { createMcpHandler, McpServer, Server as LowLevelServer, type ListToolsResult } from "@modelcontextprotocol/server";
 import { allow, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy } from "@orpc-agent/core";
 import { createMCPHandler } from "@orpc-agent/mcp";
 import { toNodeRequestListener } from "@orpc-agent/mcp/node";
@@ -74,7 +74,7 @@ export async function mcpV2Cost(options: { rounds: number; calls: number; lists:
   });
   let canned: ListToolsResult | undefined;
   const floor = createMcpHandler(() => {
-    const server = new Server({ name: "floor", version: "0.0.0" }, { capabilities: { tools: { listChanged: false } } });
+    const server = new LowLevelServer({ name: "floor", version: "0.0.0" }, { capabilities: { tools: { listChanged: false } } });
     server.setRequestHandler("tools/list", () => canned!);
     return server;
   });
