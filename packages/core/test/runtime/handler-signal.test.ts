@@ -62,4 +62,17 @@ describe("the handler's signal", () => {
     const result = await runtimeWith({ spread }).invoke("spread", undefined, { actor: dana, context: {} });
     expect(result).toMatchObject({ status: "completed", output: { isSignal: true, aborted: false } });
   });
+
+  it("leaves the path the handler sees a plain frozen copy: no symbol, no extra key", async () => {
+    const peek = agentProcedure(os)
+      .meta(agentMeta(readMeta()))
+      .handler(({ path }) => ({
+        path: [...path],
+        keys: Reflect.ownKeys(path).map(String),
+        frozen: Object.isFrozen(path),
+        proto: Object.getPrototypeOf(path) === Array.prototype,
+      }));
+    const result = await runtimeWith({ peek }).invoke("peek", undefined, { actor: dana, context: {} });
+    expect(result).toMatchObject({ status: "completed", output: { path: ["peek"], keys: ["0", "length"], frozen: true, proto: true } });
+  });
 });
