@@ -4,7 +4,7 @@ import { mapOrpcError } from "../../errors/map-orpc-error.js";
 import type { SpanHandle } from "../../tracing/types.js";
 import type { Execution } from "../execution.js";
 import type { CapabilityPlan } from "../plan.js";
-import { timerDelay } from "../../internal/promise.js";
+import { deadlineQueue, type DeadlineEntry, type DeadlineQueue } from "../../internal/deadline-queue.js";
 import { bindAttemptPath, SIGNAL_ON_DEMAND } from "./signal-on-demand.js";
 
 export type AttemptOutcome = { ok: true; output: unknown } | { ok: false; error: CapabilityError };
@@ -17,17 +17,21 @@ export type AttemptFinish<T> = (exec: Execution, outcome: AttemptOutcome) => T;
 
 /**
  * One stage-11 attempt: one AbortController (where SIGNAL_ON_DEMAND, only once a middleware or the handler reads its
- * signal), one unref'd timer and one listener on the caller signal, all released when it settles (docs/architecture/spec/core.md#core-16).
- * The first of result, timer and caller abort wins; anything later is discarded. A signal first read after an abort is born aborted with
+ * signal), one deadline on the shared queue for its duration (one unref'd timer serves them all, deadline-queue.ts)
+ * and one listener on the caller signal, all released when it settles (docs/architecture/spec/core.md#core-16).
+ * The first of result, deadline and caller abort wins; anything later is discarded. A signal first read after an abort is born aborted with
  * the same reason, so every reader sees what an eager controller would have shown (SI-12).
  * A class rather than closures, finishing the execution itself when it settles: an attempt in flight is the
  * runtime's largest per-call allocation (issue 28).
  */
-class Attempt<T> implements AttemptSignalSource {
+class Attempt<T> implements AttemptSignalSource, DeadlineEntry {
   private settled = false;
   private controller: AbortController | undefined;
   private reason: CapabilityError | undefined;
-  private readonly timer: ReturnType<typeof setTimeout>;
+  due = 0;
+  prevDue: DeadlineEntry | undefined = undefined;
+  nextDue: DeadlineEntry | undefined = undefined;
+  queue: DeadlineQueue | undefined = undefined;
 
   constructor(
     private readonly exec: Execution,
@@ -38,8 +42,7 @@ class Attempt<T> implements AttemptSignalSource {
     private readonly span: SpanHandle | undefined,
     timeoutMs: number,
   ) {
-    this.timer = setTimeout(onTimeout, timerDelay(timeoutMs), this as Attempt<unknown>);
-    (this.timer as { unref?: () => void }).unref?.();
+    deadlineQueue(timeoutMs).add(this);
   }
 
   start(plan: CapabilityPlan, input: unknown, context: Record<string, unknown>): void {
@@ -70,6 +73,11 @@ class Attempt<T> implements AttemptSignalSource {
     return this.controller.signal;
   }
 
+  /** The deadline passed. */
+  expire(): void {
+    this.abortWith(new CapabilityError({ code: "TIMEOUT" }));
+  }
+
   /** The caller's signal fired: terminal, never retried. */
   handleEvent(): void {
     this.abortWith(new CapabilityError({ code: "CANCELLED" }));
@@ -85,7 +93,7 @@ class Attempt<T> implements AttemptSignalSource {
   private settle(outcome: AttemptOutcome): void {
     if (this.settled) return;
     this.settled = true;
-    clearTimeout(this.timer);
+    this.queue?.remove(this);
     this.signal?.removeEventListener("abort", this);
     this.span?.end(outcome.ok ? "ok" : "error");
     let value: T;
@@ -97,10 +105,6 @@ class Attempt<T> implements AttemptSignalSource {
     }
     this.resolve(value);
   }
-}
-
-function onTimeout(attempt: Attempt<unknown>): void {
-  attempt.abortWith(new CapabilityError({ code: "TIMEOUT" }));
 }
 
 export function runAttempt<T>(
