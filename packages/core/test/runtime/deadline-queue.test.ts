@@ -1,5 +1,5 @@
 // Stage 11's timeouts share one timer per duration (internal/deadline-queue.ts, issue 28). Whatever the sharing,
-// each attempt must time out at its own deadline, never before it, and leave nothing scheduled (SI-12, core.md §16).
+// each attempt must time out at its own deadline, never before it, and leave nothing scheduled (SI-12, docs/architecture/spec/core.md#core-16).
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DeadlineQueue, type DeadlineEntry } from "../../src/internal/deadline-queue.js";
 import { agentMeta, type ExecutionResult } from "../../src/index.js";
