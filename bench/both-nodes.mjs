@@ -29,6 +29,7 @@ for (const node of binaries) {
 const rows = [
   ["invokePlain", "invoke, no policies, no sink"],
   ["invokeSinked", "invoke, 3 sync policies + async sink"],
+  ["sinkedFloor", "its floor: the mandated work by hand, no pipeline (sinked-floor.ts)"],
   ["heapInFlight", "heap per in-flight invoke (10 000 concurrent) vs raw"],
   ["concurrentWall", "10 000 concurrent invokes, wall (CPU time)"],
 ];
@@ -48,3 +49,6 @@ for (const [key, path] of rows) {
   const budget = new Set(summaries.map((s) => s[`${key}Budget`])).size === 1 ? `≤ ${summaries[0][`${key}Budget`].toFixed(1)}×` : budgets.join(", ");
   console.log(`| ${path} | ${summaries.map((s) => cell(s, key)).join(" | ")} | ${budget} |`);
 }
+// How far the pipeline sits above the floor: what cuts could still win on the sinked row.
+const overFloor = summaries.map((s) => `Node ${major(s.node)} ${(s.invokeSinkedSubject / s.sinkedFloorSubject).toFixed(2)}×`).join(", ");
+console.log(`\nSinked invoke over its floor (medians): ${overFloor}.`);
