@@ -17,6 +17,7 @@ import type { ApprovalsConfig } from "../approvals/types.js";
 import type { AuditConfig } from "../audit/types.js";
 import type { AgentGovernance } from "../governance/types.js";
 import type { TracingAdapter } from "../tracing/types.js";
+import { containTracing } from "../tracing/contained.js";
 import type { AgentRuntime } from "./types.js";
 import { emitStartupWarnings } from "./warnings.js";
 
@@ -98,6 +99,7 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
   if (typeof now !== "function") throw new TypeError("now must be a function returning a Date.");
   const approvals = options.approvals ?? {};
   if (approvals.handler !== undefined && typeof approvals.handler !== "function") throw new TypeError("approvals.handler must be a function.");
+  const tracing = options.tracing === undefined ? undefined : containTracing(checkTracing(options.tracing));
   const audit = createAuditEmitter(options.audit);
   const sealer = approvals.seal === undefined || approvals.seal === false ? undefined : createApprovalSealer(checkSealOptions(approvals.seal));
   const stored = approvals.coordinator ?? createInMemoryApprovalCoordinator({ now });
@@ -128,7 +130,7 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
     defaults,
     now,
     audit,
-    tracing: options.tracing,
+    tracing,
     coordinator,
     sealer,
     approvalHandler: approvals.handler,
@@ -148,6 +150,13 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
   };
   registerRuntimeState(runtime, state);
   return Object.freeze(runtime);
+}
+
+function checkTracing(tracing: TracingAdapter): TracingAdapter {
+  if (typeof (tracing as Partial<TracingAdapter> | null)?.startSpan !== "function") {
+    throw new TypeError("tracing must be a TracingAdapter: an object with startSpan(name, attributes, parent?).");
+  }
+  return tracing;
 }
 
 function resolveDefaults(given: RuntimeDefaults | undefined): ResolvedDefaults {

@@ -84,17 +84,28 @@ class Attempt<T> implements AttemptSignalSource, DeadlineEntry {
   }
 
   abortWith(error: CapabilityError): void {
-    if (this.settled) return;
+    if (!this.decide()) return;
     this.reason = error;
+    // Decided before aborting: the handler's abort listeners run inside abort(), and one that aborts the caller or
+    // settles the handler must not replace the outcome that got here first (SI-12).
     this.controller?.abort(error);
-    this.settle({ ok: false, error });
+    this.complete({ ok: false, error });
   }
 
   private settle(outcome: AttemptOutcome): void {
-    if (this.settled) return;
+    if (this.decide()) this.complete(outcome);
+  }
+
+  /** The first outcome wins: false when one was already decided. Releases the deadline and the caller listener. */
+  private decide(): boolean {
+    if (this.settled) return false;
     this.settled = true;
     this.queue?.remove(this);
     this.signal?.removeEventListener("abort", this);
+    return true;
+  }
+
+  private complete(outcome: AttemptOutcome): void {
     this.span?.end(outcome.ok ? "ok" : "error");
     let value: T;
     try {
