@@ -2,12 +2,12 @@
 // allowing policies, written by hand around the same raw oRPC `call`, with no pipeline around it. No real runtime
 // can cost less, so where this floor's own ratio is over a budget, that budget is out of reach.
 // What it keeps, each the cheapest way this machine offers:
-// - an execution id (core.md stage 2): one randomUUID;
+// - an execution id (docs/architecture/spec/core.md#core-5, stage 2): one randomUUID;
 // - the frozen input every observer shares (SI-6): one frozen copy;
-// - the input hash in every event (core.md stage 5, with a sink configured): SHA-256 over the canonical JSON, here
+// - the input hash in every event (docs/architecture/spec/core.md#core-5, stage 5, with a sink configured): SHA-256 over the canonical JSON, here
 //   JSON.stringify, which is canonical for this one-key input;
 // - three envelopes (`capability.requested`, `started`, `completed`), each frozen with its own Date and frozen data,
-//   handed to the async sink with one rejection handler each (core.md §11: a failing sink must not break the call);
+//   handed to the async sink with one rejection handler each (docs/architecture/spec/core.md#core-11: a failing sink must not break the call);
 // - three policy calls and their verdict check (stage 7).
 // What it leaves out, though the runtime must do it: the timeout, the signal, the actor check, output redaction,
 // policy records and deadlines, the retry loop, the result's error envelope.
