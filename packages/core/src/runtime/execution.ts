@@ -21,6 +21,7 @@ export type Execution = {
    * the Date, so without a sink only its time is kept: one object less per call in flight (issue 28).
    */
   readonly startedAt: Date | undefined;
+  /** `startedAt` in epoch milliseconds; 0 without a sink, where no duration is reported. */
   readonly startedAtMs: number;
   readonly correlationId: string | undefined;
   readonly span: SpanHandle;
@@ -66,7 +67,8 @@ export function createExecution(
 ): Execution {
   const auditActor = rt.audit.enabled || rt.tracing ? toAuditActorRef(init.actor) : undefined;
   const capabilityId = auditedCapabilityId(rt, init.capabilityId);
-  const startedAt = rt.now();
+  // Only events read the start (its Date, and durations from it): without a sink the clock is not read (issue 28).
+  const startedAt = rt.audit.enabled ? rt.now() : undefined;
   let span = NOOP_SPAN;
   if (rt.tracing && auditActor !== undefined) {
     const attributes: Record<string, string> = {
@@ -84,8 +86,8 @@ export function createExecution(
     rt,
     executionId: init.executionId,
     surface: init.surface,
-    startedAt: rt.audit.enabled ? startedAt : undefined,
-    startedAtMs: startedAt.getTime(),
+    startedAt,
+    startedAtMs: startedAt === undefined ? 0 : startedAt.getTime(),
     correlationId: init.correlationId,
     span,
     auditActor: rt.audit.enabled ? auditActor : undefined,

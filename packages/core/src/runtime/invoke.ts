@@ -6,7 +6,7 @@ import { canonicalSnapshot } from "../internal/canonical-snapshot.js";
 import { inputSnapshot } from "../internal/input-snapshot.js";
 import { captureActor } from "./capture-actor.js";
 import { isPromiseLike } from "../internal/promise.js";
-import { createExecution, emit, type Execution } from "./execution.js";
+import { auditEvent, createExecution, type Execution } from "./execution.js";
 import { finishDenied, finishFailed, finishInternalFailure, finishSuspended } from "./finish.js";
 import type { ApprovalDemand, PolicyBatchResult } from "../policy/evaluate-batch.js";
 import { runPolicyBatch, policyRefusal } from "./stages/policies.js";
@@ -61,7 +61,7 @@ function runStages(exec: Execution, rawInput: unknown, capturedActor: unknown, o
   // Stage 3: resolve.
   const plan = rt.plans.get(exec.capabilityId);
   // Stage 2's instant: `capability.requested` shares the execution's start time.
-  emit(exec, "capability.requested", () => (plan ? { sideEffect: plan.meta.sideEffect, risk: plan.meta.risk } : {}), exec.startedAt);
+  if (rt.audit.enabled) rt.audit.emit(auditEvent(exec, "capability.requested", plan ? { sideEffect: plan.meta.sideEffect, risk: plan.meta.risk } : {}, exec.startedAt));
   if (!plan) return finishDenied(exec, capabilityNotFound(), "unknown");
   exec.plan = plan;
   if (rt.tracing) exec.span.setAttributes({ "orpc_agent.side_effect": plan.meta.sideEffect, "orpc_agent.risk": plan.meta.risk });
@@ -126,11 +126,13 @@ function afterInputBound(exec: Execution, input: unknown, rawInput: unknown, cap
   const invocationShadows = plan.shadowPolicies.invocation[exec.surface];
   if (invocationPolicies.length === 0 && invocationShadows.length === 0) return approvalStage(exec, actor, input, rawInput, options, NO_DEMANDS);
   const batch = runPolicyBatch(exec, "invocation", invocationPolicies, { actor, context: options.context, input }, invocationShadows);
-  const decided = (b: PolicyBatchResult): Later => {
-    const refusal = policyRefusal(b);
-    return refusal ? finishDenied(exec, refusal.error, refusal.reason) : approvalStage(exec, actor, input, rawInput, options, b.approvals);
-  };
-  return isPromiseLike(batch) ? guarded(exec, batch.then(decided)) : decided(batch);
+  if (isPromiseLike(batch)) return guarded(exec, batch.then((b) => afterInvocationPolicies(exec, actor, input, rawInput, options, b)));
+  return afterInvocationPolicies(exec, actor, input, rawInput, options, batch);
+}
+
+function afterInvocationPolicies(exec: Execution, actor: Actor, input: unknown, rawInput: unknown, options: ExecutionOptions<unknown>, batch: PolicyBatchResult): Later {
+  const refusal = policyRefusal(batch);
+  return refusal ? finishDenied(exec, refusal.error, refusal.reason) : approvalStage(exec, actor, input, rawInput, options, batch.approvals);
 }
 
 const NO_DEMANDS: readonly ApprovalDemand[] = Object.freeze([]);

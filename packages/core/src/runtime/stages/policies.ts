@@ -2,12 +2,13 @@ import type { Actor } from "../../capability/types.js";
 import { CapabilityError } from "../../errors/capability-error.js";
 import { capabilityNotFound } from "../../errors/concealed.js";
 import type { DeniedReason } from "../../audit/types.js";
-import type { PolicyBatchResult } from "../../policy/evaluate-batch.js";
+import { evaluatePolicyBatch, type PolicyBatchResult } from "../../policy/evaluate-batch.js";
 import { evaluateWithShadows, type ShadowedBatch } from "../../policy/evaluate-shadows.js";
 import { policyScopeAdmitsActor } from "../../policy/scope.js";
 import { isPromiseLike } from "../../internal/promise.js";
 import type { ApprovalRecord } from "../../approvals/types.js";
 import type { AgentPolicy, PolicyPhase, PolicyRequest } from "../../policy/types.js";
+import type { SpanHandle } from "../../tracing/types.js";
 import type { Execution } from "../execution.js";
 import { emit, recordPolicyDecisions } from "../execution.js";
 
@@ -44,17 +45,26 @@ export function runPolicyBatch(
     { "orpc_agent.capability_id": plan.id, "orpc_agent.surface": exec.surface },
     exec.span,
   );
+  if (shadows.length === 0) {
+    // No shadows: the enforced batch alone, with no wrapper or closure on the synchronous path (issue 28).
+    const batch = evaluatePolicyBatch(enforced, request, exec.rt.defaults.policyTimeoutMs);
+    return isPromiseLike(batch) ? batch.then((b) => settleBatch(exec, b, span)) : settleBatch(exec, batch, span);
+  }
   const result = evaluateWithShadows(enforced, shadows, request, exec.rt.defaults.policyTimeoutMs);
   const settle = ({ batch, divergences }: ShadowedBatch) => {
-    recordPolicyDecisions(exec, batch.records);
     for (const divergence of divergences) {
       emit(exec, "capability.shadow_diverged", () => ({ policy: divergence.policy, phase, decision: divergence.decision, enforced: batch.verdict }));
     }
-    if (shadows.length > 0) span?.setAttributes({ "orpc_agent.shadow_divergences": divergences.length });
-    span?.end(batch.verdict === "error" ? "error" : "ok");
-    return batch;
+    span?.setAttributes({ "orpc_agent.shadow_divergences": divergences.length });
+    return settleBatch(exec, batch, span);
   };
   return isPromiseLike(result) ? result.then(settle) : settle(result);
+}
+
+function settleBatch(exec: Execution, batch: PolicyBatchResult, span: SpanHandle | undefined): PolicyBatchResult {
+  recordPolicyDecisions(exec, batch.records);
+  span?.end(batch.verdict === "error" ? "error" : "ok");
+  return batch;
 }
 
 const NO_POLICIES: readonly AgentPolicy[] = Object.freeze([]);

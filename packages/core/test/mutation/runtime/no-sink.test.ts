@@ -1,6 +1,7 @@
 // Raised from the mutation run: with no audit sink the runtime builds no audit event at all (docs/architecture/spec/core.md#core-16, "with no
 // sinks, build none"). Building one reads the injected `now` for its timestamp, so the clock reads show it: with no
-// sink, `now` is read only where the call itself needs a time (startedAt, an approval's requestedAt and expiry check).
+// sink, `now` is read only where the call itself needs a time (an approval's requestedAt and expiry check): not even
+// for the execution's start, which only events and their durations read.
 import { describe, expect, it } from "vitest";
 import { captureStartupWarnings } from "../../support/startup-warnings.js";
 import { base, build, counted, dana, meta, priya } from "../../runtime/pipeline-harness.js";
@@ -27,7 +28,7 @@ describe("no audit sink: no event is built", () => {
     expect(clock.state.reads).toEqual([]);
   });
 
-  it("invoke reads the clock once, for startedAt, and never on the way into the procedure", async () => {
+  it("invoke never reads the clock, neither for its start nor on the way into the procedure", async () => {
     const clock = phasedClock();
     const proc = base.meta(agentMeta(meta())).handler(() => {
       clock.state.phase = "after";
@@ -35,20 +36,21 @@ describe("no audit sink: no event is built", () => {
     });
     const { runtime } = build({ defs: { a: proc }, audit: [], now: clock.now });
     expect(await runtime.invoke("a", undefined, { actor: dana, context: {} })).toMatchObject({ status: "completed" });
-    expect(clock.state.reads).toEqual(["before"]);
+    expect(clock.state.reads).toEqual([]);
   });
 
-  it("a denied call reads it once too; with a sink, both read it again for their terminal event", async () => {
+  it("a denied call does not read it either; with a sink, both read it for their start and their terminal event", async () => {
     for (const id of ["a", "missing"]) {
       const silent = phasedClock();
       await build({ defs: { a: counted().procedure }, audit: [], now: silent.now }).runtime.invoke(id, undefined, { actor: dana, context: {} });
-      expect(silent.state.reads, id).toHaveLength(1);
+      expect(silent.state.reads, id).toHaveLength(0);
 
       const heard = phasedClock();
       const { runtime, events } = build({ defs: { a: counted().procedure }, now: heard.now });
       await runtime.invoke(id, undefined, { actor: dana, context: {} });
       expect(events.at(-1)!.type).toBe(id === "a" ? "capability.completed" : "capability.denied");
-      expect(heard.state.reads.length, id).toBeGreaterThan(1);
+      // A completed call also stamps `capability.started`.
+      expect(heard.state.reads.length, id).toBe(id === "a" ? 3 : 2);
     }
   });
 
@@ -70,7 +72,7 @@ describe("no audit sink: no event is built", () => {
       },
     });
     expect(await runtime.invoke("pay", { amount: 5 }, { actor: dana, context: {} })).toMatchObject({ status: "completed" });
-    // startedAt and requestedAt before the handler, the expiry check after it.
-    expect(clock.state.reads).toEqual(["before", "before", "decided"]);
+    // requestedAt before the handler, the expiry check after it.
+    expect(clock.state.reads).toEqual(["before", "decided"]);
   });
 });
