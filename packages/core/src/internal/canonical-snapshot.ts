@@ -10,6 +10,9 @@ import { isProxy, snapshot, snapshotWithoutToJSON } from "./input-snapshot.js";
 export function canonicalSnapshot<T>(value: T): { value: T; canonical: string | undefined } {
   const walk = new Walk();
   const copy = walk.value(value, "", 0);
+  // Canonical JSON of the snapshot calls a toJSON its copies inherit, even one a getter added mid-walk: `in`, so a
+  // getter installed there is not run here.
+  if ("toJSON" in Object.prototype || "toJSON" in Array.prototype) walk.plain = false;
   return { value: copy as T, canonical: walk.plain && walk.text !== undefined ? walk.text : undefined };
 }
 
@@ -68,13 +71,18 @@ class Walk {
   private array(value: readonly unknown[], depth: number): unknown {
     const out: unknown[] = new Array(value.length);
     let text = "[";
-    for (let i = 0; i < value.length; i++) {
-      out[i] = this.value(value[i], String(i), depth + 1);
+    // `length` is read each time, as inputSnapshot reads it: a getter may shrink or grow the array mid-walk.
+    let i = 0;
+    for (; i < value.length; i++) {
+      const item = this.value(value[i], String(i), depth + 1);
+      // An element the prototype chain defines could be a setter that swallows the write (SI-6).
+      if (i in Array.prototype) this.plain = false;
+      out[i] = item;
       if (i > 0) text += ",";
       text += this.text ?? "null";
     }
-    // Canonical JSON would call a toJSON the copy inherits (a patched Array.prototype); the ordinary path does that.
-    if (typeof (out as { toJSON?: unknown }).toJSON === "function") this.plain = false;
+    // A shrunk array leaves the copy its first length, with holes the text never wrote.
+    if (out.length !== i) this.plain = false;
     this.text = text + "]";
     return Object.freeze(out);
   }
@@ -92,7 +100,11 @@ class Walk {
       const item = this.value(value[key], key, depth + 1);
       // An own "__proto__" key stays an own key: assigning it would swap the copy's prototype (SI-6).
       if (key === "__proto__") Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
-      else out[key] = item;
+      else {
+        // A key Object.prototype also has may be a setter (or read-only) that the write goes to instead (SI-6).
+        if (!nullProto && key in Object.prototype) this.plain = false;
+        out[key] = item;
+      }
       const member = this.text === undefined ? undefined : JSON.stringify(key) + ":" + this.text;
       if (members !== undefined) members[i] = member;
       else if (member !== undefined) text += text.length > 1 ? "," + member : member;

@@ -43,6 +43,12 @@ const tree = fc.letrec<{ node: unknown }>((tie) => ({
   ),
 })).node;
 
+function usesPrototypeKey(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return value.some(usesPrototypeKey);
+  return Object.keys(value).some((key) => (key !== "__proto__" && key in Object.prototype) || usesPrototypeKey((value as Record<string, unknown>)[key]));
+}
+
 function canonicalOrError(value: unknown): string {
   try {
     return canonicalJson(value);
@@ -83,7 +89,11 @@ describe("canonicalSnapshot: one walk for the snapshot and its canonical JSON", 
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
         const fused = canonicalSnapshot(value);
-        expect(fused.canonical).toBe(canonicalJson(value));
+        // A key Object.prototype also has ("constructor", "toString") is left to the ordinary path: its write could
+        // reach a setter there.
+        if (usesPrototypeKey(value)) expect(fused.canonical).toBeUndefined();
+        else expect(fused.canonical).toBe(canonicalJson(value));
+        expect(canonicalJson(fused.value)).toBe(canonicalJson(value));
       }),
       { numRuns: RUNS },
     );
