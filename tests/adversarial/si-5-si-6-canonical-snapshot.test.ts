@@ -1,7 +1,8 @@
-// SI-5 / SI-6: the fused snapshot-and-canonical-JSON walk (internal/canonical-snapshot.ts, issue 28) attacked
-// through a real runtime. With an audit sink, the hash comes from the walk's own text; without one, from
-// canonicalJson of the snapshot. Each case runs both ways and checks that the audited hash is sha256 of the canonical
-// JSON of what the handler received, and that it equals the hash the un-audited runtime binds for the same input.
+// SI-5 / SI-6: the audited hash against what executes, through a real runtime, for hostile input shapes (getters,
+// toJSON, resized arrays, patched prototypes, Proxies, deep nesting). Each case runs with and without an audit sink
+// and checks that the audited hash is sha256 of the canonical JSON of what the handler received, and that it equals
+// the hash the un-audited runtime binds for the same input. (Written against a one-walk snapshot-and-hash that
+// issue 28 tried and withdrew after a second attack round found prototype-chain breaks it could not close cheaply.)
 import {
   createAgentRuntime,
   createCapabilityRegistry,

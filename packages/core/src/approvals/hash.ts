@@ -70,11 +70,6 @@ export function hashCanonicalInputAnywhere(value: unknown): string | undefined |
   return canHashSync ? hashCanonicalInput(value) : hashCanonicalInputAsync(value);
 }
 
-/** `sha256Hex` where it can run synchronously, else a promise over Web Crypto: for text already canonical. */
-export function sha256HexAnywhere(text: string): string | Promise<string> {
-  return canHashSync ? sha256Hex(text) : sha256HexAsync(text);
-}
-
 /**
  * The input hash approvals bind (docs/architecture/spec/core.md#core-10): lowercase hex SHA-256 of the canonical JSON of `value`, on any
  * platform; `undefined` when the value has no canonical form. For adapters binding their own state to an input.

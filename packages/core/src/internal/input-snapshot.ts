@@ -13,7 +13,7 @@ export function inputSnapshot<T>(value: T): T {
 
 // A Proxy can answer each prototype or property read differently, so no copy of it binds anything: refused where
 // the platform can tell (Node). Looked up at load time, never statically imported, so core loads outside Node.
-export const isProxy = loadIsProxy();
+const isProxy = loadIsProxy();
 
 function loadIsProxy(): ((value: unknown) => boolean) | undefined {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
@@ -25,7 +25,7 @@ function loadIsProxy(): ((value: unknown) => boolean) | undefined {
   }
 }
 
-export function snapshot(value: unknown, key: string): unknown {
+function snapshot(value: unknown, key: string): unknown {
   if (typeof value !== "object" || value === null) return value;
   if (isProxy?.(value)) throw new TypeError("The input contains a Proxy; it cannot be bound to what executes (SI-6).");
   if (value instanceof Date) return new Date(value.getTime());
@@ -63,7 +63,7 @@ function copyView(view: ArrayBufferView): ArrayBufferView {
   return (view as unknown as { slice(): ArrayBufferView }).slice();
 }
 
-export function snapshotWithoutToJSON(value: unknown, key: string): unknown {
+function snapshotWithoutToJSON(value: unknown, key: string): unknown {
   if (typeof value !== "object" || value === null || isProxy?.(value) || Array.isArray(value) || value instanceof Date || ArrayBuffer.isView(value) || value instanceof Map || value instanceof Set) return snapshot(value, key);
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return value;

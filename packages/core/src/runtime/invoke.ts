@@ -2,7 +2,6 @@ import { isWellFormedActor, type Actor } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { capabilityNotFound } from "../errors/concealed.js";
 import { newExecutionId } from "../internal/ids.js";
-import { canonicalSnapshot } from "../internal/canonical-snapshot.js";
 import { inputSnapshot } from "../internal/input-snapshot.js";
 import { captureActor } from "./capture-actor.js";
 import { isPromiseLike } from "../internal/promise.js";
@@ -92,20 +91,17 @@ function afterValidation(exec: Execution, validated: Validated | CapabilityError
     plan.policies.execution[exec.surface].length > 0 ||
     plan.shadowPolicies.invocation[exec.surface].length > 0 ||
     plan.shadowPolicies.execution[exec.surface].length > 0;
-  let canonical: string | undefined;
   if (rt.audit.enabled || plan.approvalRequired || observed) {
     // Someone will look at the input: from here on every observer and the handler share one frozen snapshot (SI-6).
-    // Every event carries its hash, so with a sink the same walk writes its canonical JSON.
     try {
-      if (rt.audit.enabled) ({ value: input, canonical } = canonicalSnapshot(input));
-      else input = inputSnapshot(input);
+      input = inputSnapshot(input);
     } catch (cause) {
       // A value that cannot be bound (a Proxy, nesting past the stack) must not tell hidden from unknown (SI-8).
       return concealedOr(exec, capturedActor, options, new CapabilityError({ code: "INTERNAL_ERROR", cause }));
     }
   }
   if (rt.audit.enabled) {
-    const hashing = ensureInputHash(exec, input, canonical);
+    const hashing = ensureInputHash(exec, input);
     if (isPromiseLike(hashing)) return guarded(exec, hashing.then(() => afterInputBound(exec, input, rawInput, capturedActor, options)));
   }
   return afterInputBound(exec, input, rawInput, capturedActor, options);

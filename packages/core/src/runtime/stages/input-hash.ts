@@ -1,4 +1,4 @@
-import { hashCanonicalInputAnywhere, sha256HexAnywhere } from "../../approvals/hash.js";
+import { hashCanonicalInputAnywhere } from "../../approvals/hash.js";
 import { isPromiseLike } from "../../internal/promise.js";
 import type { Execution } from "../execution.js";
 
@@ -7,11 +7,10 @@ import type { Execution } from "../execution.js";
  * Synchronous with node:crypto; a promise only on platforms that have Web Crypto alone.
  * Unhashable input yields undefined; the approval gate turns that into APPROVAL_UNSERIALIZABLE_INPUT.
  */
-export function ensureInputHash(exec: Execution, validated: unknown, canonical?: string): string | undefined | Promise<string | undefined> {
+export function ensureInputHash(exec: Execution, validated: unknown): string | undefined | Promise<string | undefined> {
   if (exec.inputHashed) return exec.inputHash;
   exec.inputHashed = true;
-  // `canonical`, where the snapshot walk already wrote it (canonical-snapshot.ts), is that value's canonical JSON.
-  const hash = canonical === undefined ? hashCanonicalInputAnywhere(validated) : sha256HexAnywhere(canonical);
+  const hash = hashCanonicalInputAnywhere(validated);
   if (!isPromiseLike(hash)) return (exec.inputHash = hash);
   return hash.then((value) => (exec.inputHash = value));
 }
