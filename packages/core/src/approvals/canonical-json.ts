@@ -48,7 +48,7 @@ function formatPath(path: (string | number)[]): string {
 export function canonicalJson(value: unknown): string {
   let out: string | undefined;
   try {
-    out = serialize(value, "", new Set(), true);
+    out = serialize(value, "", [], true);
   } catch (error) {
     if (error instanceof Unrepresentable) throw new UnserializableInputError(error.reason, { path: error.reversedPath.reverse() });
     // A throwing getter or toJSON, or nesting too deep for the stack: no canonical form either.
@@ -59,7 +59,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** Returns the canonical text, or `undefined` when the value is to be dropped (an undefined property). */
-function serialize(value: unknown, key: string | number, ancestors: Set<object>, honourToJSON: boolean): string | undefined {
+function serialize(value: unknown, key: string | number, ancestors: object[], honourToJSON: boolean): string | undefined {
   switch (typeof value) {
     case "string":
       return JSON.stringify(value);
@@ -86,8 +86,10 @@ function serialize(value: unknown, key: string | number, ancestors: Set<object>,
     if (typeof toJSON === "function") return serialize(toJSON.call(object, String(key)), key, ancestors, false);
   }
 
-  if (ancestors.has(object)) throw new Unrepresentable("cycle");
-  ancestors.add(object);
+  // The open objects as a stack, not a Set: most inputs are a level or two deep, where a linear scan beats
+  // allocating and hashing, and the call stack bounds the depth (a few thousand) long before the scan would matter.
+  if (ancestors.includes(object)) throw new Unrepresentable("cycle");
+  ancestors.push(object);
   try {
     if (Array.isArray(object)) return serializeArray(object, ancestors);
     const proto = Object.getPrototypeOf(object);
@@ -97,11 +99,11 @@ function serialize(value: unknown, key: string | number, ancestors: Set<object>,
     }
     return serializeObject(object as Record<string, unknown>, ancestors);
   } finally {
-    ancestors.delete(object);
+    ancestors.pop();
   }
 }
 
-function serializeArray(array: readonly unknown[], ancestors: Set<object>): string {
+function serializeArray(array: readonly unknown[], ancestors: object[]): string {
   let out = "[";
   for (let i = 0; i < array.length; i++) {
     let item: string | undefined;
@@ -117,9 +119,10 @@ function serializeArray(array: readonly unknown[], ancestors: Set<object>): stri
   return out + "]";
 }
 
-function serializeObject(object: Record<string, unknown>, ancestors: Set<object>): string {
+function serializeObject(object: Record<string, unknown>, ancestors: object[]): string {
   // Object.keys skips symbol keys; default sort compares UTF-16 code units.
-  const keys = Object.keys(object).sort();
+  const keys = Object.keys(object);
+  if (keys.length > 1) keys.sort();
   let out = "{";
   let first = true;
   for (const key of keys) {
