@@ -48,7 +48,7 @@ function formatPath(path: (string | number)[]): string {
 export function canonicalJson(value: unknown): string {
   let out: string | undefined;
   try {
-    out = serialize(value, "", [], true);
+    out = serialize(value, "", new OpenObjects(), true);
   } catch (error) {
     if (error instanceof Unrepresentable) throw new UnserializableInputError(error.reason, { path: error.reversedPath.reverse() });
     // A throwing getter or toJSON, or nesting too deep for the stack: no canonical form either.
@@ -58,8 +58,35 @@ export function canonicalJson(value: unknown): string {
   return out;
 }
 
+const SHALLOW = 16;
+
+/**
+ * The objects being serialized, innermost last, for cycle detection. Most inputs are a level or two deep, where
+ * scanning a short array beats allocating and hashing a Set (about 0.1 µs per input, issue 28); past
+ * `SHALLOW` levels a Set takes over, so an input both deep and wide costs linear time, not containers × depth.
+ */
+class OpenObjects {
+  private readonly stack: object[] = [];
+  private deep: Set<object> | undefined;
+
+  has(object: object): boolean {
+    return this.deep === undefined ? this.stack.includes(object) : this.deep.has(object);
+  }
+
+  push(object: object): void {
+    this.stack.push(object);
+    if (this.deep !== undefined) this.deep.add(object);
+    else if (this.stack.length > SHALLOW) this.deep = new Set(this.stack);
+  }
+
+  pop(): void {
+    const object = this.stack.pop();
+    if (this.deep !== undefined && object !== undefined) this.deep.delete(object);
+  }
+}
+
 /** Returns the canonical text, or `undefined` when the value is to be dropped (an undefined property). */
-function serialize(value: unknown, key: string | number, ancestors: object[], honourToJSON: boolean): string | undefined {
+function serialize(value: unknown, key: string | number, ancestors: OpenObjects, honourToJSON: boolean): string | undefined {
   switch (typeof value) {
     case "string":
       return JSON.stringify(value);
@@ -86,9 +113,7 @@ function serialize(value: unknown, key: string | number, ancestors: object[], ho
     if (typeof toJSON === "function") return serialize(toJSON.call(object, String(key)), key, ancestors, false);
   }
 
-  // The open objects as a stack, not a Set: most inputs are a level or two deep, where a linear scan beats
-  // allocating and hashing, and the call stack bounds the depth (a few thousand) long before the scan would matter.
-  if (ancestors.includes(object)) throw new Unrepresentable("cycle");
+  if (ancestors.has(object)) throw new Unrepresentable("cycle");
   ancestors.push(object);
   try {
     if (Array.isArray(object)) return serializeArray(object, ancestors);
@@ -103,7 +128,7 @@ function serialize(value: unknown, key: string | number, ancestors: object[], ho
   }
 }
 
-function serializeArray(array: readonly unknown[], ancestors: object[]): string {
+function serializeArray(array: readonly unknown[], ancestors: OpenObjects): string {
   let out = "[";
   for (let i = 0; i < array.length; i++) {
     let item: string | undefined;
@@ -119,7 +144,7 @@ function serializeArray(array: readonly unknown[], ancestors: object[]): string 
   return out + "]";
 }
 
-function serializeObject(object: Record<string, unknown>, ancestors: object[]): string {
+function serializeObject(object: Record<string, unknown>, ancestors: OpenObjects): string {
   // Object.keys skips symbol keys; default sort compares UTF-16 code units.
   const keys = Object.keys(object);
   if (keys.length > 1) keys.sort();
