@@ -80,8 +80,8 @@ class OpenObjects {
   }
 
   pop(): void {
-    const object = this.stack.pop();
-    if (this.deep !== undefined && object !== undefined) this.deep.delete(object);
+    const object = this.stack.pop()!;
+    this.deep?.delete(object);
   }
 }
 
@@ -146,8 +146,7 @@ function serializeArray(array: readonly unknown[], ancestors: OpenObjects): stri
 
 function serializeObject(object: Record<string, unknown>, ancestors: OpenObjects): string {
   // Object.keys skips symbol keys; default sort compares UTF-16 code units.
-  const keys = Object.keys(object);
-  if (keys.length > 1) keys.sort();
+  const keys = Object.keys(object).sort();
   let out = "{";
   let first = true;
   for (const key of keys) {

@@ -1,9 +1,9 @@
-// SI-5 at depth: cycle detection switches from a short array scan to a Set past 16 open levels (canonical-json.ts).
+// SI-5 at depth: cycle detection switches from a short array scan to a Set past 16 open levels (packages/core/src/approvals/canonical-json.ts).
 // A helper found the array alone made an input both deep and wide cost containers × depth (1.5 MB of `[[…[[],[],…]…]]`
 // took 8× the CPU); these pin that cycles, shared values and the text stay right on both sides of the switch, and
 // that no scan ever walks more than the shallow levels.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { canonicalJson, UnserializableInputError } from "../../src/approvals/canonical-json.js";
+import { canonicalJson, UnserializableInputError } from "../../packages/core/src/approvals/canonical-json.js";
 
 /** `depth` nested single-key objects around `leaf`, returning the root and every level (root first). */
 function chain(depth: number, leaf: unknown = 1): { root: Record<string, unknown>; levels: Record<string, unknown>[] } {
