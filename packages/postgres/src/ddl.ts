@@ -14,7 +14,8 @@ export const DEFAULT_INVOCATIONS_TABLE = "orpc_agent_invocations";
  * DDL brings a table created by any earlier release up to date: `submitted_input` (approval binding), `quorum`
  * and `approvals` (quorum approvals; SQL NULL means a single approver and no votes), `seal` and `decision_seal`
  * (the runtime's keyed seals, opaque here), `definition_digest`, `manifest_digest` and `definition` (what the
- * capability's governance was when the approval was requested).
+ * capability's governance was when the approval was requested), `consumed_at` (when `markConsumed` ran, on the
+ * coordinator's clock: the recovery list's time bound starts there).
  */
 export function approvalsDdl(table: string): string {
   const index = indexPrefix(table);
@@ -55,6 +56,7 @@ alter table ${table} add column if not exists decision_seal text;
 alter table ${table} add column if not exists definition_digest text;
 alter table ${table} add column if not exists manifest_digest text;
 alter table ${table} add column if not exists definition jsonb;
+alter table ${table} add column if not exists consumed_at timestamptz;
 `;
 }
 

@@ -9,7 +9,8 @@ export type { PgPoolLike, PgQueryFromPoolOptions } from "./pool.js";
 export { createPgApprovalCoordinator } from "./approvals/create-pg-approval-coordinator.js";
 export type { PgApprovalCoordinatorOptions } from "./approvals/create-pg-approval-coordinator.js";
 export { findConsumedNeverStarted } from "./approvals/find-consumed-never-started.js";
-export type { FindConsumedNeverStartedOptions } from "./approvals/find-consumed-never-started.js";
+export type { ConsumedNeverStarted, FindConsumedNeverStartedOptions } from "./approvals/find-consumed-never-started.js";
+export type { RecoveryRuntimeDefaults } from "./approvals/execution-bound.js";
 export { APPROVALS_DDL } from "./ddl.js";
 
 // Audit

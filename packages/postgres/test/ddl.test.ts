@@ -14,7 +14,7 @@ const statementsOf = (ddl: string) =>
     .filter(Boolean);
 
 const APPROVAL_COLUMNS = [
-  "actor", "approvals", "capability_id", "consumed_by_execution_id", "decided_at", "decided_by", "decision_comment", "decision_seal",
+  "actor", "approvals", "capability_id", "consumed_at", "consumed_by_execution_id", "decided_at", "decided_by", "decision_comment", "decision_seal",
   "definition", "definition_digest", "expires_at", "id", "input", "input_hash", "manifest_digest", "quorum", "reasons", "requested_at",
   "risk", "seal", "side_effect", "status", "submitted_input", "surface", "types",
 ];
@@ -39,7 +39,7 @@ describe("APPROVALS_DDL and AUDIT_DDL: text", () => {
     }
     expect(statementsOf(AUDIT_DDL)).toHaveLength(4);
     // The table, three indexes, then the additive migrations of later releases (docs/architecture/spec/postgres.md#postgres-4-3).
-    expect(statementsOf(APPROVALS_DDL)).toHaveLength(12);
+    expect(statementsOf(APPROVALS_DDL)).toHaveLength(13);
     expect(statementsOf(APPROVALS_DDL).slice(4)).toEqual([
       "alter table orpc_agent_approvals add column if not exists submitted_input jsonb",
       "alter table orpc_agent_approvals add column if not exists quorum integer",
@@ -49,6 +49,7 @@ describe("APPROVALS_DDL and AUDIT_DDL: text", () => {
       "alter table orpc_agent_approvals add column if not exists definition_digest text",
       "alter table orpc_agent_approvals add column if not exists manifest_digest text",
       "alter table orpc_agent_approvals add column if not exists definition jsonb",
+      "alter table orpc_agent_approvals add column if not exists consumed_at timestamptz",
     ]);
   });
 

@@ -119,7 +119,7 @@ export function createPgApprovalCoordinator(
         throw new Error(`Approval "${id}" cannot be consumed without an execution id`);
       }
       const at = now();
-      const { rows } = await query(sql.markConsumed, [id, executionId]);
+      const { rows } = await query(sql.markConsumed, [id, executionId, instantParam(at)]);
       if (rows.length > 0) return recordFromRow(rows[0]!, at);
       return diagnose(id, at, (record) => {
         const by = record.consumedByExecutionId === undefined ? "" : `, consumed by ${record.consumedByExecutionId}`;

@@ -73,9 +73,12 @@ where id = $1 and status = 'pending' and expires_at >= $3::timestamptz
   and not coalesce(approvals, '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('approver', jsonb_build_object('id', $6::text)))
 returning ${PROJECTION}`,
 
-    /** Compare-and-set: of concurrent callers at most one gets the row back (docs/architecture/spec/postgres.md#postgres-5-5, T8). */
+    /**
+     * Compare-and-set: of concurrent callers at most one gets the row back (docs/architecture/spec/postgres.md#postgres-5-5, T8).
+     * $3 is the coordinator clock reading, kept as `consumed_at` so the recovery list knows how long ago it ran.
+     */
     markConsumed: `update ${table}
-set status = 'consumed', consumed_by_execution_id = $2
+set status = 'consumed', consumed_by_execution_id = $2, consumed_at = $3::timestamptz
 where id = $1 and status = 'approved' and consumed_by_execution_id is null
 returning ${PROJECTION}`,
 
