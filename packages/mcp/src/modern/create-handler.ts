@@ -50,10 +50,12 @@ export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, opti
   const toolScopes = collectToolScopes(runtime.registry);
   const legacyCancels = createLegacyCancellation();
 
-  const sdk = createMcpHandler(({ era, authInfo }) => createGovernedServer(prepared, era, authInfo), {
-    legacy: options.legacy ?? "stateless",
-    maxRequestBodySize: maxBodyBytes,
-  });
+  const sdkOptions = { legacy: options.legacy ?? "stateless", maxRequestBodySize: maxBodyBytes } as const;
+  const sdk = createMcpHandler(({ era, authInfo }) => createGovernedServer(prepared, era, authInfo), sdkOptions);
+  // A 2026-07-28 call the scope check refuses is served here with the body and headers the client sent: the SDK's
+  // `Mcp-Name` check then judges the name the client wrote, exactly as for an unknown name (SI-8), and the call
+  // itself runs as the placeholder no tool holds, so the capability cannot run (SI-2).
+  const concealing = createMcpHandler(({ era, authInfo }) => createGovernedServer(prepared, era, authInfo, SCOPE_REFUSED_TOOL_NAME), sdkOptions);
 
   const scopeCheck = (authInfo: AuthInfo, era: "modern" | "legacy"): ScopeCheck => ({
     toolScopes,
@@ -103,22 +105,19 @@ export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, opti
         return sdk.fetch(copy, authInfo === undefined ? undefined : { authInfo });
       }
       const legacy = await isLegacyRequest(request, parsedBody);
-      let served = request;
       if (authInfo !== undefined && toolScopes.size > 0) {
         const enforced = await enforceToolScopes(parsedBody, authInfo, scopeCheck(authInfo, legacy ? "legacy" : "modern"));
         if ("challenge" in enforced) return enforced.challenge;
-        if (enforced.renamed) {
-          parsedBody = enforced.body;
-          // The SEP-2243 Mcp-Name header must name what the body names, or the SDK refuses the mismatch visibly.
-          if (request.headers.has("mcp-name")) served = withHeader(request, "mcp-name", SCOPE_REFUSED_TOOL_NAME);
-        }
+        if (enforced.renamed && !legacy) return concealing.fetch(request, { parsedBody, authInfo });
+        // 2025-era requests have no Mcp-Name check and may be batches: the refused calls are renamed in the body.
+        if (enforced.renamed) parsedBody = enforced.body;
       }
       const message = singleMessage(parsedBody);
       const requestOptions = { parsedBody, ...(authInfo !== undefined && { authInfo }) };
-      if (message === undefined || !legacy) return sdk.fetch(served, requestOptions);
+      if (message === undefined || !legacy) return sdk.fetch(request, requestOptions);
       if (message.method === "notifications/cancelled") legacyCancels.cancel(request, authInfo, message.params?.requestId);
-      if (message.method !== "tools/call" || message.id === undefined) return sdk.fetch(served, requestOptions);
-      const tracked = legacyCancels.track(served, read.text, authInfo, message.id);
+      if (message.method !== "tools/call" || message.id === undefined) return sdk.fetch(request, requestOptions);
+      const tracked = legacyCancels.track(request, read.text, authInfo, message.id);
       try {
         return releaseWhenDone(await sdk.fetch(tracked.request, requestOptions), tracked.release);
       } catch (error) {
@@ -128,16 +127,9 @@ export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, opti
     },
     close: async () => {
       legacyCancels.abortAll();
-      await sdk.close();
+      await Promise.all([sdk.close(), concealing.close()]);
     },
   };
-}
-
-/** The request with one header replaced; its body was already read (the SDK is handed the parse). */
-function withHeader(request: Request, name: string, value: string): Request {
-  const headers = new Headers(request.headers);
-  headers.set(name, value);
-  return new Request(request.url, { method: request.method, headers, signal: request.signal });
 }
 
 /** The answer may stream after `fetch` resolves: the call is in flight until its body ends or is dropped. */

@@ -23,8 +23,15 @@ export type PreparedModernServer<TContext> = PreparedMCPServer<TContext, MCPOpti
 /**
  * One low-level v2 `Server` for one exchange (HTTP) or connection (stdio). Low-level on purpose: the list is per
  * actor and arguments reach the runtime unvalidated (docs/architecture/spec/adapters.md#adapters-3-1). Identity is resolved on every request.
+ * With `callsAs`, every `tools/call` runs as a call to that name whatever the body names: how the HTTP front serves
+ * a call its scope check refused without changing the body the SDK checks the `Mcp-Name` header against.
  */
-export function createGovernedServer<TContext>(prepared: PreparedModernServer<TContext>, era: MCPRequestAuth["era"], fixedAuth?: AuthInfo): Server {
+export function createGovernedServer<TContext>(
+  prepared: PreparedModernServer<TContext>,
+  era: MCPRequestAuth["era"],
+  fixedAuth?: AuthInfo,
+  callsAs?: string,
+): Server {
   const { runtime, options, catalog } = prepared;
   const decoration = modernToolDecoration(runtime as never);
   const server = new Server(options.serverInfo ?? { name: "orpc-agent", version: PACKAGE_VERSION }, {
@@ -51,7 +58,7 @@ export function createGovernedServer<TContext>(prepared: PreparedModernServer<TC
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const identity = await resolveIdentity(options, authOf(ctx.http?.authInfo));
     const { name, arguments: args } = request.params;
-    const call = { name, arguments: args, signal: ctx.mcpReq.signal };
+    const call = { name: callsAs ?? name, arguments: args, signal: ctx.mcpReq.signal };
     const elicitation = { ...elicitationRequest(server, prepared, era, ctx), ...(watchCompletion !== undefined && { watchCompletion }) };
     return withRequestTrace(options.traceContext, ctx.mcpReq._meta, () => callToolNatively(prepared, identity, call, elicitation));
   });

@@ -23,10 +23,11 @@ export function collectToolScopes(registry: CapabilityRegistry): Map<string, rea
 }
 
 /**
- * The name a refused call to a tool the caller cannot see is renamed to before the SDK serves it. No tool can hold it
- * (SEP-986 names have no space), so the runtime answers it as the unknown tool it is: the caller gets exactly the
- * answer an unknown name gets (SI-8), the capability never runs without its scope (SI-2), and the audit records a
- * probe under this name.
+ * The name a refused call to a tool the caller cannot see runs as: renamed in a 2025-era body, and for a 2026-07-28
+ * request substituted by the server that serves it (the body stays as sent, so the SDK's `Mcp-Name` check judges
+ * the client's own name). No tool can hold it (SEP-986 names have no space), so the runtime answers it as the unknown
+ * tool it is: the caller gets exactly the answer an unknown name gets (SI-8), the capability never runs without its
+ * scope (SI-2), and the audit records a probe under this name. It never appears in an answer.
  */
 export const SCOPE_REFUSED_TOOL_NAME = "scope refused";
 
@@ -54,8 +55,9 @@ export type ScopeCheck = {
 /**
  * Per-tool scopes over a JSON-RPC body (one message or a 2025-03 batch). A call to a visible tool needing scopes the
  * token lacks answers `403 insufficient_scope` naming them, so the client can step up. A call to a tool the caller
- * cannot see (hidden, or discovery failed) is renamed to {@link SCOPE_REFUSED_TOOL_NAME}: discovery decides only
- * whether the refusal may say why, never whether the scope applies (SI-2).
+ * cannot see (hidden, or discovery failed) is refused: `renamed` is set and `body` carries the call renamed to
+ * {@link SCOPE_REFUSED_TOOL_NAME}. Discovery decides only whether the refusal may say why, never whether the scope
+ * applies (SI-2).
  */
 export async function enforceToolScopes(body: unknown, authInfo: AuthInfo, check: ScopeCheck): Promise<{ challenge: Response } | { body: unknown; renamed: boolean }> {
   const held = new Set(authInfo.scopes);
