@@ -81,7 +81,7 @@ export function isExpired(authInfo: AuthInfo | undefined): boolean {
 }
 
 /** Runs `createContext` once; a throw or a malformed answer is a refusal whose text never reaches the client. */
-async function judgeSession<TContext>(
+export async function judgeSession<TContext>(
   createContext: MCPServerOptions<TContext>["createContext"],
   session: SessionFacts,
 ): Promise<MCPIdentity<TContext> | undefined> {

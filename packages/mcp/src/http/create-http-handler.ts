@@ -9,9 +9,9 @@ import {
   DEFAULT_SESSION_IDLE_TIMEOUT_MS,
   type MCPHttpHandlerOptions,
 } from "./options.js";
-import { principalOf } from "./principal.js";
+import { NO_IDENTITY, principalOf } from "./principal.js";
 import { readBody, withBody } from "./read-body.js";
-import { bodyTooLarge, forbiddenHost, internalError, noPrincipal } from "./refusals.js";
+import { bodyTooLarge, forbiddenHost, internalError, noIdentity, noPrincipal } from "./refusals.js";
 import { statefulDispatch, statelessDispatch } from "./sessions.js";
 
 /**
@@ -55,8 +55,9 @@ export function createMCPHttpHandler<TContext>(
       if (allowedHosts !== undefined && !isAllowedHost(request, allowedHosts)) return forbiddenHost();
       const auth = await authenticate(request, options);
       if (auth instanceof Response) return auth;
-      const principal = await principalOf(auth.authInfo, options.sessionPrincipal);
+      const principal = await principalOf(auth.authInfo, options, request.headers.get("mcp-session-id") ?? undefined);
       if (principal === null) return noPrincipal("sessionPrincipal");
+      if (principal === NO_IDENTITY) return noIdentity();
       const body = await readBody(request, maxBodyBytes);
       if (body === "too-large") return bodyTooLarge();
       const admitted = body === null ? request : withBody(request, body.bytes);

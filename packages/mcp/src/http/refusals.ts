@@ -40,6 +40,12 @@ export const noPrincipal = (which: "verifyToken" | "sessionPrincipal") =>
       : "Internal error: sessionPrincipal returned no principal.",
   );
 
+/**
+ * Under `allowUnauthenticated`, `createContext` refused the request: with no credential and no identity, nothing
+ * could own or be shown a session. The same answer however it refused (SI-3).
+ */
+export const noIdentity = () => jsonRpcError(403, -32000, "Unauthorized: this request has no identity.");
+
 /** An unexpected failure inside the handler; its text stays on the server. */
 export const internalError = () => jsonRpcError(500, -32603, "Internal error");
 
