@@ -5,4 +5,5 @@ export { approvalMessage, CONCEALED_MESSAGE, NOT_FOUND_MESSAGE } from "./message
 export { toolNameCollision, toolNameMap, type ToolNameMap, type ToolNameRules } from "./tool-name-map.js";
 export { defaultToolName, isReservedToolName, resolveToolName, type ToolSurface } from "../registry/tool-name.js";
 export { isWellFormedActor } from "../capability/types.js";
+export { matchesRequester } from "../runtime/resume-guard.js";
 export { toModelError, type ModelError } from "../errors/model-error.js";

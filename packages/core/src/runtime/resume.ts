@@ -15,8 +15,8 @@ import { capabilityNotFound } from "../errors/concealed.js";
 import { frozenCopy } from "../internal/deep-freeze.js";
 import { newExecutionId } from "../internal/ids.js";
 import { isPromiseLike } from "../internal/promise.js";
-import { actingAgentId } from "../audit/actor-ref.js";
 import { captureActor } from "./capture-actor.js";
+import { matchesRequester } from "./resume-guard.js";
 import { createExecution, type Execution } from "./execution.js";
 import { runExecutionTail } from "./execute-tail.js";
 import { finishDenied, finishFailed } from "./finish.js";
@@ -53,10 +53,7 @@ export async function resume<O>(rt: RuntimeState, approvalId: string, options: R
     return finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval" })) as ExecutionResult<O>;
   }
   // R2: binding guards, before any status check; the record is untouched.
-  const guardActor = options.expectedActor;
-  const actorMatches =
-    guardActor === undefined ||
-    (isWellFormedActor(guardActor) && guardActor.id === record.actor.id && guardActor.kind === record.actor.kind && viaMatches(guardActor, record.actor));
+  const actorMatches = options.expectedActor === undefined || matchesRequester(options.expectedActor, record.actor);
   const surfaceMatches = options.expectedSurface === undefined || options.expectedSurface === record.surface;
   if (!actorMatches || !surfaceMatches) {
     const exec = callerExecution(rt, executionId, approvalId, options, record.capabilityId);
@@ -78,11 +75,6 @@ export async function resume<O>(rt: RuntimeState, approvalId: string, options: R
   } catch (cause) {
     return finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", cause })) as ExecutionResult<O>;
   }
-}
-
-/** A guard naming an acting agent must name the record's; a guard without one does not check it. */
-function viaMatches(guard: Actor, requester: Actor): boolean {
-  return guard.via === undefined || actingAgentId(guard) === actingAgentId(requester);
 }
 
 async function verifiesOrFalse(sealer: ApprovalSealer, record: ApprovalRecord): Promise<boolean> {
