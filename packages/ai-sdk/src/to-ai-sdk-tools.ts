@@ -1,5 +1,6 @@
 import type { ActingAgent, Actor, AgentRuntime, CapabilityDescriptor, DescribeOptions, DescribeScope } from "@orpc-agent/core";
 import type { CapabilityClient } from "@orpc-agent/core/client";
+import { boundActor } from "./bound-actor.js";
 import { createGovernedTool, type ToolBinding } from "./governed-tool.js";
 import { sharedInputSchema } from "./input-schema.js";
 import { assertToolsOptions } from "./options.js";
@@ -111,7 +112,7 @@ export async function toLocalAISDKTools<TContext>(
   assertToolsOptions(options);
   const { context, scope, filter, toolNaming } = options;
   // The host names the acting agent; the bound actor carries it to every describe and invoke (SI-3).
-  const actor = options.via === undefined ? options.actor : { ...options.actor, via: { ...options.via } };
+  const actor = boundActor(options);
   // docs/architecture/spec/adapters.md#adapters-2-2 (2): the whole registry's aiSdk names, before any discovery, so the outcome never depends on the actor.
   const names = toolNameMapFor(runtime.registry, toolNaming);
   // docs/architecture/spec/adapters.md#adapters-2-2 (3): rejections (e.g. a discovery-budget TIMEOUT) propagate; there is never a partial set.

@@ -1,16 +1,28 @@
 import type { UIMessageChunk } from "ai";
 import type { Actor, AgentRuntime, ApprovalRecord } from "@orpc-agent/core";
+import { matchesRequester } from "@orpc-agent/core/adapter";
 import { concealedResult, toToolResult } from "../result.js";
 import type { AISDKToolResult } from "../types.js";
+import { namedApprovalId, wellFormedAnswer, type ConfirmationAnswer, type ReceivedAnswer } from "./answer-shape.js";
 import { approvalChunk, outcomeData, type GovernedApprovalChunk } from "./approval-part.js";
 import { completeDenial } from "./denial.js";
 import { sameJson } from "./same-json.js";
 
-/** A browser's answer to a requester confirmation, when it does not arrive as an `approval-responded` part (`ai` 5). */
-export type ConfirmationAnswer = { approvalId: string; approved: boolean; reason?: string };
+export type { ConfirmationAnswer } from "./answer-shape.js";
 
-/** What happened to one answer. `refused`: nothing was decided and nothing ran. */
-export type ConfirmationOutcome = { approvalId: string; /** Absent for an answer that matched no part. */ toolCallId?: string; outcome: "executed" | "rejected" | "refused"; result: AISDKToolResult };
+/**
+ * What happened to one answer. `executed`: confirmed, and the call completed. `failed`: confirmed (the record is
+ * decided) but the call did not complete: resume refused it or it failed; `result` says why. `rejected`: the
+ * requester said no. `refused`: nothing was decided and nothing ran.
+ */
+export type ConfirmationOutcome = {
+  /** The approval the answer named; empty when it named none as a string. */
+  approvalId: string;
+  /** Absent for an answer that matched no part. */
+  toolCallId?: string;
+  outcome: "executed" | "failed" | "rejected" | "refused";
+  result: AISDKToolResult;
+};
 
 export type AnsweredConversation<M> = {
   /** The conversation with every answered part settled: hand these to `convertToModelMessages` and persist them. */
@@ -36,16 +48,19 @@ export type ConfirmationBinding<TContext> = {
 export const REFUSED_MESSAGE = "This confirmation was not accepted.";
 const REJECTED_MESSAGE = "The request was not confirmed.";
 
-type Part = { type: string; toolCallId?: string; state?: string; input?: unknown; output?: unknown; approval?: { id?: unknown; approved?: unknown; reason?: unknown }; [key: string]: unknown };
+type Part = { type: string; toolCallId?: unknown; state?: string; input?: unknown; output?: unknown; approval?: { id?: unknown; approved?: unknown; reason?: unknown }; [key: string]: unknown };
 type Message = { role: string; parts: readonly unknown[] };
 
 /**
  * Routes every browser answer through the runtime (SI-4, SI-5): an `approval-responded` tool part (`ai` 6, 7) or
  * an explicit answer (`ai` 5) becomes `runtime.approvals.decide` by this request's actor on the record the runtime
- * created, but only when that record is pending, was requested by this actor on `aiSdk` for this tool and
- * exactly this input, and demands only requester-confirmable types. An approval is then resumed, which executes
- * it once. Anything else is refused: nothing is decided or run. Every `approval-responded` part of a governed tool
- * is settled, so the SDK itself never executes one on an answer from the browser; other tools' parts are untouched.
+ * created, but only when the answer is well formed (`wellFormedAnswer`), and the record is pending, was requested
+ * by this principal (resume's own guard: id, kind and acting agent, SI-3) on `aiSdk` for this tool and exactly this
+ * input, and demands only requester-confirmable types. An approval is then resumed, which executes it once. Anything
+ * else is refused: nothing is decided or run. Every `approval-responded` part of a governed tool is settled, so the
+ * SDK itself never executes one on an answer from the browser; other tools' parts are untouched. Of the app's
+ * answers, the first naming an approval counts and a later one is refused; a second part answering an approval
+ * another part of this request decided finds it no longer pending.
  */
 export async function answerConfirmations<M extends Message, TContext>(
   binding: ConfirmationBinding<TContext>,
@@ -56,7 +71,7 @@ export async function answerConfirmations<M extends Message, TContext>(
   const lastIndex = copy.length - 1;
   const chunks: object[] = [];
   const outcomes: ConfirmationOutcome[] = [];
-  const explicit = new Map(answers.map((answer) => [answer.approvalId, answer]));
+  const { explicit, stray } = byApprovalId(answers);
   const used = new Set<string>();
 
   for (let m = 0; m < copy.length; m++) {
@@ -69,34 +84,59 @@ export async function answerConfirmations<M extends Message, TContext>(
       if (!binding.toolNames.has(toolName)) continue;
       // A denial streamed on ai 6 gets the SDK's complete `output-denied` shape; it was never an approval to answer.
       if (completeDenial(part)) continue;
-      const answer = answerOf(part, explicit);
-      if (answer !== undefined) used.add(answer.approvalId);
-      if (answer === undefined) {
+      const received = answerOf(part, explicit);
+      if (received === undefined) {
         // An unanswered native request: the envelope goes back as the output, so the model's history stays whole.
         if (part.state === "approval-requested") settle(part, { status: "unanswered", result: pendingEnvelope(part) });
         continue;
       }
-      const outcome = await decideAnswer(binding, answer, { toolName, input: part.input });
+      const approvalId = namedApprovalId(received);
+      if (received.from === "app") used.add(approvalId);
+      // A part without a string call id names no call: its answer is refused, and the part still settled.
+      const toolCallId = typeof part.toolCallId === "string" ? part.toolCallId : undefined;
+      const answer = toolCallId === undefined ? undefined : wellFormedAnswer(received);
+      const outcome = answer === undefined ? refusedDecision() : await decideAnswer(binding, answer, { toolName, input: part.input });
       settle(part, outcome);
-      outcomes.push({ approvalId: answer.approvalId, toolCallId: part.toolCallId!, outcome: outcome.status as ConfirmationOutcome["outcome"], result: outcome.result });
-      if (m === lastIndex) chunks.push(...settleChunks(part, answer.approvalId, toolName, outcome));
+      outcomes.push({ approvalId, ...(toolCallId === undefined ? {} : { toolCallId }), outcome: outcome.status as ConfirmationOutcome["outcome"], result: outcome.result });
+      if (m === lastIndex && toolCallId !== undefined) chunks.push(...settleChunks(toolCallId, part, approvalId, toolName, outcome));
     }
   }
-  // An answer for no call in this conversation decides nothing.
-  for (const answer of answers) if (!used.has(answer.approvalId)) outcomes.push({ approvalId: String(answer.approvalId), outcome: "refused", result: refusedResult() });
+  // An answer for no call in this conversation, a second answer for one approval, or no answer at all decides nothing.
+  for (const [approvalId, value] of explicit) if (!used.has(approvalId)) stray.push(value);
+  for (const value of stray) outcomes.push({ approvalId: namedApprovalId({ from: "app", value }), outcome: "refused", result: refusedResult() });
   // `tool-output-denied` has no `ai` 5 chunk type; `ai` 5 never produces a denied part, so it never sees one.
   return { messages: copy, chunks: chunks as unknown as UIMessageChunk[], outcomes };
+}
+
+/**
+ * The app's answers by the approval id they name, the first one per id; the rest are stray: not a list, not an
+ * object naming an approval id, or a second answer for an id already answered. Stray answers are refused.
+ */
+function byApprovalId(answers: unknown): { explicit: Map<string, unknown>; stray: unknown[] } {
+  const explicit = new Map<string, unknown>();
+  const stray: unknown[] = [];
+  if (answers === undefined) return { explicit, stray };
+  if (!Array.isArray(answers)) return { explicit, stray: [answers] };
+  for (const value of answers as unknown[]) {
+    const id = namedApprovalId({ from: "app", value });
+    if (id.length > 0 && !explicit.has(id)) explicit.set(id, value);
+    else stray.push(value);
+  }
+  return { explicit, stray };
 }
 
 function refusedResult(): AISDKToolResult {
   return { status: "error", error: { code: "APPROVAL_REFUSED", message: REFUSED_MESSAGE, retryable: false } };
 }
 
-type Decided = { status: "executed" | "rejected" | "refused" | "unanswered"; result: AISDKToolResult; reason?: string };
+type Decided = { status: "executed" | "failed" | "rejected" | "refused" | "unanswered"; result: AISDKToolResult; reason?: string };
+
+function refusedDecision(): Decided {
+  return { status: "refused", result: refusedResult() };
+}
 
 async function decideAnswer<TContext>(binding: ConfirmationBinding<TContext>, answer: ConfirmationAnswer, call: { toolName: string; input: unknown }): Promise<Decided> {
-  const refused: Decided = { status: "refused", result: refusedResult() };
-  if (typeof answer.approvalId !== "string" || typeof answer.approved !== "boolean") return refused;
+  const refused = refusedDecision();
   let record: ApprovalRecord | null;
   try {
     record = await binding.runtime.approvals.get(answer.approvalId);
@@ -119,17 +159,23 @@ async function decideAnswer<TContext>(binding: ConfirmationBinding<TContext>, an
   }
   try {
     const options = { context: binding.context, expectedActor: binding.actor, expectedSurface: "aiSdk" as const, ...(binding.signal ? { signal: binding.signal } : {}) };
-    return { status: "executed", result: toToolResult(await binding.runtime.resume(record.id, options)) };
+    const result = await binding.runtime.resume(record.id, options);
+    // Executed means the call completed; a resume that refused or failed says so, with its envelope.
+    return { status: result.status === "completed" ? "executed" : "failed", result: toToolResult(result) };
   } catch {
-    return { status: "executed", result: concealedResult() };
+    return { status: "failed", result: concealedResult() };
   }
 }
 
-/** The adapter's own checks; the runtime checks again on decide (self-approval per type) and on resume (R1..R12). */
+/**
+ * The adapter's own checks, all before deciding; the runtime checks again on decide (self-approval per type) and on
+ * resume (R1..R12). The principal check is resume's own guard (R2), so an answer that passes here is never one that
+ * resume refuses after the record was decided.
+ */
 function answerable<TContext>(binding: ConfirmationBinding<TContext>, record: ApprovalRecord | null, call: { toolName: string; input: unknown }): record is ApprovalRecord {
   if (record === null || typeof record !== "object") return false;
   if (record.status !== "pending") return false; // replayed, decided elsewhere, expired
-  if (record.actor?.id !== binding.actor.id || record.surface !== "aiSdk") return false;
+  if (!matchesRequester(binding.actor, record.actor) || record.surface !== "aiSdk") return false;
   if (binding.toolNameOf(record.capabilityId) !== call.toolName) return false;
   // SI-4: a record demanding any other type (a manager's) is never decided from the chat.
   if (!Array.isArray(record.types) || record.types.length === 0 || !record.types.every((type) => binding.confirmable.has(type))) return false;
@@ -149,19 +195,16 @@ function bindsInput(record: ApprovalRecord, shown: unknown): boolean {
 }
 
 function isToolPart(part: Part): boolean {
-  return typeof part === "object" && part !== null && typeof part.type === "string" && (part.type.startsWith("tool-") || part.type === "dynamic-tool") && typeof part.toolCallId === "string";
+  return typeof part === "object" && part !== null && typeof part.type === "string" && (part.type.startsWith("tool-") || part.type === "dynamic-tool");
 }
 
-function answerOf(part: Part, explicit: ReadonlyMap<string, ConfirmationAnswer>): ConfirmationAnswer | undefined {
-  if (part.state === "approval-responded") {
-    const approval = part.approval ?? {};
-    const answer: ConfirmationAnswer = { approvalId: String(approval.id), approved: approval.approved === true };
-    if (typeof approval.reason === "string") answer.reason = approval.reason;
-    return answer;
-  }
-  // `ai` 5: the envelope is the output, the answer comes from the app.
+/** The answer a part carries: its own `approval` (`ai` 6, 7), or the app's answer naming its envelope's approval (`ai` 5). */
+function answerOf(part: Part, explicit: ReadonlyMap<string, unknown>): ReceivedAnswer | undefined {
+  if (part.state === "approval-responded") return { from: "part", value: part.approval };
   const output = part.output as { status?: unknown; approvalId?: unknown } | undefined;
-  if (part.state === "output-available" && output?.status === "approval-required" && typeof output.approvalId === "string") return explicit.get(output.approvalId);
+  if (part.state === "output-available" && output?.status === "approval-required" && typeof output.approvalId === "string" && explicit.has(output.approvalId)) {
+    return { from: "app", value: explicit.get(output.approvalId) };
+  }
   return undefined;
 }
 
@@ -195,13 +238,17 @@ function settle(part: Part, outcome: Decided): void {
   if (part.approval !== undefined && outcome.status !== "rejected") delete part.approval;
 }
 
-function settleChunks(part: Part, approvalId: string, toolName: string, outcome: Decided): object[] {
-  const toolCallId = part.toolCallId!;
-  const card: GovernedApprovalChunk =
-    outcome.status === "refused"
-      ? approvalChunk({ approvalId, toolCallId, toolName, state: "refused", message: REFUSED_MESSAGE })
-      : approvalChunk(outcomeData(approvalId, outcome.result, { toolCallId, toolName }));
-  if (part.state === "output-denied") return [{ type: "tool-output-denied", toolCallId }, card];
-  if (part.state === "output-error") return [{ type: "tool-output-error", toolCallId, errorText: part.errorText }, card];
-  return [{ type: "tool-output-available", toolCallId, output: part.output }, card];
+function settleChunks(toolCallId: string, part: Part, approvalId: string, toolName: string, outcome: Decided): object[] {
+  // A card is keyed by an approval id; an answer that named none updates the part only.
+  const cards: GovernedApprovalChunk[] =
+    approvalId.length === 0
+      ? []
+      : [
+          outcome.status === "refused"
+            ? approvalChunk({ approvalId, toolCallId, toolName, state: "refused", message: REFUSED_MESSAGE })
+            : approvalChunk(outcomeData(approvalId, outcome.result, { toolCallId, toolName })),
+        ];
+  if (part.state === "output-denied") return [{ type: "tool-output-denied", toolCallId }, ...cards];
+  if (part.state === "output-error") return [{ type: "tool-output-error", toolCallId, errorText: part.errorText }, ...cards];
+  return [{ type: "tool-output-available", toolCallId, output: part.output }, ...cards];
 }

@@ -1,5 +1,6 @@
 import type { UIMessageChunk } from "ai";
 import type { AgentRuntime } from "@orpc-agent/core";
+import { boundActor } from "../bound-actor.js";
 import { assertToolsOptions } from "../options.js";
 import { toLocalAISDKTools } from "../to-ai-sdk-tools.js";
 import { toolNameMapFor } from "../tool-names.js";
@@ -75,7 +76,8 @@ export async function governChat<TContext>(runtime: AgentRuntime<TContext>, opti
       answerConfirmations(
         {
           runtime,
-          actor: options.actor,
+          // With the acting agent: an answer is compared with the request on the whole principal (SI-3).
+          actor: boundActor(options),
           context: options.context,
           ...(options.signal ? { signal: options.signal } : {}),
           confirmable,
