@@ -120,6 +120,24 @@ function ids(records: readonly { id: string }[]): string[] {
   return records.map((r) => r.id).sort();
 }
 
+/**
+ * Every refusal of `decide` is core's typed `CapabilityError` (docs/reference/errors.md), checked by shape so this
+ * suite imports only vitest: the same code from every store, stage `approval`, the store's own words in `cause`.
+ */
+async function expectRefusal(promise: Promise<unknown>, code: string): Promise<void> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error, `decide should have refused with ${code}`).toBeDefined();
+  expect(error).toMatchObject({ name: "CapabilityError", code, stage: "approval" });
+}
+
+/** The code a losing `decide` gets once `winner` decided the record. */
+function codeAfter(winner: ContractApprovalRecord): string {
+  return winner.status === "rejected" ? "APPROVAL_REJECTED" : "APPROVAL_ALREADY_DECIDED";
+}
+
 function exactlyOneFulfilled(results: PromiseSettledResult<ContractApprovalRecord>[]): ContractApprovalRecord {
   const fulfilled = results.filter((r): r is PromiseFulfilledResult<ContractApprovalRecord> => r.status === "fulfilled");
   expect(fulfilled).toHaveLength(1);
@@ -177,10 +195,10 @@ export function describeApprovalCoordinatorContract(
       expect((await coordinator.get(request.id))!.capabilityId).toBe(request.capabilityId);
     });
 
-    it("3. an unknown id reads as null, and decide / markConsumed reject it", async () => {
+    it("3. an unknown id reads as null, and decide (INTERNAL_ERROR) / markConsumed reject it", async () => {
       const { coordinator } = await setup();
       expect(await coordinator.get("apr_unknown")).toBeNull();
-      await expect(coordinator.decide("apr_unknown", APPROVE)).rejects.toThrow(/was not found/);
+      await expectRefusal(coordinator.decide("apr_unknown", APPROVE), "INTERNAL_ERROR");
       await expect(coordinator.markConsumed("apr_unknown", "exe_1")).rejects.toThrow(/was not found/);
     });
 
@@ -286,19 +304,26 @@ export function describeApprovalCoordinatorContract(
       }
     });
 
-    it("8. a bad decision status or an ill-formed approver rejects before any change", async () => {
+    it("8. a bad decision (INPUT_INVALID) or an ill-formed or anonymous approver (UNAUTHENTICATED) rejects before any change, for any id", async () => {
       const { clock, coordinator } = await setup();
       const request = makeApprovalRequest(clock.now);
       await coordinator.create(request);
-      const bad = (decision: unknown) => coordinator.decide(request.id, decision as ContractApprovalDecision);
-
-      await expect(bad({ status: "maybe", approver: MANAGER })).rejects.toThrow(/Invalid decision status/);
-      await expect(bad({ status: "expired", approver: MANAGER })).rejects.toThrow(/Invalid decision status/);
-      await expect(bad({ approver: MANAGER })).rejects.toThrow(/Invalid decision status/);
-      await expect(bad({ status: "approved" })).rejects.toThrow(/well-formed/);
-      await expect(bad({ status: "approved", approver: { id: "", kind: "user" } })).rejects.toThrow(/well-formed/);
-      await expect(bad({ status: "approved", approver: { id: "user_x", kind: "robot" } })).rejects.toThrow(/well-formed/);
-      await expect(bad({ status: "approved", approver: { id: 42, kind: "user" } })).rejects.toThrow(/well-formed/);
+      for (const id of [request.id, "apr_unknown"]) {
+        const bad = (decision: unknown) => coordinator.decide(id, decision as ContractApprovalDecision);
+        await expectRefusal(bad({ status: "maybe", approver: MANAGER }), "INPUT_INVALID");
+        await expectRefusal(bad({ status: "expired", approver: MANAGER }), "INPUT_INVALID");
+        await expectRefusal(bad({ approver: MANAGER }), "INPUT_INVALID");
+        await expectRefusal(bad(null), "INPUT_INVALID");
+        await expectRefusal(bad({ status: "approved", approver: MANAGER, comment: 42 }), "INPUT_INVALID");
+        await expectRefusal(bad({ status: "approved" }), "UNAUTHENTICATED");
+        await expectRefusal(bad({ status: "approved", approver: { id: "", kind: "user" } }), "UNAUTHENTICATED");
+        await expectRefusal(bad({ status: "approved", approver: { id: "user_x", kind: "robot" } }), "UNAUTHENTICATED");
+        await expectRefusal(bad({ status: "approved", approver: { id: 42, kind: "user" } }), "UNAUTHENTICATED");
+        await expectRefusal(bad({ status: "approved", approver: { id: "user_x", kind: "user", via: { id: "" } } }), "UNAUTHENTICATED");
+        // An approver someone can be held to (SI-4): never anonymous, approving or rejecting.
+        await expectRefusal(bad({ status: "approved", approver: { id: "user_x", kind: "anonymous" } }), "UNAUTHENTICATED");
+        await expectRefusal(bad({ status: "rejected", approver: { id: "user_x", kind: "anonymous" } }), "UNAUTHENTICATED");
+      }
 
       const record = (await coordinator.get(request.id))!;
       expect(record.status).toBe("pending");
@@ -306,7 +331,7 @@ export function describeApprovalCoordinatorContract(
       expect((await coordinator.decide(request.id, APPROVE)).status).toBe("approved");
     });
 
-    it("9. deciding a record that is no longer pending rejects and keeps the first decision", async () => {
+    it("9. deciding a record that is no longer pending rejects with the code of its status and keeps the first decision", async () => {
       const { clock, coordinator } = await setup();
       const approved = makeApprovalRequest(clock.now);
       const rejected = makeApprovalRequest(clock.now);
@@ -315,23 +340,26 @@ export function describeApprovalCoordinatorContract(
       await coordinator.decide(approved.id, APPROVE);
       await coordinator.decide(rejected.id, REJECT);
 
-      await expect(coordinator.decide(approved.id, REJECT)).rejects.toThrow(/not pending/);
-      await expect(coordinator.decide(approved.id, APPROVE)).rejects.toThrow(/not pending/);
-      await expect(coordinator.decide(rejected.id, APPROVE)).rejects.toThrow(/not pending/);
+      await expectRefusal(coordinator.decide(approved.id, REJECT), "APPROVAL_ALREADY_DECIDED");
+      await expectRefusal(coordinator.decide(approved.id, APPROVE), "APPROVAL_ALREADY_DECIDED");
+      await expectRefusal(coordinator.decide(rejected.id, APPROVE), "APPROVAL_REJECTED");
+      await expectRefusal(coordinator.decide(rejected.id, REJECT), "APPROVAL_REJECTED");
       expect((await coordinator.get(approved.id))!.decision!.status).toBe("approved");
       expect((await coordinator.get(rejected.id))!.status).toBe("rejected");
 
       await coordinator.markConsumed(approved.id, "exe_1");
-      await expect(coordinator.decide(approved.id, APPROVE)).rejects.toThrow(/not pending/);
+      await expectRefusal(coordinator.decide(approved.id, APPROVE), "APPROVAL_CONSUMED");
+      await expectRefusal(coordinator.decide(approved.id, REJECT), "APPROVAL_CONSUMED");
       expect((await coordinator.get(approved.id))!.status).toBe("consumed");
     });
 
-    it("10. deciding an expired pending record rejects and records nothing", async () => {
+    it("10. deciding an expired pending record rejects (APPROVAL_EXPIRED) and records nothing", async () => {
       const { clock, coordinator } = await setup();
       const request = makeApprovalRequest(clock.now);
       await coordinator.create(request);
       clock.advance(CONTRACT_EXPIRY_MS + 1);
-      await expect(coordinator.decide(request.id, APPROVE)).rejects.toThrow(/not pending|expired/);
+      await expectRefusal(coordinator.decide(request.id, APPROVE), "APPROVAL_EXPIRED");
+      await expectRefusal(coordinator.decide(request.id, REJECT), "APPROVAL_EXPIRED");
       const record = (await coordinator.get(request.id))!;
       expect(record.status).toBe("expired");
       expect(record.decision).toBeUndefined();
@@ -469,7 +497,7 @@ export function describeApprovalCoordinatorContract(
       const results = await Promise.allSettled(decisions.map((d) => coordinator.decide(request.id, d)));
       const winner = exactlyOneFulfilled(results);
       for (const result of results) {
-        if (result.status === "rejected") expect(String(result.reason)).toMatch(/not pending/);
+        if (result.status === "rejected") expect(result.reason).toMatchObject({ name: "CapabilityError", code: codeAfter(winner), stage: "approval" });
       }
       const stored = (await coordinator.get(request.id))!;
       expect(stored.status).toBe(winner.status);
@@ -582,19 +610,20 @@ export function describeApprovalCoordinatorContract(
       stored.approvals![0]!.approver.id = "mutated";
       stored.approvals!.pop();
       expect((await coordinator.get(request.id))!.approvals!.map((v) => v.approver.id)).toEqual(["user_a", "user_b", "user_c"]);
-      await expect(coordinator.decide(request.id, { status: "approved", approver: { id: "user_d", kind: "user" } })).rejects.toThrow(/not pending/);
+      await expectRefusal(coordinator.decide(request.id, { status: "approved", approver: { id: "user_d", kind: "user" } }), "APPROVAL_ALREADY_DECIDED");
       expect((await coordinator.markConsumed(request.id, "exe_1")).consumedByExecutionId).toBe("exe_1");
     });
 
-    it("23. the same approver id approving twice is refused and counted once, whatever its kind or comment", async () => {
+    it("23. the same approver id approving twice is refused (APPROVAL_ALREADY_DECIDED) and counted once, whatever its kind or comment", async () => {
       const { clock, coordinator } = await setup();
       const request = makeApprovalRequest(clock.now, { quorum: 2 });
       await coordinator.create(request);
       await coordinator.decide(request.id, { status: "approved", approver: { id: "user_a", kind: "user" } });
-      await expect(coordinator.decide(request.id, { status: "approved", approver: { id: "user_a", kind: "user" } })).rejects.toThrow(/already approved by/);
-      await expect(
+      await expectRefusal(coordinator.decide(request.id, { status: "approved", approver: { id: "user_a", kind: "user" } }), "APPROVAL_ALREADY_DECIDED");
+      await expectRefusal(
         coordinator.decide(request.id, { status: "approved", approver: { id: "user_a", kind: "service" }, comment: "again" }),
-      ).rejects.toThrow(/already approved by/);
+        "APPROVAL_ALREADY_DECIDED",
+      );
       const record = (await coordinator.get(request.id))!;
       expect(record.status).toBe("pending");
       expect(record.approvals!.map((v) => v.approver.id)).toEqual(["user_a"]);
@@ -613,7 +642,7 @@ export function describeApprovalCoordinatorContract(
         expect(record.decision).toMatchObject({ status: "rejected", approver: { id: "user_c" }, comment: "no" });
         expect(record.approvals!.map((v) => v.approver.id)).toEqual(["user_a", "user_b"]);
       }
-      await expect(coordinator.decide(request.id, { status: "approved", approver: { id: "user_d", kind: "user" } })).rejects.toThrow(/not pending/);
+      await expectRefusal(coordinator.decide(request.id, { status: "approved", approver: { id: "user_d", kind: "user" } }), "APPROVAL_REJECTED");
       await expect(coordinator.markConsumed(request.id, "exe_1")).rejects.toThrow(/cannot be consumed/);
 
       // An approver who changes their mind may still veto: the rejection rejects.
@@ -636,7 +665,7 @@ export function describeApprovalCoordinatorContract(
       expect(record.status).toBe("expired");
       expect(record.approvals!.map((v) => v.approver.id)).toEqual(["user_a"]);
       expect(ids(await list({ status: "expired" }))).toEqual([request.id]);
-      await expect(coordinator.decide(request.id, { status: "approved", approver: { id: "user_b", kind: "user" } })).rejects.toThrow(/not pending|expired/);
+      await expectRefusal(coordinator.decide(request.id, { status: "approved", approver: { id: "user_b", kind: "user" } }), "APPROVAL_EXPIRED");
       await expect(coordinator.markConsumed(request.id, "exe_1")).rejects.toThrow(/cannot be consumed/);
       expect((await coordinator.get(request.id))!.approvals).toHaveLength(1);
     });
@@ -653,8 +682,9 @@ export function describeApprovalCoordinatorContract(
       const fulfilled = results.filter((r): r is PromiseFulfilledResult<ContractApprovalRecord> => r.status === "fulfilled").map((r) => r.value);
       expect(fulfilled).toHaveLength(3);
       expect(fulfilled.filter((r) => r.status === "approved")).toHaveLength(1);
+      // A repeat while pending and a vote after the quorum completed are both APPROVAL_ALREADY_DECIDED.
       for (const result of results) {
-        if (result.status === "rejected") expect(String(result.reason)).toMatch(/not pending|already approved by/);
+        if (result.status === "rejected") expect(result.reason).toMatchObject({ name: "CapabilityError", code: "APPROVAL_ALREADY_DECIDED", stage: "approval" });
       }
       const stored = (await coordinator.get(request.id))!;
       expect(stored.status).toBe("approved");

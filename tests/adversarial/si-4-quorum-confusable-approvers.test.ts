@@ -36,7 +36,7 @@ describe("confusable approver ids count once (SI-4)", () => {
     for (const [first, second] of [...MO_VARIANTS.map((v) => ["mo", v] as const), [composed, decomposed] as const]) {
       const { runtime, cap, id } = await requested();
       expect((await runtime.approvals.decide(id, { status: "approved", approver: user(first) })).status).toBe("pending");
-      await expect(runtime.approvals.decide(id, { status: "approved", approver: user(second) })).rejects.toThrow(/already approved by/);
+      await expect(runtime.approvals.decide(id, { status: "approved", approver: user(second) })).rejects.toMatchObject({ code: "APPROVAL_ALREADY_DECIDED" });
       const record = (await runtime.approvals.get(id))!;
       expect(record.status).toBe("pending");
       expect(approvalProgress(record).label).toBe("1 of 2 approvals");

@@ -44,10 +44,10 @@ describe("quorum approvals (SI-4)", () => {
 
     const first = await runtime.approvals.decide(approval.id, { status: "approved", approver: mo });
     expect(first.status).toBe("pending");
-    await expect(runtime.approvals.decide(approval.id, { status: "approved", approver: mo })).rejects.toThrow(/already approved by/);
-    await expect(runtime.approvals.decide(approval.id, { status: "approved", approver: { id: "mo", kind: "service" }, comment: "me again" })).rejects.toThrow(
-      /already approved by/,
-    );
+    await expect(runtime.approvals.decide(approval.id, { status: "approved", approver: mo })).rejects.toMatchObject({ code: "APPROVAL_ALREADY_DECIDED" });
+    await expect(runtime.approvals.decide(approval.id, { status: "approved", approver: { id: "mo", kind: "service" }, comment: "me again" })).rejects.toMatchObject({
+      code: "APPROVAL_ALREADY_DECIDED",
+    });
     const record = (await runtime.approvals.get(approval.id))!;
     expect(record.status).toBe("pending");
     expect(approvalProgress(record).label).toBe("1 of 2 approvals");
@@ -177,7 +177,7 @@ describe("quorum approvals (SI-4)", () => {
     const approval = approvalOf(await runtime.invoke("op", { n: 1 }, { actor: dana, context: {} }));
     await runtime.approvals.decide(approval.id, { status: "approved", approver: mo });
     now = approval.expiresAt.getTime() + 1;
-    await expect(runtime.approvals.decide(approval.id, { status: "approved", approver: ana })).rejects.toThrow(/not pending/);
+    await expect(runtime.approvals.decide(approval.id, { status: "approved", approver: ana })).rejects.toMatchObject({ code: "APPROVAL_EXPIRED" });
     expect(errorOf(await runtime.resume(approval.id, { context: {} })).code).toBe("APPROVAL_EXPIRED");
     expect(cap.ran.count).toBe(0);
   });

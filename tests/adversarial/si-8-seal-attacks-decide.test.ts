@@ -25,6 +25,9 @@ function app(coordinator: ApprovalCoordinator) {
   return { runtime, ran };
 }
 
+/** How `decide` answers an unknown id, typed (issue 43): an edited record must answer exactly so. */
+const unknownApproval = (id: string) => ({ code: "INTERNAL_ERROR", stage: "approval", cause: new Error(`Approval "${id}" was not found`) });
+
 /** What the approver should see instead of the large refund: a small one, hash recomputed. */
 const disguise = (record: ApprovalRecord): ApprovalRecord => ({ ...record, input: small, submittedInput: small, inputHash: hex(canonicalJson(small)) });
 
@@ -36,8 +39,8 @@ describe("an approval decided on a disguised record (issue 29, SI-8)", () => {
     store.set(disguise);
     expect(await a.runtime.approvals.get(approval.id)).toBeNull();
     expect((await a.runtime.approvals.list!()).map((record) => record.id)).not.toContain(approval.id);
-    await expect(a.runtime.approvals.decide(approval.id, { status: "approved", approver: mo })).rejects.toThrow(`Approval "${approval.id}" was not found`);
-    await expect(a.runtime.approvals.decide("apr_does-not-exist", { status: "approved", approver: mo })).rejects.toThrow(`Approval "apr_does-not-exist" was not found`);
+    await expect(a.runtime.approvals.decide(approval.id, { status: "approved", approver: mo })).rejects.toMatchObject(unknownApproval(approval.id));
+    await expect(a.runtime.approvals.decide("apr_does-not-exist", { status: "approved", approver: mo })).rejects.toMatchObject(unknownApproval("apr_does-not-exist"));
     // The attacker puts the row back: nothing was approved, so nothing runs.
     store.set(undefined);
     expect((await store.inner.get(approval.id))!.status).toBe("pending");
@@ -81,7 +84,7 @@ describe("the same disguise as SQL on the real server (issue 29, SI-8)", () => {
       hex(canonicalJson(small)),
     ]);
     expect(await a.runtime.approvals.get(approval.id)).toBeNull();
-    await expect(a.runtime.approvals.decide(approval.id, { status: "approved", approver: mo })).rejects.toThrow(`Approval "${approval.id}" was not found`);
+    await expect(a.runtime.approvals.decide(approval.id, { status: "approved", approver: mo })).rejects.toMatchObject(unknownApproval(approval.id));
     await db.pool().query(`update ${table} set input = $2::jsonb, submitted_input = $3::jsonb, input_hash = $4 where id = $1`, [
       approval.id,
       JSON.stringify(original.input),

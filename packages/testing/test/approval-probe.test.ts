@@ -54,6 +54,6 @@ describe("approvalProbe shortcuts", () => {
     expiring.clock.advance("16m");
     await expect(expiring.probe.approve(expiring.id)).resolves.toBeUndefined();
     expect((await expiring.probe.get(expiring.id))?.status).toBe("expired");
-    await expect(probe.approve("apr_missing")).rejects.toThrow(/was not found/);
+    await expect(probe.approve("apr_missing")).rejects.toMatchObject({ code: "INTERNAL_ERROR", stage: "approval", cause: new Error('Approval "apr_missing" was not found') });
   });
 });

@@ -79,9 +79,9 @@ describe("t.approvals lifecycle", () => {
   it("other failures reject: an unknown approval id, or an ill-formed approver", async () => {
     const { registry } = buildShop();
     const t = createAgentTestRuntime({ registry });
-    await expect(t.approvals.approve("apr_unknown")).rejects.toThrow(/was not found/);
+    await expect(t.approvals.approve("apr_unknown")).rejects.toMatchObject({ code: "INTERNAL_ERROR", stage: "approval", cause: new Error('Approval "apr_unknown" was not found') });
     const id = await requestRefund(t);
-    await expect(t.approvals.approve(id, { id: "", kind: "user" })).rejects.toThrow(/well-formed/);
+    await expect(t.approvals.approve(id, { id: "", kind: "user" })).rejects.toMatchObject({ code: "UNAUTHENTICATED", stage: "approval" });
     expect((await t.approvals.get(id))?.status).toBe("pending");
   });
 

@@ -3,8 +3,7 @@ import { createInMemoryApprovalCoordinator, type ApprovalCoordinator, type Appro
 
 export type Tamper = (record: ApprovalRecord) => ApprovalRecord;
 
-export function tamperable() {
-  const inner = createInMemoryApprovalCoordinator();
+export function tamperable(inner: ReturnType<typeof createInMemoryApprovalCoordinator> = createInMemoryApprovalCoordinator()) {
   let tamper: Tamper | undefined;
   const coordinator: ApprovalCoordinator = {
     create: (request) => inner.create(request),

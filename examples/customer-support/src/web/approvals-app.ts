@@ -68,13 +68,10 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
     try {
       decided = await runtime.approvals.decide(id, { status: decision, approver });
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      const message =
-        code === "APPROVAL_SELF_APPROVAL"
-          ? (error as { publicMessage: string }).publicMessage
-          : /already approved by/.test((error as Error).message)
-            ? "You have already approved this request; another approver must approve it."
-            : (error as Error).message;
+      // Every refusal of decide is a typed CapabilityError; a repeat vote is the one that leaves the request waiting.
+      const refusal = error as { code?: string; publicMessage?: string };
+      const repeatVote = refusal.code === "APPROVAL_ALREADY_DECIDED" && (await runtime.approvals.get(id))?.status === "pending";
+      const message = repeatVote ? "You have already approved this request; another approver must approve it." : (refusal.publicMessage ?? (error as Error).message);
       return { text: `Refused: ${message} The request is still pending.`, ok: false };
     }
     // An approval short of the quorum is recorded; the request waits for the next approver.

@@ -2,44 +2,38 @@ import { actingAgentId } from "../audit/actor-ref.js";
 import { sameApprover } from "./approver-identity.js";
 
 /**
- * Separation of duties: the agent that carried a request (`actor.via`) may never approve it, like the requester
- * (SI-4). Unlike the requester, an acting agent is never allowed to confirm for the user: requester-confirmable types
- * do not apply. Only `rejectSelfApproval: false` lifts the rule, as it lifts the requester's.
+ * Separation of duties (SI-4): the party that carried a request never decides it. Refused: an approver who is the
+ * request's acting agent (`actor.via`), and an approver acting through that agent or through the requester ("priya
+ * via the agent that acts for dana"): a decision the call's own relay carries is not an independent human one.
+ * Agents are compared by id, as approver ids are (`approverKey`). The requester's own decision, whatever agent
+ * carries it, is the self-approval rule's (requester-confirmable types); the agent is never allowed by those types.
+ * On a quorum record the rule always holds, as for the requester; otherwise only `rejectSelfApproval: false` lifts it.
  */
-export function refusesActingAgent(rule: { readonly rejectSelfApproval: boolean }, requester: unknown, approverIds: readonly unknown[]): boolean {
-  if (!rule.rejectSelfApproval) return false;
-  const viaId = actingAgentId(requester);
-  return viaId !== undefined && approverIds.some((id) => sameApprover(id, viaId));
-}
-
-/** Every approver id a record shows: the final decision's and, on quorum records, each counted approval's. */
-export function recordApproverIds(record: unknown): string[] {
-  const ids: string[] = [];
-  const r = record as { decision?: { approver?: { id?: unknown } }; approvals?: unknown } | null;
-  const decided = r?.decision?.approver?.id;
-  if (typeof decided === "string") ids.push(decided);
-  if (Array.isArray(r?.approvals)) {
-    for (const vote of r.approvals as { approver?: { id?: unknown } }[]) {
-      const id = vote?.approver?.id;
-      if (typeof id === "string") ids.push(id);
-    }
-  }
-  return ids;
-}
-
-/**
- * `runtime.approvals.decide`'s check: reads the record (only when the rule is on) and answers whether this
- * approver is the request's acting agent. An unknown id answers false, so the coordinator reports it as always.
- */
-export async function decidesAsActingAgent(
-  coordinator: { get(id: string): Promise<{ actor: unknown } | null> },
+export function refusesActingAgent(
   rule: { readonly rejectSelfApproval: boolean },
-  id: string,
-  decision: unknown,
-): Promise<boolean> {
-  if (!rule.rejectSelfApproval) return false;
-  const approverId = (decision as { approver?: { id?: unknown } } | null)?.approver?.id;
-  if (typeof approverId !== "string") return false;
-  const record = await coordinator.get(id);
-  return record !== null && refusesActingAgent(rule, record.actor, [approverId]);
+  requester: unknown,
+  approvers: readonly unknown[],
+  quorum = 1,
+): boolean {
+  if (quorum <= 1 && !rule.rejectSelfApproval) return false;
+  const requesterId = (requester as { id?: unknown } | null)?.id;
+  const agentId = actingAgentId(requester);
+  return approvers.some((approver) => {
+    const approverId = (approver as { id?: unknown } | null)?.id;
+    if (sameApprover(approverId, agentId)) return true;
+    if (sameApprover(approverId, requesterId)) return false;
+    const relay = actingAgentId(approver);
+    return sameApprover(relay, agentId) || sameApprover(relay, requesterId);
+  });
+}
+
+/** Every approver a record shows: the final decision's and, on quorum records, each counted approval's. */
+export function recordApprovers(record: unknown): unknown[] {
+  const approvers: unknown[] = [];
+  const r = record as { decision?: { approver?: unknown }; approvals?: unknown } | null;
+  if (r?.decision?.approver !== undefined) approvers.push(r.decision.approver);
+  if (Array.isArray(r?.approvals)) {
+    for (const vote of r.approvals as ({ approver?: unknown } | null)[]) if (vote?.approver !== undefined) approvers.push(vote.approver);
+  }
+  return approvers;
 }

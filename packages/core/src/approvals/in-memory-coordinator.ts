@@ -1,5 +1,5 @@
 import type { Actor } from "../capability/types.js";
-import { isAcceptableApprover } from "./approver.js";
+import { approvalAlreadyApprovedError, approvalNotFoundError, approvalNotPendingError, assertApprovalDecision } from "./decide-refusals.js";
 import { isExpired } from "./expiry.js";
 import { isValidQuorum, quorumOf } from "./quorum.js";
 import type {
@@ -60,14 +60,14 @@ export function createInMemoryApprovalCoordinator(
     async decide(id, decision) {
       const accepted = validDecision(decision);
       const stored = records.get(id);
-      if (stored === undefined) throw new Error(`Approval "${id}" was not found`);
+      if (stored === undefined) throw approvalNotFoundError(id);
       const decidedAt = now();
       const status = reportedStatus(stored, decidedAt);
-      if (status !== "pending") throw new Error(`Approval "${id}" is not pending (status: ${status})`);
+      if (status !== "pending") throw approvalNotPendingError(id, status);
       if (accepted.status === "approved" && stored.approvals !== undefined) {
         // One vote per approver id: a repeat is refused, never counted again (docs/guides/quorum-approvals.md).
         if (stored.approvals.some((vote) => vote.approver.id === accepted.approver.id)) {
-          throw new Error(`Approval "${id}" was already approved by "${accepted.approver.id}"`);
+          throw approvalAlreadyApprovedError(id, accepted.approver.id);
         }
         const vote: ApprovalVote = { approver: accepted.approver, at: new Date(decidedAt.getTime()) };
         if (accepted.comment !== undefined) vote.comment = accepted.comment;
@@ -129,16 +129,11 @@ function reportedStatus(record: ApprovalRecord, at: Date): ApprovalStatus {
   return record.status === "pending" && isExpired(record.expiresAt, at) ? "expired" : record.status;
 }
 
+/** Typed refusals (INPUT_INVALID, UNAUTHENTICATED) before the record is read, so known and unknown ids answer alike. */
 function validDecision(decision: ApprovalDecision): ApprovalDecision {
-  const status = (decision as { status?: unknown } | null | undefined)?.status;
-  if (status !== "approved" && status !== "rejected") {
-    throw new Error(`Invalid decision status "${String(status)}"`);
-  }
-  if (!isAcceptableApprover(decision.approver)) {
-    throw new Error("The decision approver is not a well-formed actor (non-empty string id and a valid kind) or is anonymous");
-  }
+  assertApprovalDecision(decision);
   // Only the declared fields are kept: extra decision fields have no effect (SI-6).
-  const accepted: ApprovalDecision = { status, approver: jsonCopy(decision.approver) as Actor };
+  const accepted: ApprovalDecision = { status: decision.status, approver: jsonCopy(decision.approver) as Actor };
   if (decision.comment !== undefined) accepted.comment = decision.comment;
   if (typeof decision.seal === "string") accepted.seal = decision.seal;
   return accepted;

@@ -5,7 +5,8 @@ import { CapabilityError } from "../errors/capability-error.js";
 import { refusesSelfApproval, type SelfApprovalRule } from "./self-approval.js";
 import { reRequestApproval } from "./re-request.js";
 import type { ApprovalSealer } from "./seal/sealer.js";
-import { decidesAsActingAgent } from "./acting-agent.js";
+import { refusesActingAgent } from "./acting-agent.js";
+import { approvalAlreadyApprovedError, approvalNotFoundError, assertApprovalDecision } from "./decide-refusals.js";
 import { approvalProgress, quorumOf } from "./quorum.js";
 import { sameApprover } from "./approver-identity.js";
 import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, ApprovalRequest, RuntimeApprovals } from "./types.js";
@@ -30,26 +31,43 @@ export function wrapCoordinator(
     markConsumed: (id, executionId) => coordinator.markConsumed(id, executionId),
     reRequest: (id, reRequestOptions) => reRequestApproval(coordinator, id, reRequestOptions, options),
     async decide(id: string, given: ApprovalDecision): Promise<ApprovalRecord> {
-      // Read once: the guards, the seal, the store and the audit all see one approver, whatever getters it has (SI-8).
-      const decision = decisionOnce(given);
-      // Read first even without rejectSelfApproval: a quorum record refuses its requester under every rule.
-      const record = await coordinator.get(id);
-      const approverId = (decision as { approver?: { id?: unknown } } | null)?.approver?.id;
-      if (record !== null && sameApprover(approverId, record.actor.id) && refusesSelfApproval(options.selfApproval, record.types, quorumOf(record))) {
-        throw new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" });
+      try {
+        return await decideGuarded(id, given);
+      } catch (error) {
+        // Every refusal is typed; anything else a coordinator throws is its failure (docs/reference/errors.md).
+        throw CapabilityError.isInstance(error) ? error : new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause: error });
       }
-      // One vote per person: a variant spelling of an id already counted is the same approver (SI-4).
-      const counted = record !== null && Array.isArray(record.approvals) && (decision as { status?: unknown } | null)?.status === "approved"
-        ? record.approvals.find((vote) => sameApprover(vote?.approver?.id, approverId))
-        : undefined;
-      if (counted !== undefined) throw new Error(`Approval "${id}" was already approved by "${counted.approver.id}"`);
-      // Separation of duties: the agent that carried the request never approves it (SI-4).
-      if (await decidesAsActingAgent(coordinator, options.selfApproval, id, decision)) throw new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" });
-      const decided = await coordinator.decide(id, decision);
-      if (options.audit.enabled) options.audit.emit(decisionEvent(decided, decision, options.now()));
-      return decided;
     },
   };
+
+  /**
+   * The guards, in order: the decision itself (before the record is read, so every id answers alike), the record as
+   * the runtime shows it (a record whose seal fails is unknown, SI-8), separation of duties (SI-4), one vote per
+   * person; then the coordinator's compare-and-set, and the audit on success only.
+   */
+  async function decideGuarded(id: string, given: ApprovalDecision): Promise<ApprovalRecord> {
+    // Read once: the guards, the seal, the store and the audit all see one approver, whatever getters it has (SI-8).
+    const decision = decisionOnce(given);
+    assertApprovalDecision(decision);
+    // Read even without rejectSelfApproval: a quorum record refuses its requester under every rule.
+    const record = await wrapped.get(id);
+    if (record === null) throw approvalNotFoundError(id);
+    const quorum = quorumOf(record);
+    if (sameApprover(decision.approver.id, record.actor.id) && refusesSelfApproval(options.selfApproval, record.types, quorum)) {
+      throw new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" });
+    }
+    if (refusesActingAgent(options.selfApproval, record.actor, [decision.approver], quorum)) throw new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" });
+    // One vote per person: a variant spelling of an id already counted is the same approver (SI-4).
+    const counted =
+      decision.status === "approved" && Array.isArray(record.approvals)
+        ? record.approvals.find((vote) => sameApprover(vote?.approver?.id, decision.approver.id))
+        : undefined;
+    if (counted !== undefined) throw approvalAlreadyApprovedError(id, counted.approver.id);
+    const decided = await coordinator.decide(id, decision);
+    if (options.audit.enabled) options.audit.emit(decisionEvent(decided, decision, options.now()));
+    return decided;
+  }
+
   if (typeof coordinator.list === "function") {
     const list = coordinator.list.bind(coordinator);
     wrapped.list = async (filter) => {

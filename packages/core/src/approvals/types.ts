@@ -72,8 +72,12 @@ export type ApprovalListFilter = { status?: ApprovalStatus; capabilityId?: strin
  *
  * `decide` is compare-and-set per decision. On a quorum record an approval by an approver id not yet counted is
  * appended to `approvals`; the record turns `approved` (with `decision`) when the count reaches `quorum`, and
- * stays `pending` before. The same approver id approving again throws (`already approved by`), so concurrent
+ * stays `pending` before. The same approver id approving again throws `APPROVAL_ALREADY_DECIDED`, so concurrent
  * decides never count one approver twice. A rejection rejects the whole request. docs/guides/quorum-approvals.md
+ *
+ * Every refusal of `decide` is a typed `CapabilityError`, the same from every store: build them with
+ * `assertApprovalDecision`, `approvalNotFoundError`, `approvalNotPendingError` and `approvalAlreadyApprovedError`
+ * (docs/reference/errors.md).
  */
 export interface ApprovalCoordinator {
   create(request: ApprovalRequest): Promise<ApprovalRecord>;

@@ -13,6 +13,7 @@ export type ErrorCode =
   | "APPROVAL_REJECTED"
   | "APPROVAL_EXPIRED"
   | "APPROVAL_CONSUMED"
+  | "APPROVAL_ALREADY_DECIDED"
   | "APPROVAL_INPUT_MISMATCH"
   | "APPROVAL_SELF_APPROVAL"
   | "APPROVAL_UNSERIALIZABLE_INPUT"
@@ -43,6 +44,7 @@ export const ERROR_CODE_DEFAULTS: Readonly<Record<ErrorCode, Readonly<CodeDefaul
   APPROVAL_REJECTED: { stage: "approval", retryable: false, exposeToModel: true, message: "The approval was rejected." },
   APPROVAL_EXPIRED: { stage: "approval", retryable: false, exposeToModel: true, message: "The approval has expired; a new request is required." },
   APPROVAL_CONSUMED: { stage: "approval", retryable: false, exposeToModel: true, message: "The approval has already been used." },
+  APPROVAL_ALREADY_DECIDED: { stage: "approval", retryable: false, exposeToModel: true, message: "The approval has already been decided." },
   APPROVAL_INPUT_MISMATCH: { stage: "approval", retryable: false, exposeToModel: false, message: G },
   APPROVAL_SELF_APPROVAL: { stage: "approval", retryable: false, exposeToModel: true, message: "The approver must differ from the requesting actor." },
   APPROVAL_UNSERIALIZABLE_INPUT: { stage: "approval", retryable: false, exposeToModel: false, message: G },

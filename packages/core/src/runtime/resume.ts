@@ -7,7 +7,7 @@ import { isAcceptableApprover } from "../approvals/approver.js";
 import { isExpired } from "../approvals/expiry.js";
 import { quorumOf, showsQuorum } from "../approvals/quorum.js";
 import { refusesSelfApproval } from "../approvals/self-approval.js";
-import { recordApproverIds, refusesActingAgent } from "../approvals/acting-agent.js";
+import { recordApprovers, refusesActingAgent } from "../approvals/acting-agent.js";
 import { sameApprover } from "../approvals/approver-identity.js";
 import { isWellFormedActor, type Actor } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
@@ -114,8 +114,8 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
   if (quorum > 1 && !showsQuorum(record, quorum)) {
     return finishFailed(exec, new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause: new Error(`Approval "${record.id}" is approved without its quorum of ${quorum} distinct approvers`) }));
   }
-  // R4, separation of duties: no approver may be the agent that carried the request.
-  if (refusesActingAgent(rt, record.actor, recordApproverIds(record))) {
+  // R4, separation of duties: no approver may be the agent that carried the request, nor act through it (SI-4).
+  if (refusesActingAgent(rt, record.actor, recordApprovers(record), quorum)) {
     return finishFailed(exec, new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" }));
   }
   // R5: the stored input must still be exactly what was approved (SI-5).

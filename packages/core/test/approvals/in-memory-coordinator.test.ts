@@ -54,23 +54,26 @@ describe("createInMemoryApprovalCoordinator", () => {
     expect(decided.decision!.decidedAt.getTime()).toBeLessThanOrEqual(Date.now());
   });
 
-  it("names the approval id in its errors", async () => {
+  it("names the approval id in its errors (a decide refusal's in its cause, under a typed code)", async () => {
     const clock = contractClock("2030-01-01T00:00:00.000Z");
     const coordinator = createInMemoryApprovalCoordinator({ now: clock.now });
     const request = makeApprovalRequest(clock.now, { id: "apr_named" });
     await coordinator.create(request);
     await expect(coordinator.create(request)).rejects.toThrow('Approval "apr_named" already exists');
     await expect(coordinator.get("apr_missing")).resolves.toBeNull();
-    await expect(coordinator.decide("apr_missing", { status: "approved", approver: MANAGER })).rejects.toThrow(
-      'Approval "apr_missing" was not found',
-    );
+    await expect(coordinator.decide("apr_missing", { status: "approved", approver: MANAGER })).rejects.toMatchObject({
+      code: "INTERNAL_ERROR",
+      stage: "approval",
+      cause: new Error('Approval "apr_missing" was not found'),
+    });
     await expect(coordinator.markConsumed("apr_named", "exe_1")).rejects.toThrow(
       'Approval "apr_named" cannot be consumed (status: pending)',
     );
     await coordinator.decide("apr_named", { status: "approved", approver: MANAGER });
-    await expect(coordinator.decide("apr_named", { status: "rejected", approver: MANAGER })).rejects.toThrow(
-      'Approval "apr_named" is not pending (status: approved)',
-    );
+    await expect(coordinator.decide("apr_named", { status: "rejected", approver: MANAGER })).rejects.toMatchObject({
+      code: "APPROVAL_ALREADY_DECIDED",
+      cause: new Error('Approval "apr_named" is not pending (status: approved)'),
+    });
     await coordinator.markConsumed("apr_named", "exe_1");
     await expect(coordinator.markConsumed("apr_named", "exe_2")).rejects.toThrow(
       'Approval "apr_named" cannot be consumed (status: consumed, consumed by exe_1)',
@@ -83,19 +86,18 @@ describe("createInMemoryApprovalCoordinator", () => {
     const request = makeApprovalRequest(clock.now, { id: "apr_late" });
     await coordinator.create(request);
     clock.advance(15 * 60_000 + 1);
-    await expect(coordinator.decide("apr_late", { status: "approved", approver: MANAGER })).rejects.toThrow(
-      'Approval "apr_late" is not pending (status: expired)',
-    );
+    await expect(coordinator.decide("apr_late", { status: "approved", approver: MANAGER })).rejects.toMatchObject({
+      code: "APPROVAL_EXPIRED",
+      cause: new Error('Approval "apr_late" is not pending (status: expired)'),
+    });
   });
 
   it("validates the decision before looking the id up", async () => {
     const coordinator = createInMemoryApprovalCoordinator();
     await expect(
       coordinator.decide("apr_missing", { status: "later", approver: MANAGER } as unknown as ApprovalDecision),
-    ).rejects.toThrow('Invalid decision status "later"');
-    await expect(coordinator.decide("apr_missing", null as unknown as ApprovalDecision)).rejects.toThrow(
-      /Invalid decision status/,
-    );
+    ).rejects.toMatchObject({ code: "INPUT_INVALID", details: { issues: [{ path: ["status"] }] }, cause: new Error('Invalid decision status "later"') });
+    await expect(coordinator.decide("apr_missing", null as unknown as ApprovalDecision)).rejects.toMatchObject({ code: "INPUT_INVALID" });
   });
 
   it("keeps only the declared decision fields (SI-6)", async () => {

@@ -1,9 +1,17 @@
-import type { ApprovalCoordinator, ApprovalDecision, ApprovalListFilter, ApprovalRecord } from "@orpc-agent/core";
+import {
+  approvalAlreadyApprovedError,
+  approvalNotFoundError,
+  approvalNotPendingError,
+  assertApprovalDecision,
+  type ApprovalCoordinator,
+  type ApprovalDecision,
+  type ApprovalListFilter,
+  type ApprovalRecord,
+} from "@orpc-agent/core";
 import { DEFAULT_APPROVALS_TABLE } from "../ddl.js";
 import { instantParam, jsonParam } from "../encoding.js";
 import { assertQuery, type PgQuery } from "../query.js";
 import { assertTableName } from "../table-name.js";
-import { assertDecision } from "./decision.js";
 import { recordFromRow } from "./record.js";
 import { approvalStatements } from "./statements.js";
 
@@ -90,7 +98,8 @@ export function createPgApprovalCoordinator(
     },
 
     async decide(id, decision) {
-      assertDecision(decision);
+      // Core's typed guards, before any SQL, as every store runs them (docs/architecture/spec/postgres.md#postgres-5-3).
+      assertApprovalDecision(decision);
       // Read once: the same instant is decidedAt, the expiry guard and the mapping reference (docs/architecture/spec/postgres.md#postgres-5-1).
       const at = now();
       const { rows } =
@@ -106,11 +115,14 @@ export function createPgApprovalCoordinator(
               optionalText(decision.seal),
             ]);
       if (rows.length > 0) return recordFromRow(rows[0]!, at);
-      return diagnose(id, at, (record) =>
-        record.status === "pending" && record.approvals?.some((v) => v.approver.id === decision.approver.id)
-          ? `Approval "${id}" was already approved by "${decision.approver.id}"`
-          : `Approval "${id}" is not pending (status: ${record.status})`,
-      );
+      // Typed like every store's refusals (core's decide-refusals); the read only picks which one.
+      const { rows: found } = await query(sql.get, [id]);
+      if (found.length === 0) throw approvalNotFoundError(id);
+      const record = recordFromRow(found[0]!, at);
+      if (record.status === "pending" && record.approvals?.some((v) => v.approver.id === decision.approver.id)) {
+        throw approvalAlreadyApprovedError(id, decision.approver.id);
+      }
+      throw approvalNotPendingError(id, record.status);
     },
 
     async markConsumed(id, executionId) {

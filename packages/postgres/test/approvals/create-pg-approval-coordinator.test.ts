@@ -154,7 +154,7 @@ describe("createPgApprovalCoordinator: statement shape", () => {
     await expect(coordinator.create(first)).rejects.toThrow(/already exists/);
     await coordinator.get(first.id);
     await coordinator.decide(first.id, { status: "approved", approver: MANAGER });
-    await expect(coordinator.decide(first.id, { status: "rejected", approver: MANAGER })).rejects.toThrow(/not pending/);
+    await expect(coordinator.decide(first.id, { status: "rejected", approver: MANAGER })).rejects.toMatchObject({ code: "APPROVAL_ALREADY_DECIDED" });
     await coordinator.markConsumed(first.id, "exe_1");
     await expect(coordinator.markConsumed(first.id, "exe_2")).rejects.toThrow(/cannot be consumed/);
     for (const status of [undefined, "pending", "expired", "approved", "cancelled"] as const) {
@@ -200,8 +200,9 @@ describe("createPgApprovalCoordinator: statement shape", () => {
   it("a decision that fails its guards, or a consumption without an execution id, issues no statement at all", async () => {
     const recorder = recordingQuery();
     const coordinator = createPgApprovalCoordinator({ query: recorder.query });
-    await expect(coordinator.decide("apr_1", { status: "maybe" } as never)).rejects.toThrow(/Invalid decision status/);
-    await expect(coordinator.decide("apr_1", { status: "approved", approver: { id: "", kind: "user" } })).rejects.toThrow(/well-formed/);
+    await expect(coordinator.decide("apr_1", { status: "maybe" } as never)).rejects.toMatchObject({ code: "INPUT_INVALID" });
+    await expect(coordinator.decide("apr_1", { status: "approved", approver: { id: "", kind: "user" } })).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
+    await expect(coordinator.decide("apr_1", { status: "approved", approver: { id: "someone", kind: "anonymous" } })).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
     await expect(coordinator.markConsumed("apr_1", "")).rejects.toThrow(/cannot be consumed without an execution id/);
     await expect(coordinator.markConsumed("apr_1", undefined as never)).rejects.toThrow(/cannot be consumed/);
     expect(recorder.statements).toEqual([]);
@@ -228,7 +229,10 @@ describe("createPgApprovalCoordinator: clock", () => {
     clock.advance(60_001);
     expect((await coordinator.get(left.id))!.status).toBe("expired");
     expect((await coordinator.list({ status: "expired" })).map((r) => r.id)).toEqual([left.id]);
-    await expect(coordinator.decide(left.id, { status: "approved", approver: MANAGER })).rejects.toThrow(/not pending \(status: expired\)/);
+    await expect(coordinator.decide(left.id, { status: "approved", approver: MANAGER })).rejects.toMatchObject({
+      code: "APPROVAL_EXPIRED",
+      cause: new Error(`Approval "${left.id}" is not pending (status: expired)`),
+    });
 
     // Expiry is never written back: turning the clock back makes the record pending again.
     clock.set("2001-06-01T12:00:00.000Z");
@@ -248,9 +252,10 @@ describe("createPgApprovalCoordinator: statuses the application writes", () => {
 
     expect((await coordinator.get(request.id))!.status).toBe("cancelled");
     expect((await coordinator.list({ status: "cancelled" })).map((r) => r.id)).toEqual([request.id]);
-    await expect(coordinator.decide(request.id, { status: "approved", approver: MANAGER })).rejects.toThrow(
-      /not pending \(status: cancelled\)/,
-    );
+    await expect(coordinator.decide(request.id, { status: "approved", approver: MANAGER })).rejects.toMatchObject({
+      code: "APPROVAL_ALREADY_DECIDED",
+      cause: new Error(`Approval "${request.id}" is not pending (status: cancelled)`),
+    });
     await expect(coordinator.markConsumed(request.id, "exe_1")).rejects.toThrow(/cannot be consumed \(status: cancelled\)/);
   });
 

@@ -1,3 +1,4 @@
+import { approvalNotFoundError } from "../decide-refusals.js";
 import type { ApprovalCoordinator, ApprovalRecord } from "../types.js";
 import type { ApprovalSealer } from "./sealer.js";
 
@@ -21,7 +22,7 @@ export function sealingCoordinator(inner: ApprovalCoordinator, sealer: ApprovalS
       if (!sealable) return inner.decide(id, decision);
       // A decision seal vouches for the request seal, not for what the approver was shown: sealing a decision on an
       // edited record would let the edit be undone after approval. Such a record is unknown here, as at resume (SI-8).
-      if (!(await verifies(sealer, record))) throw new Error(`Approval "${id}" was not found`);
+      if (!(await verifies(sealer, record))) throw approvalNotFoundError(id);
       const seal = await sealer.sealDecision(id, record.seal!, decision, now());
       return inner.decide(id, { ...decision, seal });
     },

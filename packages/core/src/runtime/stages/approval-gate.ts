@@ -111,8 +111,8 @@ function applyInlineDecision(exec: Execution, request: ApprovalRequest, decision
   if (sameApprover(decision.approver.id, request.actor.id) && refusesSelfApproval(rt, request.types)) {
     return { kind: "error", error: new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" }) };
   }
-  // Separation of duties: the acting agent may not approve inline either (SI-4).
-  if (refusesActingAgent(rt, request.actor, [decision.approver.id])) {
+  // Separation of duties: the acting agent may not approve inline, nor relay another person's approval (SI-4).
+  if (refusesActingAgent(rt, request.actor, [decision.approver])) {
     return { kind: "error", error: new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" }) };
   }
   return { kind: "approved", approval: { id: request.id, approver: decision.approver }, types: request.types };

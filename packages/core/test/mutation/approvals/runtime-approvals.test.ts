@@ -98,17 +98,27 @@ describe("runtime.approvals", () => {
     expect(events.map((e) => [e.type, e.timestamp.toISOString()])).toEqual([["capability.rejected", "2030-01-01T00:00:05.000Z"]]);
   });
 
-  it("lets the coordinator refuse an unknown id or a malformed decision, and emits nothing", async () => {
+  it("refuses an unknown id or a malformed decision, typed, without asking the coordinator to decide, and emits nothing", async () => {
     const clock = contractClock("2030-01-01T00:00:00.000Z");
     const coordinator = createInMemoryApprovalCoordinator({ now: clock.now });
     const decide = vi.spyOn(coordinator, "decide");
     const { runtime, events } = runtimeOver(coordinator);
     await runtime.approvals.create(makeApprovalRequest(clock.now, { id: "apr_m" }));
 
-    await expect(runtime.approvals.decide("apr_unknown", { status: "approved", approver: MANAGER })).rejects.toThrow('Approval "apr_unknown" was not found');
-    await expect(runtime.approvals.decide("apr_m", null as unknown as ApprovalDecision)).rejects.toThrow('Invalid decision status "undefined"');
-    await expect(runtime.approvals.decide("apr_m", { status: "approved" } as ApprovalDecision)).rejects.toThrow(/approver is not a well-formed actor/);
-    expect(decide).toHaveBeenCalledTimes(3);
+    await expect(runtime.approvals.decide("apr_unknown", { status: "approved", approver: MANAGER })).rejects.toMatchObject({
+      code: "INTERNAL_ERROR",
+      stage: "approval",
+      cause: new Error('Approval "apr_unknown" was not found'),
+    });
+    await expect(runtime.approvals.decide("apr_m", null as unknown as ApprovalDecision)).rejects.toMatchObject({
+      code: "INPUT_INVALID",
+      cause: new Error('Invalid decision status "undefined"'),
+    });
+    await expect(runtime.approvals.decide("apr_m", { status: "approved" } as ApprovalDecision)).rejects.toMatchObject({
+      code: "UNAUTHENTICATED",
+      cause: expect.objectContaining({ message: expect.stringMatching(/approver is not a well-formed actor/) }),
+    });
+    expect(decide).not.toHaveBeenCalled();
     expect((await coordinator.get("apr_m"))!.status).toBe("pending");
     expect(events).toEqual([]);
   });
