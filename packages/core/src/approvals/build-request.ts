@@ -2,6 +2,7 @@ import type { Actor, ExposureSurface } from "../capability/types.js";
 import { newApprovalId } from "../internal/ids.js";
 import type { ApprovalDemand } from "../policy/evaluate-batch.js";
 import type { CapabilityPlan } from "../runtime/plan.js";
+import { canonicalJson } from "./canonical-json.js";
 import type { ApprovalRequest } from "./types.js";
 
 /**
@@ -66,11 +67,14 @@ export function buildApprovalRequest(init: {
   };
 }
 
-/** The submitted value as JSON would carry it; none when it has no JSON form (resume then uses `input`). */
+/**
+ * The submitted value as JSON would carry it; none when it has no canonical JSON form (resume then uses `input`).
+ * Canonical JSON, not JSON.stringify: the caller's raw value was never snapshotted, and only canonical JSON bounds
+ * what a cycle, nesting, or a getter or `toJSON` minting fresh objects on every read can cost (SI-5).
+ */
 function jsonCopyOrUndefined(value: unknown): unknown {
   try {
-    const text = JSON.stringify(value);
-    return text === undefined ? undefined : JSON.parse(text);
+    return JSON.parse(canonicalJson(value));
   } catch {
     return undefined;
   }

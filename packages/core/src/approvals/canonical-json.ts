@@ -2,6 +2,9 @@
 // Unlike JSON.stringify it sorts keys and refuses values it cannot represent, because
 // a hash must never bind less than what executes (docs/architecture/spec/core.md#core-15-item-11).
 
+import { MAX_INPUT_VALUES } from "../internal/input-limits.js";
+import { OpenObjects } from "../internal/open-objects.js";
+
 /**
  * Thrown when a value has no canonical JSON form. Internal: the runtime maps it to
  * `APPROVAL_UNSERIALIZABLE_INPUT`. `path` locates the offending value (keys only, never values).
@@ -48,7 +51,7 @@ function formatPath(path: (string | number)[]): string {
 export function canonicalJson(value: unknown): string {
   let out: string | undefined;
   try {
-    out = serialize(value, "", new OpenObjects(), true);
+    out = serialize(value, "", { open: new OpenObjects(), values: 0 }, true);
   } catch (error) {
     if (error instanceof Unrepresentable) throw new UnserializableInputError(error.reason, { path: error.reversedPath.reverse() });
     // A throwing getter or toJSON, or nesting too deep for the stack: no canonical form either.
@@ -58,35 +61,16 @@ export function canonicalJson(value: unknown): string {
   return out;
 }
 
-const SHALLOW = 16;
+/** The walk's state: the containers open above this point (cycle check) and the values written so far (budget). */
+type Walk = { readonly open: OpenObjects; values: number };
 
-/**
- * The objects being serialized, innermost last, for cycle detection. Most inputs are a level or two deep, where
- * scanning a short array beats allocating and hashing a Set (about 0.1 µs per input, issue 28); past
- * `SHALLOW` levels a Set takes over, so an input both deep and wide costs linear time, not containers × depth.
- */
-class OpenObjects {
-  private readonly stack: object[] = [];
-  private deep: Set<object> | undefined;
-
-  has(object: object): boolean {
-    return this.deep === undefined ? this.stack.includes(object) : this.deep.has(object);
-  }
-
-  push(object: object): void {
-    this.stack.push(object);
-    if (this.deep !== undefined) this.deep.add(object);
-    else if (this.stack.length > SHALLOW) this.deep = new Set(this.stack);
-  }
-
-  pop(): void {
-    const object = this.stack.pop()!;
-    this.deep?.delete(object);
-  }
+/** One more value written; a `toJSON` minting fresh objects on every call must not keep the walk going for ever. */
+function count(walk: Walk): void {
+  if (++walk.values > MAX_INPUT_VALUES) throw new Unrepresentable(`more than ${MAX_INPUT_VALUES} values`);
 }
 
 /** Returns the canonical text, or `undefined` when the value is to be dropped (an undefined property). */
-function serialize(value: unknown, key: string | number, ancestors: OpenObjects, honourToJSON: boolean): string | undefined {
+function serialize(value: unknown, key: string | number, walk: Walk, honourToJSON: boolean): string | undefined {
   switch (typeof value) {
     case "string":
       return JSON.stringify(value);
@@ -110,30 +94,33 @@ function serialize(value: unknown, key: string | number, ancestors: OpenObjects,
   if (honourToJSON) {
     const toJSON = (object as { toJSON?: unknown }).toJSON;
     // Called once per position, as JSON.stringify does; its result follows the same rules.
-    if (typeof toJSON === "function") return serialize(toJSON.call(object, String(key)), key, ancestors, false);
+    if (typeof toJSON === "function") return serialize(toJSON.call(object, String(key)), key, walk, false);
   }
 
-  if (ancestors.has(object)) throw new Unrepresentable("cycle");
-  ancestors.push(object);
+  if (walk.open.has(object)) throw new Unrepresentable("cycle");
+  walk.open.push(object);
   try {
-    if (Array.isArray(object)) return serializeArray(object, ancestors);
+    if (Array.isArray(object)) return serializeArray(object, walk);
     const proto = Object.getPrototypeOf(object);
     if (proto !== Object.prototype && proto !== null) {
       const kind = (proto as { constructor?: { name?: unknown } }).constructor?.name;
       throw new Unrepresentable(`non-plain object${typeof kind === "string" && kind ? ` (${kind})` : ""}`);
     }
-    return serializeObject(object as Record<string, unknown>, ancestors);
+    return serializeObject(object as Record<string, unknown>, walk);
   } finally {
-    ancestors.pop();
+    walk.open.pop();
   }
 }
 
-function serializeArray(array: readonly unknown[], ancestors: OpenObjects): string {
+function serializeArray(array: readonly unknown[], walk: Walk): string {
+  // A sparse array's length costs nothing to set: past the budget it is refused before a single index is read.
+  if (array.length > MAX_INPUT_VALUES - walk.values) throw new Unrepresentable(`more than ${MAX_INPUT_VALUES} values`);
   let out = "[";
   for (let i = 0; i < array.length; i++) {
     let item: string | undefined;
     try {
-      item = serialize(array[i], i, ancestors, true);
+      count(walk);
+      item = serialize(array[i], i, walk, true);
     } catch (error) {
       if (error instanceof Unrepresentable) error.reversedPath.push(i);
       throw error;
@@ -144,7 +131,7 @@ function serializeArray(array: readonly unknown[], ancestors: OpenObjects): stri
   return out + "]";
 }
 
-function serializeObject(object: Record<string, unknown>, ancestors: OpenObjects): string {
+function serializeObject(object: Record<string, unknown>, walk: Walk): string {
   // Object.keys skips symbol keys; default sort compares UTF-16 code units.
   const keys = Object.keys(object).sort();
   let out = "{";
@@ -152,7 +139,8 @@ function serializeObject(object: Record<string, unknown>, ancestors: OpenObjects
   for (const key of keys) {
     let item: string | undefined;
     try {
-      item = serialize(object[key], key, ancestors, true);
+      count(walk);
+      item = serialize(object[key], key, walk, true);
     } catch (error) {
       if (error instanceof Unrepresentable) error.reversedPath.push(key);
       throw error;

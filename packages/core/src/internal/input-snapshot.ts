@@ -1,3 +1,6 @@
+import { MAX_INPUT_DEPTH, MAX_INPUT_VALUES } from "./input-limits.js";
+import { OpenObjects } from "./open-objects.js";
+
 /**
  * The one value every observer of an execution shares (SI-6): policies, the approval request and hash, the audit
  * hash and the handler. Plain objects and arrays are copied and frozen, so getters are read once and the caller can
@@ -5,14 +8,77 @@
  * reads what the hash binds; a `Date` and a typed array are copied (freezing stops neither `setTime` nor index writes),
  * a `Map` or `Set` is copied into one that refuses writes. Other class instances are shared: nothing generic can copy
  * them, and canonical JSON binds only their own enumerable fields.
+ *
+ * An input no copy can bind is refused with `UnrepresentableInputError`, in time linear in what was read: a cycle, a
+ * Proxy (where the platform can tell), nesting past `MAX_INPUT_DEPTH`, more than `MAX_INPUT_VALUES` values (a getter
+ * or `toJSON` that makes fresh objects on every read never ends otherwise), or a read that throws.
  * @see docs/architecture/decisions.md#adr-020-what-executes-is-what-was-validated
  */
 export function inputSnapshot<T>(value: T): T {
-  return snapshot(value, "") as T;
+  return walkInput(value) as T;
+}
+
+export type UnrepresentableReason = "cycle" | "proxy" | "too-deep" | "too-large" | "unreadable";
+
+const REASONS: Record<UnrepresentableReason, string> = {
+  cycle: "The input refers to itself (a cycle).",
+  proxy: "The input contains a Proxy.",
+  "too-deep": `The input is nested more than ${MAX_INPUT_DEPTH} levels deep.`,
+  "too-large": `The input holds more than ${MAX_INPUT_VALUES} values.`,
+  unreadable: "Reading the input threw.",
+};
+
+/**
+ * Thrown when an input cannot be bound to what executes. Internal: the runtime answers `INPUT_INVALID` with
+ * `message` and `path` as the one issue (keys only, never values; the cause stays on the server).
+ */
+export class UnrepresentableInputError extends Error {
+  override readonly name = "UnrepresentableInputError";
+  readonly reason: UnrepresentableReason;
+  readonly path: string[];
+
+  constructor(reason: UnrepresentableReason, path: string[], options?: { cause?: unknown }) {
+    super(REASONS[reason], options);
+    this.reason = reason;
+    this.path = path;
+  }
+}
+
+/**
+ * What the walk throws while it unwinds: not an Error (no stack capture per level), collecting the path innermost
+ * first, so refusing a value d levels down costs O(d).
+ */
+class Refusal {
+  readonly reversedPath: string[] = [];
+  constructor(
+    readonly reason: UnrepresentableReason,
+    readonly cause?: unknown,
+  ) {}
+}
+
+type Walk = { readonly open: OpenObjects; values: number };
+
+function walkInput(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  const walk: Walk = { open: new OpenObjects(), values: 0 };
+  try {
+    return snapshot(value, "", walk, 0);
+  } catch (error) {
+    const refusal = asRefusal(error);
+    throw new UnrepresentableInputError(refusal.reason, refusal.reversedPath.reverse(), { cause: refusal.cause });
+  }
+}
+
+function asRefusal(error: unknown): Refusal {
+  if (error instanceof Refusal) return error;
+  // The platform's stack overflow: nesting the stack cannot hold, whoever recursed (the walk, a getter, a toJSON).
+  if (error instanceof RangeError && /call stack/i.test(error.message)) return new Refusal("too-deep", error);
+  return new Refusal("unreadable", error);
 }
 
 // A Proxy can answer each prototype or property read differently, so no copy of it binds anything: refused where
-// the platform can tell (Node). Looked up at load time, never statically imported, so core loads outside Node.
+// the platform can tell (Node), before any trap runs (a revoked one included). Looked up at load time, never
+// statically imported, so core loads outside Node; elsewhere the value budget still bounds what its traps cost.
 const isProxy = loadIsProxy();
 
 function loadIsProxy(): ((value: unknown) => boolean) | undefined {
@@ -25,24 +91,144 @@ function loadIsProxy(): ((value: unknown) => boolean) | undefined {
   }
 }
 
-function snapshot(value: unknown, key: string): unknown {
+/** One position of the input: `value` is what was read there, `key` what JSON.stringify would pass its `toJSON`. */
+function snapshot(value: unknown, key: string, walk: Walk, depth: number): unknown {
   if (typeof value !== "object" || value === null) return value;
-  if (isProxy?.(value)) throw new TypeError("The input contains a Proxy; it cannot be bound to what executes (SI-6).");
+  if (isProxy?.(value)) throw new Refusal("proxy");
   if (value instanceof Date) return new Date(value.getTime());
   if (ArrayBuffer.isView(value)) return copyView(value);
-  if (value instanceof Map) return readOnly(new Map([...value].map(([k, v]) => [snapshot(k, ""), snapshot(v, "")])), MAP_WRITES);
-  if (value instanceof Set) return readOnly(new Set([...value].map((v) => snapshot(v, ""))), SET_WRITES);
-  if (Array.isArray(value)) {
-    const out: unknown[] = new Array(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = snapshot(value[i], String(i));
-    return Object.freeze(out);
-  }
+  if (value instanceof Map) return map(value, walk, depth);
+  if (value instanceof Set) return set(value, walk, depth);
+  if (Array.isArray(value)) return array(value, walk, depth);
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return value;
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   // Called once, with the key as JSON.stringify passes it; its result is snapshotted without a second toJSON.
-  if (typeof toJSON === "function") return snapshotWithoutToJSON(toJSON.call(value, key), key);
-  return snapshotObject(value as Record<string, unknown>, proto === null);
+  if (typeof toJSON === "function") return snapshotWithoutToJSON(toJSON.call(value, key), key, walk, depth);
+  return object(value as Record<string, unknown>, walk, depth, proto === null, false);
+}
+
+/** A toJSON result: JSON never calls a toJSON found on it, so neither does the copy. */
+function snapshotWithoutToJSON(value: unknown, key: string, walk: Walk, depth: number): unknown {
+  if (typeof value !== "object" || value === null || isProxy?.(value)) return snapshot(value, key, walk, depth);
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return snapshot(value, key, walk, depth);
+  return object(value as Record<string, unknown>, walk, depth, proto === null, true);
+}
+
+/**
+ * Opens a container: past the depth limit, or already open further up (a child leading back to it), it is refused.
+ * Every opener pairs it with `close` in a `finally`.
+ */
+function open(value: object, walk: Walk, depth: number): void {
+  if (depth >= MAX_INPUT_DEPTH) throw new Refusal("too-deep");
+  if (walk.open.has(value)) throw new Refusal("cycle");
+  walk.open.push(value);
+}
+
+/** Counts one more value against the budget. */
+function count(walk: Walk): void {
+  if (++walk.values > MAX_INPUT_VALUES) throw new Refusal("too-large");
+}
+
+/** The refusal to rethrow from a child at `key`, with the key added to its path. */
+function at(error: unknown, key: string): Refusal {
+  const refusal = asRefusal(error);
+  refusal.reversedPath.push(key);
+  return refusal;
+}
+
+function array(value: unknown[], walk: Walk, depth: number): unknown {
+  open(value, walk, depth);
+  try {
+    // A length past the budget (a sparse `length = 2 ** 32 - 1`) is refused before a single index is read.
+    if (value.length > MAX_INPUT_VALUES - walk.values) throw new Refusal("too-large");
+    const out: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      let item: unknown;
+      try {
+        count(walk);
+        item = snapshot(value[i], String(i), walk, depth + 1);
+      } catch (error) {
+        throw at(error, String(i));
+      }
+      out[i] = item;
+    }
+    return Object.freeze(out);
+  } finally {
+    walk.open.pop();
+  }
+}
+
+function object(value: Record<string, unknown>, walk: Walk, depth: number, nullProto: boolean, fromToJSON: boolean): unknown {
+  open(value, walk, depth);
+  try {
+    const out: Record<string, unknown> = nullProto ? Object.create(null) : {};
+    const keys = Object.keys(value);
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k]!;
+      let item: unknown;
+      try {
+        count(walk);
+        item = snapshot(value[key], key, walk, depth + 1);
+      } catch (error) {
+        throw at(error, key);
+      }
+      // JSON never calls a toJSON found on a toJSON result; keeping it would let the hash apply it a second time.
+      if (fromToJSON && key === "toJSON" && typeof item === "function") continue;
+      // An own "__proto__" key stays an own key: assigning it would swap the copy's prototype (SI-6).
+      if (key === "__proto__") Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+      else out[key] = item;
+    }
+    return Object.freeze(out);
+  } finally {
+    walk.open.pop();
+  }
+}
+
+function map(value: Map<unknown, unknown>, walk: Walk, depth: number): unknown {
+  open(value, walk, depth);
+  try {
+    const entries: [unknown, unknown][] = [];
+    let i = 0;
+    for (const [k, v] of value) {
+      const key = String(i++);
+      let entry: [unknown, unknown];
+      try {
+        count(walk);
+        count(walk);
+        entry = [snapshot(k, "", walk, depth + 1), snapshot(v, "", walk, depth + 1)];
+      } catch (error) {
+        throw at(error, key);
+      }
+      entries.push(entry);
+    }
+    return readOnly(new Map(entries), MAP_WRITES);
+  } finally {
+    walk.open.pop();
+  }
+}
+
+function set(value: Set<unknown>, walk: Walk, depth: number): unknown {
+  open(value, walk, depth);
+  try {
+    const items: unknown[] = [];
+    let i = 0;
+    for (const v of value) {
+      const key = String(i++);
+      let item: unknown;
+      try {
+        count(walk);
+        item = snapshot(v, "", walk, depth + 1);
+      } catch (error) {
+        throw at(error, key);
+      }
+      items.push(item);
+    }
+    return readOnly(new Set(items), SET_WRITES);
+  } finally {
+    walk.open.pop();
+  }
 }
 
 const MAP_WRITES = ["set", "delete", "clear"] as const;
@@ -61,24 +247,4 @@ function readOnly<C extends object>(copy: C, writers: readonly string[]): C {
 function copyView(view: ArrayBufferView): ArrayBufferView {
   if (view instanceof DataView) return new DataView(view.buffer.slice(view.byteOffset, view.byteOffset + view.byteLength));
   return (view as unknown as { slice(): ArrayBufferView }).slice();
-}
-
-function snapshotWithoutToJSON(value: unknown, key: string): unknown {
-  if (typeof value !== "object" || value === null || isProxy?.(value) || Array.isArray(value) || value instanceof Date || ArrayBuffer.isView(value) || value instanceof Map || value instanceof Set) return snapshot(value, key);
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value;
-  return snapshotObject(value as Record<string, unknown>, proto === null, true);
-}
-
-function snapshotObject(value: Record<string, unknown>, nullProto: boolean, fromToJSON = false): Record<string, unknown> {
-  const out: Record<string, unknown> = nullProto ? Object.create(null) : {};
-  for (const key of Object.keys(value)) {
-    // JSON never calls a toJSON found on a toJSON result; keeping it would let the hash apply it a second time.
-    if (fromToJSON && key === "toJSON" && typeof value[key] === "function") continue;
-    const item = snapshot(value[key], key);
-    // An own "__proto__" key stays an own key: assigning it would swap the copy's prototype (SI-6).
-    if (key === "__proto__") Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
-    else out[key] = item;
-  }
-  return Object.freeze(out);
 }

@@ -11,7 +11,7 @@ import type { ApprovalDemand, PolicyBatchResult } from "../policy/evaluate-batch
 import { runPolicyBatch, policyRefusal } from "./stages/policies.js";
 import { runApprovalGate } from "./stages/approval-gate.js";
 import { ensureInputHash } from "./stages/input-hash.js";
-import { validateInput, type Validated } from "./stages/validate-input.js";
+import { unrepresentableInput, validateInput, type Validated } from "./stages/validate-input.js";
 import { isConcealedFrom } from "./stages/visibility.js";
 import { runExecutionTail, type ExecutionTail } from "./execute-tail.js";
 import { assertExecutionOptions } from "./options.js";
@@ -96,8 +96,8 @@ function afterValidation(exec: Execution, validated: Validated | CapabilityError
     try {
       input = inputSnapshot(input);
     } catch (cause) {
-      // A value that cannot be bound (a Proxy, nesting past the stack) must not tell hidden from unknown (SI-8).
-      return concealedOr(exec, capturedActor, options, new CapabilityError({ code: "INTERNAL_ERROR", cause }));
+      // Refused before any policy or the handler runs, and, like any invalid input, never telling hidden from unknown (SI-8).
+      return concealedOr(exec, capturedActor, options, unrepresentableInput(cause));
     }
   }
   if (rt.audit.enabled) {

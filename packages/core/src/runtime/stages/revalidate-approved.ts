@@ -4,7 +4,7 @@ import { CapabilityError } from "../../errors/capability-error.js";
 import { inputSnapshot } from "../../internal/input-snapshot.js";
 import { isPromiseLike } from "../../internal/promise.js";
 import type { CapabilityPlan } from "../plan.js";
-import { validateInput } from "./validate-input.js";
+import { unrepresentableInput, validateInput } from "./validate-input.js";
 
 /**
  * R8: the current schema must map the submitted input to exactly the approved value (same canonical hash), so a
@@ -27,7 +27,13 @@ function valueWithHash(plan: CapabilityPlan, candidate: unknown, expectedHash: s
 
 function hashed(validated: Awaited<ReturnType<typeof validateInput>>, expectedHash: string): unknown | Promise<unknown> {
   if (validated instanceof CapabilityError) return validated;
-  const value = inputSnapshot(validated.value);
+  let value: unknown;
+  try {
+    value = inputSnapshot(validated.value);
+  } catch (cause) {
+    // A stored value no snapshot can bind (a custom coordinator's cycle or Proxy) fails R8 like an invalid one.
+    return unrepresentableInput(cause);
+  }
   const hash = hashCanonicalInputAnywhere(value);
   const compare = (h: string | undefined) => (h === expectedHash ? value : new CapabilityError({ code: "APPROVAL_INPUT_MISMATCH" }));
   return isPromiseLike(hash) ? hash.then(compare) : compare(hash);

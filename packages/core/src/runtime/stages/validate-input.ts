@@ -1,6 +1,7 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { CapabilityError } from "../../errors/capability-error.js";
 import { toPublicIssues } from "../../errors/issues.js";
+import { UnrepresentableInputError } from "../../internal/input-snapshot.js";
 import { isPromiseLike } from "../../internal/promise.js";
 
 export type Validated = { value: unknown };
@@ -26,4 +27,13 @@ export function validateInput(schema: StandardSchemaV1 | undefined, raw: unknown
 function toValidated(result: StandardSchemaV1.Result<unknown>): Validated | CapabilityError {
   if (result.issues) return new CapabilityError({ code: "INPUT_INVALID", details: { issues: toPublicIssues(result.issues) } });
   return { value: result.value };
+}
+
+/**
+ * Stage 5's refusal of a validated value the snapshot cannot bind (a cycle, a Proxy, nesting or size past the bounds,
+ * a read that throws): `INPUT_INVALID` with one issue naming where, never what (SI-6, SI-9).
+ */
+export function unrepresentableInput(cause: unknown): CapabilityError {
+  if (!(cause instanceof UnrepresentableInputError)) return new CapabilityError({ code: "INTERNAL_ERROR", cause });
+  return new CapabilityError({ code: "INPUT_INVALID", details: { issues: [{ path: cause.path, message: cause.message }] }, cause });
 }
