@@ -22,12 +22,15 @@
 //             column (backticked names) must list exactly the members of SET, e.g. `exports:@orpc-agent/core` (every public export of that entry point, read from
 //             the package's `@orpc-agent/source` entry file; a `Kind` column must match too), `error-codes`,
 //             `audit-events`. Every entry point of every package needs one exports table.
+//   commands  every pnpm command in a shell fence or inline code span, on the pages and the READMEs, reaches a script
+//             (scripts/documented-commands.mjs): a `--filter` that matches no project fails, as does an unknown script.
 //   --built   also: every page was rendered to docs/.vitepress/dist, and each checked #anchor exists there.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkMarkdownSnippets } from "./check-readme-snippets.mjs";
+import { checkDocumentedCommands } from "./documented-commands.mjs";
 
 const ts = createRequire(import.meta.url)("typescript");
 
@@ -611,6 +614,11 @@ function workspaceDirs() {
   return dirs;
 }
 
+/** The READMEs a reader meets before the site: the root's and each workspace project's. */
+function readmes() {
+  return [root, ...workspaceDirs()].map((dir) => path.join(dir, "README.md")).filter((file) => existsSync(file));
+}
+
 function checkBuiltSite() {
   const dist = path.join(docsDir, ".vitepress", "dist");
   if (!existsSync(dist)) {
@@ -654,6 +662,8 @@ function main() {
   const nameSetCount = checkNameSets(entryPoints);
   const snippets = checkMarkdownSnippets({ root, files: pages.map((p) => p.file), fallbackDirs: workspaceDirs() });
   problems.push(...snippets.problems);
+  const commands = checkDocumentedCommands({ root, files: [...pages.map((p) => p.file), ...readmes()] });
+  problems.push(...commands.problems);
   if (flags.has("--built")) checkBuiltSite();
 
   if (problems.length > 0) {
@@ -663,7 +673,7 @@ function main() {
   }
   console.log(
     `check:docs: ok (${pages.length} pages, ${linkCount} links, ${snippets.checked} snippets, ${generatedCount} generated blocks, ` +
-      `${nameSetCount} name tables, ${entryPoints.filter((e) => e.exists).length} entry points)`,
+      `${nameSetCount} name tables, ${entryPoints.filter((e) => e.exists).length} entry points, ${commands.checked} pnpm commands)`,
   );
 }
 

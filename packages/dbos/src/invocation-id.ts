@@ -24,7 +24,7 @@ export function dbosInvocationId(workflowId: string, key: string): string {
   if (workflowId.includes(":")) {
     throw new TypeError(
       `DBOS workflow id ${JSON.stringify(workflowId)} contains ":", which would make "dbos:<workflowId>:<key>" ambiguous; ` +
-        "start the workflow with an id without colons (distributed.md §9.2).",
+        "an invocation id has exactly three colon-separated parts, so start the workflow with an id without colons.",
     );
   }
   const invocationId = `${PREFIX}:${workflowId}:${key}`;

@@ -1,9 +1,10 @@
 import type { CapabilityClientFailure, RemoteError } from "../client/types.js";
+import { GENERIC_MESSAGE } from "../errors/codes.js";
 
 // Statuses that mean "refused before processing" (docs/architecture/spec/distributed.md#distributed-4): nothing ran, so the answer is definite.
 // Any other status after dispatch leaves the outcome unknown.
 
-const GENERIC: RemoteError = { code: "INTERNAL_ERROR", message: "The operation failed.", retryable: false };
+const GENERIC: RemoteError = { code: "INTERNAL_ERROR", message: GENERIC_MESSAGE, retryable: false };
 
 /**
  * The `failed` error for a definite refusal, or `undefined` when the status is not one. 400 (the strict request
