@@ -6,7 +6,8 @@ import { batchSettings, type BatchOptions } from "./batch-options.js";
 import { createBatchWriter } from "./batch-writer.js";
 import { defaultCheckpointTable } from "./chain-ddl.js";
 import { createCheckpointWriter, type PgAuditCheckpointOptions } from "./checkpoints.js";
-import { eventParams, insertChainedEvents, insertEvents, MAX_CHAINED_ROWS_PER_STATEMENT, PARAMS_PER_CHAINED_EVENT } from "./statements.js";
+import { createGroupCommit, type GroupCommitBounds } from "./group-commit.js";
+import { eventParams, insertChainedEvents, insertEvents, MAX_BIND_PARAMETERS, MAX_CHAINED_ROWS_PER_STATEMENT, PARAMS_PER_CHAINED_EVENT } from "./statements.js";
 
 /** Options of {@link createPgAuditSink}. */
 export interface PgAuditSinkOptions {
@@ -16,7 +17,10 @@ export interface PgAuditSinkOptions {
    * @default "orpc_agent_audit_events"
    */
   table?: string;
-  /** Omit for one awaited INSERT per event; when given, its fields default to `{ size: 50, flushMs: 250 }`. */
+  /**
+   * Omit to write every event through (each promise settles once its row is stored, rows grouped by group commit);
+   * when given, its fields default to `{ size: 50, flushMs: 250 }`.
+   */
   batch?: BatchOptions;
   /**
    * Sign the hash chain of `audit: { chain: true }` runtimes with Ed25519 (ADR-025): an opening checkpoint per chain,
@@ -26,7 +30,10 @@ export interface PgAuditSinkOptions {
 }
 
 export type PgAuditSink = AuditSink & {
-  /** Writes the buffer now (and waits for batches in flight); rejects with the write error. */
+  /**
+   * Writes the buffer now and waits for batches in flight and for every event already written through; rejects with
+   * a batch's write error (a written-through event's failure rejects that event's own promise only).
+   */
   flush(): Promise<void>;
   /** Flushes, then writes every later event through individually. Call it after `runtime.drainAudit()`. */
   close(): Promise<void>;
@@ -35,10 +42,16 @@ export type PgAuditSink = AuditSink & {
 };
 
 /**
- * Events whose write is never buffered: strict mode awaits `capability.started` before the
- * procedure runs, so buffering it would void audit-before-effect (docs/architecture/spec/postgres.md#postgres-7-2 rule 1, T12).
+ * Events whose write is never buffered but written through (group commit): strict mode awaits `capability.started`
+ * before the procedure runs, so buffering it would void audit-before-effect (docs/architecture/spec/postgres.md#postgres-7-2 rule 1, T12).
  */
 const WRITE_THROUGH: ReadonlySet<AgentAuditEventType> = new Set<AgentAuditEventType>(["capability.started"]);
+
+/**
+ * One group-commit statement: under the bind-parameter limit, and at most 500 rows, so one statement's failure
+ * or latency stays bounded (100 callers emitting 3 events each fit in one).
+ */
+const GROUP_COMMIT_BOUNDS: GroupCommitBounds = { maxRows: 500, maxParams: MAX_BIND_PARAMETERS };
 
 /**
  * An `AuditSink` writing one row per event to a table the application owns (docs/architecture/spec/postgres.md#postgres-7).
@@ -64,10 +77,6 @@ export function createPgAuditSink(options: PgAuditSinkOptions): PgAuditSink {
     assertTableName(checkpointTable);
     checkpoints = createCheckpointWriter(checkpoint, query, checkpointTable);
   }
-  const insertOne = insertEvents(table, 1);
-  const insertOneChained = insertChainedEvents(table, 1);
-  const writeOne = (params: unknown[]): Promise<void> =>
-    runQuery(query, params.length === PARAMS_PER_CHAINED_EVENT ? insertOneChained : insertOne, params).then(() => undefined);
   const writeRows = async (rows: unknown[][]): Promise<void> => {
     // Unchained rows keep the original 10-column statement; any chained row switches the batch to the chained one.
     if (rows.every((row) => row.length !== PARAMS_PER_CHAINED_EVENT)) {
@@ -80,6 +89,8 @@ export function createPgAuditSink(options: PgAuditSinkOptions): PgAuditSink {
       await runQuery(query, insertChainedEvents(table, chunk.length), chunk.flat());
     }
   };
+  // Within its bounds a group is always one statement.
+  const group = createGroupCommit(GROUP_COMMIT_BOUNDS, writeRows);
   const writer = settings === undefined ? undefined : createBatchWriter(settings, writeRows);
   let closed = false;
   // Chained writes not yet settled: a checkpoint waits for them, so it covers every event handed in before it.
@@ -94,7 +105,7 @@ export function createPgAuditSink(options: PgAuditSinkOptions): PgAuditSink {
     }
     checkpoints?.received(event);
     // After close(), late events are neither dropped nor rejected: they write through (docs/architecture/spec/postgres.md#postgres-7-2 rule 5).
-    const written = writer === undefined || closed || WRITE_THROUGH.has(event.type) ? writeOne(params) : writer.enqueue(params);
+    const written = writer === undefined || closed || WRITE_THROUGH.has(event.type) ? group.write(params) : writer.enqueue(params);
     if (checkpoints !== undefined && event.chain !== undefined) {
       const tracker = checkpoints;
       const tracked = written.then(
@@ -107,8 +118,14 @@ export function createPgAuditSink(options: PgAuditSinkOptions): PgAuditSink {
     return written;
   };
 
+  // Also waits for the rows already handed to the group commit; their failures reach their own promises only.
   const flush = async () => {
-    if (writer !== undefined) await writer.flush();
+    const written = group.settled();
+    try {
+      if (writer !== undefined) await writer.flush();
+    } finally {
+      await written;
+    }
   };
   const signNow = async (stop: boolean) => {
     if (checkpoints === undefined) return;

@@ -6,12 +6,14 @@ const COLUMNS = "type, at, surface, actor_id, actor_kind, execution_id, capabili
 
 /** Bind parameters per row; a batch stays under Postgres's 65 535 (docs/architecture/spec/postgres.md#postgres-7-2). */
 export const PARAMS_PER_EVENT = 10;
+/** The most bind parameters one statement may carry (the protocol counts them in 16 bits). */
+export const MAX_BIND_PARAMETERS = 65_535;
 
 // A chained event (ADR-025) adds its place in the chain; unchained events keep the original statement.
 const CHAIN_COLUMNS = "chain_id, seq, prev_hash, hash, receipt_id";
 export const PARAMS_PER_CHAINED_EVENT = 15;
 /** Rows per chained INSERT: a full batch of 6553 chained events is written as two statements. */
-export const MAX_CHAINED_ROWS_PER_STATEMENT = Math.floor(65_535 / PARAMS_PER_CHAINED_EVENT);
+export const MAX_CHAINED_ROWS_PER_STATEMENT = Math.floor(MAX_BIND_PARAMETERS / PARAMS_PER_CHAINED_EVENT);
 
 /** The row of one event, as strings and nulls only (docs/architecture/spec/postgres.md#postgres-3-2). `data` is payload-free by contract (SI-10). */
 export function eventParams(event: AgentAuditEvent): unknown[] {
