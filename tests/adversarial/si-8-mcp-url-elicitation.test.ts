@@ -16,13 +16,13 @@ import {
   STATE_KEYS,
   type ApprovalsApp,
 } from "../../packages/mcp/test/modern/approvals-app.js";
-import { principalOf } from "../../packages/mcp/src/modern/elicitation-config.js";
+import { principalKey } from "../../packages/mcp/src/principal-key.js";
 import { sealState } from "../../packages/mcp/src/modern/request-state.js";
 
 closeEverythingAfterEachTest();
 
 const ARGS = { orderId: "o1", amount: 5 };
-const DANA_PRINCIPAL = principalOf({ id: "u_dana", kind: "user", via: { id: "agent-1" } });
+const DANA_PRINCIPAL = principalKey({ id: "u_dana", kind: "user", via: { id: "agent-1" } });
 type Answer = { resultType?: string; requestState?: string; inputRequests?: Record<string, { params: { url: string } }>; structuredContent?: unknown };
 type ManualClient = Awaited<ReturnType<typeof connectModernWithUrl>>;
 

@@ -48,14 +48,17 @@ export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, opti
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const origins = options.allowedOrigins === undefined ? localhostAllowedOrigins() : options.allowedOrigins;
   const toolScopes = collectToolScopes(runtime.registry);
-  const legacyCancels = createLegacyCancellation();
+  const legacyCancels = createLegacyCancellation(options);
 
   const sdkOptions = { legacy: options.legacy ?? "stateless", maxRequestBodySize: maxBodyBytes } as const;
-  const sdk = createMcpHandler(({ era, authInfo }) => createGovernedServer(prepared, era, authInfo), sdkOptions);
+  const sdk = createMcpHandler(({ era, authInfo }) => createGovernedServer(prepared, era, { kind: "http", authInfo, legacyCalls: legacyCancels }), sdkOptions);
   // A 2026-07-28 call the scope check refuses is served here with the body and headers the client sent: the SDK's
   // `Mcp-Name` check then judges the name the client wrote, exactly as for an unknown name (SI-8), and the call
   // itself runs as the placeholder no tool holds, so the capability cannot run (SI-2).
-  const concealing = createMcpHandler(({ era, authInfo }) => createGovernedServer(prepared, era, authInfo, SCOPE_REFUSED_TOOL_NAME), sdkOptions);
+  const concealing = createMcpHandler(
+    ({ era, authInfo }) => createGovernedServer(prepared, era, { kind: "http", authInfo, legacyCalls: legacyCancels, callsAs: SCOPE_REFUSED_TOOL_NAME }),
+    sdkOptions,
+  );
 
   const scopeCheck = (authInfo: AuthInfo, era: "modern" | "legacy"): ScopeCheck => ({
     toolScopes,
@@ -115,9 +118,9 @@ export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, opti
       const message = singleMessage(parsedBody);
       const requestOptions = { parsedBody, ...(authInfo !== undefined && { authInfo }) };
       if (message === undefined || !legacy) return sdk.fetch(request, requestOptions);
-      if (message.method === "notifications/cancelled") legacyCancels.cancel(request, authInfo, message.params?.requestId);
+      if (message.method === "notifications/cancelled") await legacyCancels.cancel(authInfo, message.params?.requestId);
       if (message.method !== "tools/call" || message.id === undefined) return sdk.fetch(request, requestOptions);
-      const tracked = legacyCancels.track(request, read.text, authInfo, message.id);
+      const tracked = legacyCancels.track(request, read.text, message.id);
       try {
         return releaseWhenDone(await sdk.fetch(tracked.request, requestOptions), tracked.release);
       } catch (error) {

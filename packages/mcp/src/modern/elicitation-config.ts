@@ -1,4 +1,4 @@
-import { createKeyedMac, type Actor, type ApprovalSealKey, type KeyedMac } from "@orpc-agent/core";
+import { createKeyedMac, type ApprovalSealKey, type KeyedMac } from "@orpc-agent/core";
 import type { MCPEnvelope } from "../envelope.js";
 import { BoundedMap } from "./bounded-map.js";
 import { createElicitationCompletions, type DecisionSubscription, type ElicitationCompletions } from "./elicitation-completions.js";
@@ -16,9 +16,9 @@ export type LegacyPending = { approvalId: string; url: string; message: string }
 export type ApprovalElicitation = {
   /** Protects the 2026-07-28 `requestState`. */
   mac: KeyedMac;
-  /** By principal, capability and input hash: 2025-11-25 retries carry no state, so the server remembers. */
+  /** By `principalKey`, capability and input hash: 2025-11-25 retries carry no state, so the server remembers. */
   legacyPending: BoundedMap<string, LegacyPending>;
-  /** Client capabilities a 2025-era client declared in `initialize`, by bearer token (stateless HTTP forgets them otherwise). */
+  /** Client capabilities a 2025-era client declared in `initialize`, by `principalKey` (stateless HTTP forgets them otherwise). */
   legacyCapabilities: BoundedMap<string, { capabilities: unknown; expiresAtMs: number }>;
   /** With `urlElicitation.decisions`: `notifications/elicitation/complete` on connections that outlive the call. */
   completions: ElicitationCompletions | undefined;
@@ -48,11 +48,6 @@ export function prepareApprovalElicitation(options: {
   }
   const completions = decisions === undefined ? undefined : createElicitationCompletions(decisions as DecisionSubscription);
   return { mac, legacyPending: new BoundedMap(MEMORY_LIMIT), legacyCapabilities: new BoundedMap(MEMORY_LIMIT), completions };
-}
-
-/** Who a state or a remembered approval belongs to: the actor and the OAuth client acting for it (SI-3). */
-export function principalOf(actor: Actor): string {
-  return JSON.stringify([actor.id, actor.kind, actor.via?.id ?? null]);
 }
 
 export type ApprovalEnvelope = Extract<MCPEnvelope, { status: "approval-required" }>;

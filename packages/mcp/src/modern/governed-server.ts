@@ -7,32 +7,41 @@ import {
   type ListToolsResult,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import type { MCPIdentity } from "../governance-options.js";
 import type { PreparedMCPServer } from "../prepare.js";
 import { listTools } from "../list-tools.js";
+import { principalKey } from "../principal-key.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { ToolListingError } from "../wire-types.js";
-import { resolveIdentity } from "./identity.js";
+import { principalOfRequest, resolveIdentity } from "./identity.js";
 import { declaresUrl, legacyUrlCapable, rememberLegacyCapabilities } from "./legacy-capabilities.js";
+import type { LegacyCancellation } from "./legacy-cancel.js";
 import { APPROVAL_INPUT_KEY, callToolNatively, type ElicitationRequest } from "./native-approvals.js";
 import type { MCPOptions, MCPRequestAuth } from "./options.js";
+import { bindStdioCancellation } from "./stdio-cancellation.js";
 import { modernToolDecoration } from "./tool-decoration.js";
 import { withRequestTrace } from "./trace-context.js";
 
 export type PreparedModernServer<TContext> = PreparedMCPServer<TContext, MCPOptions<TContext>>;
 
 /**
+ * What the server serves: one HTTP exchange or one stdio connection. Over HTTP: the request's verified auth, the
+ * endpoint's record of 2025-era calls in flight (a later POST may cancel one), and, with `callsAs`, the name every
+ * `tools/call` runs as whatever the body names: how the front serves a call its scope check refused without changing
+ * the body the SDK checks the `Mcp-Name` header against.
+ */
+export type GovernedChannel =
+  | { kind: "http"; authInfo: AuthInfo | undefined; legacyCalls: LegacyCancellation; callsAs?: string }
+  | { kind: "stdio" };
+
+/**
  * One low-level v2 `Server` for one exchange (HTTP) or connection (stdio). Low-level on purpose: the list is per
  * actor and arguments reach the runtime unvalidated (docs/architecture/spec/adapters.md#adapters-3-1). Identity is resolved on every request.
- * With `callsAs`, every `tools/call` runs as a call to that name whatever the body names: how the HTTP front serves
- * a call its scope check refused without changing the body the SDK checks the `Mcp-Name` header against.
  */
-export function createGovernedServer<TContext>(
-  prepared: PreparedModernServer<TContext>,
-  era: MCPRequestAuth["era"],
-  fixedAuth?: AuthInfo,
-  callsAs?: string,
-): Server {
+export function createGovernedServer<TContext>(prepared: PreparedModernServer<TContext>, era: MCPRequestAuth["era"], channel: GovernedChannel): Server {
   const { runtime, options, catalog } = prepared;
+  const fixedAuth = channel.kind === "http" ? channel.authInfo : undefined;
+  const callsAs = channel.kind === "http" ? channel.callsAs : undefined;
   const decoration = modernToolDecoration(runtime as never);
   const server = new Server(options.serverInfo ?? { name: "orpc-agent", version: PACKAGE_VERSION }, {
     capabilities: { tools: { listChanged: false } },
@@ -45,6 +54,11 @@ export function createGovernedServer<TContext>(
   };
 
   const watchCompletion = era === "legacy" ? completionWatcher(server, prepared) : undefined;
+  // A cancellation names a call by request id: it reaches the call only from the principal that made it (SI-3).
+  const claimCall: (ctx: ServerContext, principal: string | undefined) => void =
+    channel.kind === "http"
+      ? (ctx, principal) => channel.legacyCalls.claim(ctx.http?.req, principal)
+      : bindStdioCancellation(server, () => principalOfRequest(options, { era }));
 
   server.setRequestHandler("tools/list", async (_request, ctx) => {
     const identity = await resolveIdentity(options, authOf(ctx.http?.authInfo));
@@ -56,13 +70,24 @@ export function createGovernedServer<TContext>(
     }
   });
   server.setRequestHandler("tools/call", async (request, ctx) => {
-    const identity = await resolveIdentity(options, authOf(ctx.http?.authInfo));
+    let identity: MCPIdentity<TContext>;
+    try {
+      identity = await resolveIdentity(options, authOf(ctx.http?.authInfo));
+    } catch (refusal) {
+      claimCall(ctx, undefined);
+      throw refusal;
+    }
+    const principal = principalKey(identity.actor);
+    claimCall(ctx, principal);
     const { name, arguments: args } = request.params;
     const call = { name: callsAs ?? name, arguments: args, signal: ctx.mcpReq.signal };
-    const elicitation = { ...elicitationRequest(server, prepared, era, ctx), ...(watchCompletion !== undefined && { watchCompletion }) };
+    const elicitation = { ...elicitationRequest(server, prepared, era, ctx, principal), ...(watchCompletion !== undefined && { watchCompletion }) };
     return withRequestTrace(options.traceContext, ctx.mcpReq._meta, () => callToolNatively(prepared, identity, call, elicitation));
   });
-  if (era === "legacy" && prepared.elicitation !== undefined) rememberLegacyCapabilities(server, prepared.elicitation);
+  // stdio knows its client's capabilities for the whole connection; a stateless HTTP exchange has to remember them.
+  if (era === "legacy" && prepared.elicitation !== undefined && channel.kind === "http") {
+    rememberLegacyCapabilities(server, prepared.elicitation, (authInfo) => principalOfRequest(options, authOf(authInfo)));
+  }
   return server;
 }
 
@@ -99,9 +124,15 @@ function completionWatcher<TContext>(server: Server, prepared: PreparedModernSer
 }
 
 /** The client facts URL elicitation needs, per request: 2026-07-28 declares capabilities on every request. */
-function elicitationRequest<TContext>(server: Server, prepared: PreparedModernServer<TContext>, era: MCPRequestAuth["era"], ctx: ServerContext): ElicitationRequest {
+function elicitationRequest<TContext>(
+  server: Server,
+  prepared: PreparedModernServer<TContext>,
+  era: MCPRequestAuth["era"],
+  ctx: ServerContext,
+  principal: string,
+): ElicitationRequest {
   if (prepared.elicitation === undefined) return { era, urlCapable: false, requestState: undefined, declined: false };
-  if (era === "legacy") return { era, urlCapable: legacyUrlCapable(server, prepared.elicitation, ctx.http?.authInfo), requestState: undefined, declined: false };
+  if (era === "legacy") return { era, urlCapable: legacyUrlCapable(server, prepared.elicitation, principal), requestState: undefined, declined: false };
   const state = ctx.mcpReq.requestState<unknown>();
   const answer = ctx.mcpReq.inputResponses?.[APPROVAL_INPUT_KEY] as { action?: unknown } | undefined;
   return {

@@ -3,6 +3,7 @@ import type { Actor } from "@orpc-agent/core";
 import type { MCPIdentity } from "../governance-options.js";
 import type { MCPOptions, MCPRequestAuth } from "./options.js";
 import { isIdentity, withActingClient } from "../identity-checks.js";
+import { principalKey } from "../principal-key.js";
 
 /**
  * One request's identity (docs/architecture/spec/adapters.md#adapters-3-3, per request since 2026-07-28). A refused or failing `createContext`
@@ -17,6 +18,18 @@ export async function resolveIdentity<TContext>(options: MCPOptions<TContext>, a
   }
   if (identity === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "Unauthorized: this request has no identity.");
   return withActingClient(identity, auth.authInfo);
+}
+
+/**
+ * Who a request is, as a key for per-principal state; `undefined` when `createContext` refuses it. For requests the
+ * server answers without running a governed call (a cancellation, a 2025-era `initialize`).
+ */
+export async function principalOfRequest<TContext>(options: MCPOptions<TContext>, auth: MCPRequestAuth): Promise<string | undefined> {
+  try {
+    return principalKey((await resolveIdentity(options, auth)).actor);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -5,10 +5,16 @@ type Capabilities = { elicitation?: { url?: unknown } } | undefined;
 
 /**
  * A stateless 2025-era endpoint serves `initialize` and the later `tools/call` on different server instances, so
- * what the client declared is remembered per bearer token (never without one: unauthenticated clients are not
- * told apart) until the token expires. Wraps `connect` to see the `initialize` message with its verified auth.
+ * what the client declared is remembered for the principal `createContext` resolves the `initialize` to (SI-3:
+ * never by bearer text, which two principals can share or lack), until its token expires. Wraps `connect` to see
+ * the `initialize` message with its verified auth; the message reaches the SDK once the declaration is remembered,
+ * so the client's next call finds it.
  */
-export function rememberLegacyCapabilities(server: Server, elicitation: ApprovalElicitation): void {
+export function rememberLegacyCapabilities(
+  server: Server,
+  elicitation: ApprovalElicitation,
+  judge: (authInfo: AuthInfo | undefined) => Promise<string | undefined>,
+): void {
   const connect = server.connect.bind(server);
   server.connect = async (transport: Transport) => {
     await connect(transport);
@@ -16,24 +22,27 @@ export function rememberLegacyCapabilities(server: Server, elicitation: Approval
     if (deliver === undefined) return;
     transport.onmessage = (message, extra) => {
       const m = message as { method?: unknown; params?: { capabilities?: unknown } };
+      if (m.method !== "initialize") return deliver.call(transport, message, extra);
       const authInfo = extra?.authInfo;
-      if (m.method === "initialize" && authInfo !== undefined && authInfo.token.length > 0) {
-        const expiresAtMs = typeof authInfo.expiresAt === "number" ? authInfo.expiresAt * 1000 : Number.POSITIVE_INFINITY;
-        elicitation.legacyCapabilities.set(authInfo.token, { capabilities: m.params?.capabilities, expiresAtMs });
-      }
-      deliver.call(transport, message, extra);
+      void judge(authInfo).then((principal) => {
+        if (principal !== undefined) {
+          const expiresAt = authInfo?.expiresAt;
+          const expiresAtMs = typeof expiresAt === "number" ? expiresAt * 1000 : Number.POSITIVE_INFINITY;
+          elicitation.legacyCapabilities.set(principal, { capabilities: m.params?.capabilities, expiresAtMs });
+        }
+        deliver.call(transport, message, extra);
+      });
     };
   };
 }
 
-/** Whether a 2025-era client declared URL elicitation: on this connection (stdio), else remembered for its token. */
-export function legacyUrlCapable(server: Server, elicitation: ApprovalElicitation, authInfo: AuthInfo | undefined): boolean {
+/** Whether a 2025-era client declared URL elicitation: on this connection (stdio), else remembered for its principal. */
+export function legacyUrlCapable(server: Server, elicitation: ApprovalElicitation, principal: string): boolean {
   if (declaresUrl(server.getClientCapabilities())) return true;
-  if (authInfo === undefined) return false;
-  const remembered = elicitation.legacyCapabilities.get(authInfo.token);
+  const remembered = elicitation.legacyCapabilities.get(principal);
   if (remembered === undefined) return false;
   if (!(remembered.expiresAtMs > Date.now())) {
-    elicitation.legacyCapabilities.delete(authInfo.token);
+    elicitation.legacyCapabilities.delete(principal);
     return false;
   }
   return declaresUrl(remembered.capabilities);

@@ -5,7 +5,8 @@ import { toCallToolResult } from "../call-tool-result.js";
 import { CONCEALED_ENVELOPE, serializeError, toEnvelope, type MCPEnvelope } from "../envelope.js";
 import type { MCPIdentity } from "../governance-options.js";
 import type { PreparedMCPServer } from "../prepare.js";
-import { principalOf, type ApprovalElicitation, type ApprovalEnvelope } from "./elicitation-config.js";
+import { principalKey } from "../principal-key.js";
+import type { ApprovalElicitation, ApprovalEnvelope } from "./elicitation-config.js";
 import { openState, sealState, type ApprovalState } from "./request-state.js";
 
 /** What the request says about the client: its revision, whether it declared URL elicitation, what it echoed. */
@@ -82,7 +83,7 @@ async function governed<TContext>(
   request: ElicitationRequest,
 ): Promise<Outcome> {
   const args = call.arguments ?? {};
-  const principal = principalOf(identity.actor);
+  const principal = principalKey(identity.actor);
   if (request.era === "modern" && request.requestState !== undefined) {
     return retryWithState(prepared, elicitation, identity, capabilityId, call, request, principal);
   }

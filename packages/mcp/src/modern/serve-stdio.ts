@@ -33,7 +33,7 @@ export type MCPStdioOptions<TContext = unknown> = MCPOptions<TContext> & {
 export function serveMCPStdio<TContext>(runtime: AgentRuntime<TContext>, options: MCPStdioOptions<TContext>): StdioServerHandle {
   const prepared: PreparedModernServer<TContext> = prepareMCPServer(runtime, options, "serveMCPStdio");
   const base = prepared;
-  return serveStdio(({ era }) => createGovernedServer(prepared, era), {
+  return serveStdio(({ era }) => createGovernedServer(prepared, era, { kind: "stdio" }), {
     legacy: options.legacy ?? "serve",
     ...(options.transport !== undefined && { transport: options.transport }),
   });
