@@ -4,7 +4,7 @@
 // assignability errors where a package passes its journal in.
 import { describe, expect, it } from "vitest";
 
-export type ContractActorRef = { id: string; kind: "user" | "service" | "automation" | "anonymous" };
+export type ContractActorRef = { id: string; kind: "user" | "service" | "automation" | "anonymous"; via?: { id: string } };
 export type ContractInvocationKey = { namespace: string; invocationId: string };
 export type ContractInvocationState = "pending" | "claimed" | "settled" | "unknown";
 export type ContractJournalOutcome = {
@@ -163,6 +163,18 @@ export function describeInvocationJournalContract(name: string, make: (now: () =
         expect(record!.approvalId).toBeUndefined();
       }
       expect(await journal.get(key("inv-unseen"))).toBeNull();
+    });
+
+    it("the actor's acting agent (via) is stored and read back; an actor without one reads back without it", async () => {
+      const { journal, key, claim, suspend, namespace } = await setup();
+      const agent: ContractActorRef = { id: "u_dana", kind: "user", via: { id: "support-bot" } };
+      const record = await claim({ invocationId: "inv-agent", actor: agent });
+      expect(record.actor).toEqual(agent);
+      expect((await journal.get(key("inv-agent")))!.actor).toEqual(agent);
+      await journal.finish(key("inv-agent"), record.fence, { state: "pending", approvalId: "apr_agent", suspension: SAMPLE_SUSPENSION });
+      expect((await journal.getByApproval(namespace, "apr_agent"))!.actor).toEqual(agent);
+      await suspend("inv-user", "apr_user");
+      expect((await journal.get(key("inv-user")))!.actor).toEqual(ACTOR);
     });
 
     it("J1: of concurrent begins on one key exactly one claims; the others see the existing claim", async () => {

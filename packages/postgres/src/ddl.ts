@@ -119,6 +119,7 @@ create unique index if not exists ${index}_approval_idx
   on ${table} (namespace, approval_id) where approval_id is not null;
 create index if not exists ${index}_open_idx
   on ${table} (namespace, state, lease_expires_at) where state in ('claimed', 'unknown');
+alter table ${table} add column if not exists actor_via_id text;
 `;
 }
 

@@ -23,7 +23,7 @@ const AUDIT_COLUMNS = [
 ];
 // docs/architecture/spec/distributed.md#distributed-5-6
 const INVOCATION_COLUMNS = [
-  "actor_id", "actor_kind", "approval_id", "capability_id", "correlation_id", "created_at", "fence", "fingerprint", "invocation_id",
+  "actor_id", "actor_kind", "actor_via_id", "approval_id", "capability_id", "correlation_id", "created_at", "fence", "fingerprint", "invocation_id",
   "lease_expires_at", "namespace", "outcome", "resolution", "state", "surface", "suspension", "unknown_reason", "updated_at",
 ];
 
@@ -53,11 +53,13 @@ describe("APPROVALS_DDL and AUDIT_DDL: text", () => {
     ]);
   });
 
-  it("INVOCATIONS_DDL targets orpc_agent_invocations in three ';'-terminated statements, its approval index unique and partial", () => {
+  it("INVOCATIONS_DDL targets orpc_agent_invocations in four ';'-terminated statements, its approval index unique and partial", () => {
     expect(INVOCATIONS_DDL).toMatch(/^create table if not exists orpc_agent_invocations \(/);
     expect(INVOCATIONS_DDL.endsWith(";\n")).toBe(true);
-    expect(statementsOf(INVOCATIONS_DDL)).toHaveLength(3);
-    expect(INVOCATIONS_DDL.split(";").length - 1).toBe(3);
+    expect(statementsOf(INVOCATIONS_DDL)).toHaveLength(4);
+    expect(INVOCATIONS_DDL.split(";").length - 1).toBe(4);
+    // Added after the first release: re-applying the script brings an older table up to date.
+    expect(statementsOf(INVOCATIONS_DDL)[3]).toBe("alter table orpc_agent_invocations add column if not exists actor_via_id text");
     expect(INVOCATIONS_DDL).toContain("create unique index if not exists orpc_agent_invocations_approval_idx");
     expect(INVOCATIONS_DDL).toContain("where approval_id is not null");
     expect(INVOCATIONS_DDL).toContain("primary key (namespace, invocation_id)");

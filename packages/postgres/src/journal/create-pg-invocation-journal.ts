@@ -68,6 +68,7 @@ export function createPgInvocationJournal(options: PgInvocationJournalOptions): 
           e.correlationId ?? null,
           lease,
           stamp,
+          e.actor.via?.id ?? null,
         ]);
         if (inserted.rows.length > 0) return { kind: "claimed", record: invocationFromRow(inserted.rows[0]!, at) };
         last = await readRow(e);

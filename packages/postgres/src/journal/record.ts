@@ -24,6 +24,8 @@ export function invocationFromRow(row: Row, now: Date): InvocationRecord {
     createdAt: instantColumn(row.created_at_ms, "created_at"),
     updatedAt: instantColumn(row.updated_at_ms, "updated_at"),
   };
+  // A row written before the column existed has no acting agent: it reads as the user's alone (fail closed for agents).
+  if (present(row.actor_via_id)) record.actor.via = { id: String(row.actor_via_id) };
   if (present(row.correlation_id)) record.correlationId = String(row.correlation_id);
   if (present(row.lease_expires_at_ms)) record.leaseExpiresAt = instantColumn(row.lease_expires_at_ms, "lease_expires_at");
   if (present(row.approval_id)) record.approvalId = String(row.approval_id);

@@ -14,6 +14,7 @@ const PROJECTION = [
   "surface",
   "actor_id",
   "actor_kind",
+  "actor_via_id",
   "correlation_id",
   "state",
   "fence::text as fence",
@@ -29,10 +30,10 @@ const PROJECTION = [
 
 export function journalStatements(table: string) {
   return {
-    /** $1 namespace … $8 correlation_id, $9 lease, $10 now. A taken key returns zero rows: the caller reads it. */
+    /** $1 namespace … $8 correlation_id, $9 lease, $10 now, $11 actor_via_id. A taken key returns zero rows: the caller reads it. */
     insert: `insert into ${table} (namespace, invocation_id, fingerprint, capability_id, surface, actor_id, actor_kind,
-  correlation_id, state, fence, lease_expires_at, created_at, updated_at)
-values ($1, $2, $3, $4, $5, $6, $7, $8, 'claimed', 1, $9::timestamptz, $10::timestamptz, $10::timestamptz)
+  correlation_id, state, fence, lease_expires_at, created_at, updated_at, actor_via_id)
+values ($1, $2, $3, $4, $5, $6, $7, $8, 'claimed', 1, $9::timestamptz, $10::timestamptz, $10::timestamptz, $11)
 on conflict (namespace, invocation_id) do nothing
 returning ${PROJECTION}`,
 

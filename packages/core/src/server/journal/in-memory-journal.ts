@@ -67,7 +67,8 @@ export function createInMemoryInvocationJournal(o: { now?: () => Date } = {}): I
         fingerprint: e.fingerprint,
         capabilityId: e.capabilityId,
         surface: e.surface,
-        actor: { id: e.actor.id, kind: e.actor.kind },
+        // The acting agent too: a row is its principal's, and resume's guard compares `via` (SI-3).
+        actor: e.actor.via === undefined ? { id: e.actor.id, kind: e.actor.kind } : { id: e.actor.id, kind: e.actor.kind, via: { id: e.actor.via.id } },
         state: "claimed",
         fence: 1,
         leaseExpiresAt: new Date(e.leaseExpiresAt.getTime()),

@@ -24,6 +24,10 @@ export type InvocationRecord = InvocationKey & {
   fingerprint: string;
   capabilityId: string;
   surface: ExposureSurface;
+  /**
+   * The principal that began the invocation: id, kind and the acting agent's id (`via`) when it had one. A journal must
+   * store and return `via`: a row read back without it belongs to nobody who acts through an agent (fail closed).
+   */
   actor: AuditActorRef;
   correlationId?: string;
   state: InvocationState;

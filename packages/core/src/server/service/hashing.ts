@@ -17,12 +17,19 @@ export async function sha256Base64Url(text: string): Promise<string> {
 
 /**
  * The invocation fingerprint (docs/architecture/spec/distributed.md#distributed-5-1): what makes two requests with one id the same request.
- * The raw input is encoded by oRPC's RPC JSON serializer first, so a `Map` input never collapses to `{}`.
- * Throws when the input has no such encoding.
+ * The raw input is encoded by oRPC's RPC JSON serializer first, so a `Map` input never collapses to `{}`. The acting
+ * agent's id joins the actor when there is one (an actor without one hashes as before), so another agent's request is
+ * never the same request and never re-claims a row released for its owner (SI-3). Throws when the input has no such encoding.
  */
-export async function invocationFingerprint(f: { capabilityId: string; surface: string; actor: { id: string; kind: string }; input: unknown }): Promise<string> {
+export async function invocationFingerprint(f: {
+  capabilityId: string;
+  surface: string;
+  actor: { id: string; kind: string; via?: { id: string } };
+  input: unknown;
+}): Promise<string> {
   const encoded = encodeRpcJson(f.input);
-  const text = canonicalJson({ v: 1, capabilityId: f.capabilityId, surface: f.surface, actor: { id: f.actor.id, kind: f.actor.kind }, input: encoded });
+  const actor = f.actor.via === undefined ? { id: f.actor.id, kind: f.actor.kind } : { id: f.actor.id, kind: f.actor.kind, via: { id: f.actor.via.id } };
+  const text = canonicalJson({ v: 1, capabilityId: f.capabilityId, surface: f.surface, actor, input: encoded });
   return sha256(text);
 }
 

@@ -1,10 +1,13 @@
 import { toAuditActorRef } from "../../audit/actor-ref.js";
+import type { AuditActorRef } from "../../audit/types.js";
+import { canonicalJson } from "../../approvals/canonical-json.js";
 import type { RemoteExecutionResult } from "../../client/types.js";
 import type { AgentRuntime, ExecutionResult } from "../../runtime/types.js";
 import type { ClaimResult, InvocationRecord } from "../journal/types.js";
 import { answerFromRecord } from "./answer-existing.js";
 import { invocationFingerprint, invocationIdempotencyKey } from "./hashing.js";
 import { holdLease, type Claim } from "./lease.js";
+import { isCallersRecord } from "./principal.js";
 import { encodeOutcome } from "./outcome-codec.js";
 import { isInterruptedWrite } from "./outcome-mapping.js";
 import { capabilityNotFound } from "../../errors/concealed.js";
@@ -64,7 +67,12 @@ export async function invokeJournaled<C, O>(
     if (await heldByAnother(s, o)) return invokeUnjournaled(s, rt, capabilityId, input, o);
     return serviceFailure(o.invocationId, INVOCATION_CONFLICT);
   }
-  if (claimed.kind === "existing") return answerFromRecord(s, claimed.record, subject);
+  if (claimed.kind === "existing") {
+    // Never another principal's outcome, even from a journal that dropped the acting agent the fingerprint covers.
+    if (isCallersRecord(claimed.record, o.actor, o.surface)) return answerFromRecord(s, claimed.record, subject);
+    s.emit("conflict", subject);
+    return invokeUnjournaled(s, rt, capabilityId, input, o);
+  }
 
   const claim: Claim = { key: { namespace: s.namespace, invocationId: o.invocationId }, fence: claimed.record.fence, subject };
   s.emit("claimed", subject, { fence: claim.fence });
@@ -101,7 +109,7 @@ export async function invokeJournaled<C, O>(
   return recordResult(s, rt, claim, capabilityId, result);
 }
 
-/** `true` when the row under this id belongs to another actor or surface; a row that cannot be read counts as the caller's. */
+/** `true` when the row under this id belongs to another principal or surface; a row that cannot be read counts as the caller's. */
 async function heldByAnother<C>(s: ServiceState, o: ServiceInvokeOptions<C>): Promise<boolean> {
   let record: InvocationRecord | null;
   try {
@@ -109,8 +117,7 @@ async function heldByAnother<C>(s: ServiceState, o: ServiceInvokeOptions<C>): Pr
   } catch {
     return false;
   }
-  const caller = toAuditActorRef(o.actor);
-  return record !== null && (record.actor.id !== caller.id || record.actor.kind !== caller.kind || record.surface !== o.surface);
+  return record !== null && !isCallersRecord(record, o.actor, o.surface);
 }
 
 /**
@@ -122,8 +129,7 @@ async function invokeUnjournaled<C, O>(s: ServiceState, rt: AgentRuntime<C>, cap
   if (o.expectedDigest !== undefined && (await isStale(s, rt, capabilityId, o))) {
     return (await isVisibleTo(rt, o.surface, capabilityId, o.actor, o.context)) ? serviceFailure<O>(o.invocationId, DESCRIPTOR_STALE) : concealedAsUnknown<O>(o.invocationId);
   }
-  const caller = toAuditActorRef(o.actor);
-  const idempotencyKey = await invocationIdempotencyKey(s.namespace, `${caller.kind}\u0000${caller.id}\u0000${o.invocationId}`);
+  const idempotencyKey = await invocationIdempotencyKey(s.namespace, principalScopedId(toAuditActorRef(o.actor), o.invocationId));
   const result = await rt.invoke<O>(capabilityId, input, {
     actor: o.actor,
     context: o.context,
@@ -135,6 +141,15 @@ async function invokeUnjournaled<C, O>(s: ServiceState, rt: AgentRuntime<C>, cap
   });
   if (isInterruptedWrite(result, rt.registry, capabilityId)) return outcomeUnknown(o.invocationId, "interrupted");
   return projectResult(result, o.invocationId);
+}
+
+/**
+ * The id an unjournaled call's effect key is derived from: one per principal (actor id, kind and acting agent), so two
+ * agents reusing one id never share an effect key. An actor without an acting agent keeps the form it always had.
+ */
+function principalScopedId(caller: AuditActorRef, invocationId: string): string {
+  if (caller.via === undefined) return `${caller.kind}\u0000${caller.id}\u0000${invocationId}`;
+  return canonicalJson([caller.kind, caller.id, caller.via.id, invocationId]);
 }
 
 /** Step 6 of docs/architecture/spec/distributed.md#distributed-5-4, shared by invoke and resume for outcomes that need no approval read-back. */

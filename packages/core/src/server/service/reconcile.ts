@@ -1,21 +1,20 @@
-import { toAuditActorRef } from "../../audit/actor-ref.js";
 import type { Actor, ExposureSurface } from "../../capability/types.js";
 import type { ReconcileResult, RemoteExecutionResult } from "../../client/types.js";
 import { decodeOutcome } from "./outcome-codec.js";
+import { isCallersRecord } from "./principal.js";
 import type { ServiceState } from "./state.js";
 
 type Settled<O> = RemoteExecutionResult<O> & { status: "completed" | "failed" | "cancelled" };
 type Suspended<O> = RemoteExecutionResult<O> & { status: "approval-required" };
 
 /**
- * `service.reconcile`, the remote read (docs/architecture/spec/distributed.md#distributed-5-5). Rows of another actor or surface answer
- * `absent`, so other principals' ids look unused. It reports; it never changes a row.
+ * `service.reconcile`, the remote read (docs/architecture/spec/distributed.md#distributed-5-5). Rows of another principal (actor id, kind or
+ * acting agent, by resume's guard) or surface answer `absent`, so other principals' ids look unused. It reports; it never changes a row.
  */
 export async function reconcileJournaled<O>(s: ServiceState, invocationId: string, o: { actor: Actor; surface: ExposureSurface }): Promise<ReconcileResult<O>> {
   const base = { protocol: 1 as const, invocationId };
   const record = await s.journal.get({ namespace: s.namespace, invocationId });
-  const caller = toAuditActorRef(o.actor);
-  if (record === null || record.actor.id !== caller.id || record.actor.kind !== caller.kind || record.surface !== o.surface) {
+  if (record === null || !isCallersRecord(record, o.actor, o.surface)) {
     return { ...base, state: "absent" };
   }
   switch (record.state) {

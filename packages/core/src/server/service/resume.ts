@@ -1,4 +1,3 @@
-import { toAuditActorRef } from "../../audit/actor-ref.js";
 import type { RemoteExecutionResult } from "../../client/types.js";
 import type { AgentRuntime, ExecutionResult } from "../../runtime/types.js";
 import type { ClaimResult, InvocationRecord } from "../journal/types.js";
@@ -6,6 +5,7 @@ import { answerFromRecord, subjectOf } from "./answer-existing.js";
 import { invocationIdempotencyKey } from "./hashing.js";
 import { recordResult } from "./invoke.js";
 import { holdLease, type Claim } from "./lease.js";
+import { isCallersRecord } from "./principal.js";
 import { outcomeUnknown, projectResult, serviceFailure, GENERIC_ERROR } from "./project-result.js";
 import { settleClaim } from "./settle.js";
 import type { ServiceState } from "./state.js";
@@ -16,7 +16,7 @@ const TERMINAL_APPROVAL_CODES = new Set(["APPROVAL_REJECTED", "APPROVAL_EXPIRED"
 
 /**
  * `service.resume`: docs/architecture/spec/distributed.md#distributed-5-4 "resume". Remote resume requires the journal link; an unjournaled,
- * foreign or mismatched approval answers exactly like an unknown one (ADR-012 §6, SI-8).
+ * foreign (another actor id, kind or acting agent) or mismatched approval answers exactly like an unknown one (ADR-012 §6, SI-8).
  */
 export async function resumeJournaled<C, O>(
   s: ServiceState,
@@ -25,21 +25,16 @@ export async function resumeJournaled<C, O>(
   o: ServiceResumeOptions<C>,
 ): Promise<RemoteExecutionResult<O>> {
   const unknownApproval = () => serviceFailure<O>(o.invocationId, GENERIC_ERROR);
-  const caller = toAuditActorRef(o.actor);
 
-  // (1) The journal link, checked against the server-fixed caller before anything else.
+  // (1) The journal link, checked against the server-fixed caller (resume's R2 guard: id, kind, acting agent) before
+  // anything else, so another principal's approval is never claimed, entered or audited (SI-3, SI-8).
   let record: InvocationRecord | null;
   try {
     record = await s.journal.getByApproval(s.namespace, approvalId);
   } catch {
     return unknownApproval();
   }
-  const foreign =
-    record === null ||
-    record.invocationId !== o.invocationId ||
-    record.actor.id !== caller.id ||
-    record.actor.kind !== caller.kind ||
-    record.surface !== o.surface;
+  const foreign = record === null || record.invocationId !== o.invocationId || !isCallersRecord(record, o.actor, o.surface);
   if (foreign) return unknownApproval();
   const subject = subjectOf(record!);
 
