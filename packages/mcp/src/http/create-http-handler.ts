@@ -1,6 +1,6 @@
 import type { AgentRuntime } from "@orpc-agent/core";
 import { prepareMCPServer } from "../prepare.js";
-import { isAllowedHost } from "./allowed-host.js";
+import { hostRefusal } from "./allowed-host.js";
 import { authenticate } from "./authenticate.js";
 import {
   assertHttpOptions,
@@ -11,7 +11,7 @@ import {
 } from "./options.js";
 import { NO_IDENTITY, principalOf } from "./principal.js";
 import { readBody, withBody } from "./read-body.js";
-import { bodyTooLarge, forbiddenHost, internalError, noIdentity, noPrincipal } from "./refusals.js";
+import { bodyTooLarge, internalError, noIdentity, noPrincipal } from "./refusals.js";
 import { statefulDispatch, statelessDispatch } from "./sessions.js";
 
 /**
@@ -52,7 +52,8 @@ export function createMCPHttpHandler<TContext>(
   // Checks 1–5 in order (the principal is named right after authentication); each refusal ends the request before any MCP processing.
   return async (request) => {
     try {
-      if (allowedHosts !== undefined && !isAllowedHost(request, allowedHosts)) return forbiddenHost();
+      const refusedHost = hostRefusal(request, allowedHosts);
+      if (refusedHost !== undefined) return refusedHost;
       const auth = await authenticate(request, options);
       if (auth instanceof Response) return auth;
       const principal = await principalOf(auth.authInfo, options, request.headers.get("mcp-session-id") ?? undefined);

@@ -25,7 +25,10 @@ export type MCPHttpHandlerOptions<TContext = unknown> = MCPServerOptions<TContex
   sessionIdleTimeoutMs?: number;
   /** Opening one more closes that principal's least recently used session. Default 32. */
   maxSessionsPerPrincipal?: number;
-  /** DNS-rebinding protection: the `Host` header (and a browser's `Origin` host) must be one of these. */
+  /**
+   * DNS-rebinding protection: the `Host` header (and a browser's `Origin` host) must be one of these. Unset, only a
+   * malformed `Host` is refused (`400`).
+   */
   allowedHosts?: string[];
   /** Default 1 MiB. */
   maxBodyBytes?: number;

@@ -11,6 +11,9 @@ function jsonRpcError(status: number, code: number, message: string, headers: Re
 /** Check 1: the `Host` (or a browser `Origin`) is not an allowed host. */
 export const forbiddenHost = () => jsonRpcError(403, -32000, "Forbidden: this host is not allowed.");
 
+/** Check 1 without `allowedHosts`: the `Host` header is no `host[:port]` authority. */
+export const badHost = () => jsonRpcError(400, -32000, "Bad Request: the Host header is malformed.");
+
 /** Check 2: no `Authorization: Bearer <token>`. RFC 6750 §3: no error code when credentials are simply missing. */
 export const missingBearer = (resourceMetadataUrl: string | undefined) =>
   jsonRpcError(401, -32000, "Unauthorized: a bearer token is required.", { "www-authenticate": challenge(undefined, resourceMetadataUrl) });

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
+import { isFetchForbiddenMethod, isHostAuthority } from "../web-request-shape.js";
 import { nodeRequestBody, type NodeRequestBody } from "./node-request-body.js";
 
 /**
@@ -19,6 +20,17 @@ import { nodeRequestBody, type NodeRequestBody } from "./node-request-body.js";
 export function toNodeRequestListener(
   fetchHandler: (request: Request) => Promise<Response>,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return createNodeRequestListener(fetchHandler, { allow: "GET, POST, DELETE" });
+}
+
+/**
+ * The listener behind {@link toNodeRequestListener}; `allow` is the endpoint's `Allow` list, sent with the `405` for
+ * a method a web `Request` cannot carry (TRACE, TRACK, CONNECT), which never reaches the handler.
+ */
+export function createNodeRequestListener(
+  fetchHandler: (request: Request) => Promise<Response>,
+  { allow }: { allow: string },
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     const disconnected = new AbortController();
     const onClose = () => {
@@ -27,6 +39,10 @@ export function toNodeRequestListener(
     res.once("close", onClose);
     try {
       const built = toWebRequest(req, disconnected.signal);
+      if (built === "method-not-allowed") {
+        await writeWebResponse(res, methodNotAllowed(allow), disconnected.signal);
+        return;
+      }
       if (built === undefined) {
         res.writeHead(400).end();
         return;
@@ -45,14 +61,23 @@ export function toNodeRequestListener(
   };
 }
 
-/** `undefined` when the request line or headers cannot form a URL or web headers (answered 400). */
-function toWebRequest(req: IncomingMessage, signal: AbortSignal): { request: Request; body?: NodeRequestBody } | undefined {
+/**
+ * `undefined` when the request line or headers cannot form a URL, web headers or a `Request` (answered 400);
+ * `"method-not-allowed"` for a method the fetch standard forbids.
+ */
+function toWebRequest(req: IncomingMessage, signal: AbortSignal): { request: Request; body?: NodeRequestBody } | "method-not-allowed" | undefined {
+  const method = req.method ?? "GET";
+  if (isFetchForbiddenMethod(method)) return "method-not-allowed";
   const protocol = (req.socket as Partial<TLSSocket>).encrypted === true ? "https" : "http";
   const target = req.url ?? "/";
+  // A Host that is no authority (userinfo, a path, a bad port) cannot name the URL: it would throw, or move the path.
+  // The header itself is passed on as sent, for the handler's Host check to refuse like any other foreign host.
+  const host = req.headers.host;
+  const authority = host !== undefined && isHostAuthority(host) ? host : "localhost";
   let url: URL;
   let headers: Headers;
   try {
-    url = new URL(`${protocol}://${req.headers.host ?? "localhost"}${target.startsWith("/") ? target : `/${target}`}`);
+    url = new URL(`${protocol}://${authority}${target.startsWith("/") ? target : `/${target}`}`);
     headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       // HTTP/2 pseudo-headers (":path", …) are not headers of the web request.
@@ -60,15 +85,26 @@ function toWebRequest(req: IncomingMessage, signal: AbortSignal): { request: Req
       if (Array.isArray(value)) for (const item of value) headers.append(name, item);
       else headers.set(name, value);
     }
+    if (method === "GET" || method === "HEAD") return { request: new Request(url, { method, headers, signal }) };
   } catch {
     return undefined;
   }
-  const method = req.method ?? "GET";
-  if (method === "GET" || method === "HEAD") return { request: new Request(url, { method, headers, signal }) };
   const body = nodeRequestBody(req);
   // duplex "half": a streamed request body (fetch spec).
   const init: RequestInit & { duplex: "half" } = { method, headers, signal, body: body.stream, duplex: "half" };
-  return { request: new Request(url, init), body };
+  try {
+    return { request: new Request(url, init), body };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The SDK transports' own 405 body. */
+function methodNotAllowed(allow: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null }), {
+    status: 405,
+    headers: { allow, "content-type": "application/json" },
+  });
 }
 
 async function writeWebResponse(res: ServerResponse, response: Response, signal: AbortSignal): Promise<void> {

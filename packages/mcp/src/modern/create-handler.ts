@@ -1,6 +1,5 @@
 import {
   createMcpHandler,
-  hostHeaderValidationResponse,
   isLegacyRequest,
   localhostAllowedOrigins,
   originValidationResponse,
@@ -11,6 +10,7 @@ import type { AgentRuntime } from "@orpc-agent/core";
 import { prepareMCPServer } from "../prepare.js";
 import { createBearerGate } from "./bearer.js";
 import { createGovernedServer, type PreparedModernServer } from "./governed-server.js";
+import { hostRefusal } from "./host-check.js";
 import { assertHandlerOptions, DEFAULT_MAX_BODY_BYTES, type MCPHandlerOptions } from "./http-options.js";
 import { resolveIdentity } from "./identity.js";
 import { createLegacyCancellation, singleMessage } from "./legacy-cancel.js";
@@ -88,11 +88,12 @@ export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, opti
 
   return {
     async fetch(request) {
+      const badHost = hostRefusal(request, options.allowedHosts);
+      if (badHost !== undefined) return badHost;
+      // The document is public and read cross-origin by design: only the Host check precedes it.
       const document = metadata?.(request);
       if (document !== undefined) return document;
-      const refused =
-        (options.allowedHosts === undefined ? undefined : hostHeaderValidationResponse(request, options.allowedHosts)) ??
-        (origins === "any" ? undefined : originValidationResponse(request, origins));
+      const refused = origins === "any" ? undefined : originValidationResponse(request, origins);
       if (refused !== undefined) return refused;
       const authInfo = await gate.authenticate(request);
       if (authInfo instanceof Response) return authInfo;

@@ -41,7 +41,10 @@ export type MCPHandlerOptions<TContext = unknown> = MCPOptions<TContext> & MCPAu
    * @default localhost-class origins only (the SDK's `localhostAllowedOrigins()`)
    */
   allowedOrigins?: string[] | "any";
-  /** `Host` header hostnames allowed (port-agnostic). Unset, no `Host` check runs; set it on a loopback-bound server. */
+  /**
+   * `Host` header hostnames allowed (port-agnostic); a malformed `Host` is refused like a foreign one. Unset, no hostname
+   * is judged (a malformed `Host` still answers `400`); set it on a loopback-bound server.
+   */
   allowedHosts?: string[];
   /**
    * The largest request body read; a larger one answers `413`.
