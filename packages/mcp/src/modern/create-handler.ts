@@ -7,6 +7,7 @@ import {
   type AuthInfo,
 } from "@modelcontextprotocol/server";
 import type { AgentRuntime } from "@orpc-agent/core";
+import { matchesRequester } from "@orpc-agent/core/adapter";
 import { prepareMCPServer } from "../prepare.js";
 import { createBearerGate } from "./bearer.js";
 import { createGovernedServer, type PreparedModernServer } from "./governed-server.js";
@@ -78,10 +79,9 @@ export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, opti
       if (approvalId === "") return undefined;
       const { actor } = await resolveIdentity(options, { era, authInfo });
       const record = await runtime.approvals.get(approvalId);
-      if (record === null || record.surface !== "mcp" || record.actor.id !== actor.id || record.actor.kind !== actor.kind) return undefined;
-      // Another OAuth client of the same user is another principal (SI-3), whose resume the runtime's guard refuses
-      // by the same rule, so no scope is skipped; a challenge naming the tool would tell it the id exists (SI-8).
-      if (actor.via !== undefined && actor.via.id !== record.actor.via?.id) return undefined;
+      // Resume's own guard (id, kind, OAuth client): another principal's approval, which the runtime refuses by the
+      // same rule, skips no scope, and a challenge naming its tool would tell it the id exists (SI-3, SI-8).
+      if (record === null || record.surface !== "mcp" || !matchesRequester(actor, record.actor)) return undefined;
       return record.capabilityId;
     },
   });
