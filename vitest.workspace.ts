@@ -6,12 +6,12 @@ const pkg = (name: string, extra: Record<string, unknown> = {}) => ({
 });
 
 export default [
-  pkg("core", { typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" } }),
-  pkg("testing", { typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" } }),
+  pkg("core"),
+  pkg("testing"),
   pkg("postgres", { testTimeout: 30_000, hookTimeout: 60_000 }),
   pkg("cli", { testTimeout: 60_000, globalSetup: ["test/global-setup.ts"] }),
-  pkg("ai-sdk", { typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" } }),
-  pkg("mcp", { testTimeout: 30_000, typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" } }),
+  pkg("ai-sdk"),
+  pkg("mcp", { testTimeout: 30_000 }),
   pkg("opentelemetry"),
   pkg("dbos", { testTimeout: 60_000, hookTimeout: 60_000 }),
   { extends: true as const, test: { name: "example", root: "examples/customer-support", include: ["test/**/*.test.ts"], testTimeout: 60_000, globalSetup: ["../../packages/cli/test/global-setup.ts"] } },
@@ -19,5 +19,11 @@ export default [
   { extends: true as const, test: { name: "task-board", root: "examples/task-board", include: ["test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000, globalSetup: ["../../packages/cli/test/global-setup.ts"] } },
   { extends: true as const, test: { name: "reliability", root: "tests/reliability", include: ["**/*.test.ts"], testTimeout: 120_000, hookTimeout: 60_000, execArgv: ["--expose-gc"] } },
   { extends: true as const, test: { name: "adversarial", root: "tests/adversarial", include: ["**/*.test.ts"], testTimeout: 30_000 } },
+  // Every package's type tests in one `tsc` run (tsconfig.type-tests.json): core's sources are checked once, not once
+  // per package, and Vitest prints its "experimental feature" notice once.
+  {
+    extends: true as const,
+    test: { name: "types", root: ".", include: [], typecheck: { enabled: true, only: true, include: ["packages/*/test/**/*.test-d.ts"], tsconfig: "tsconfig.type-tests.json" } },
+  },
   { extends: true as const, test: { name: "scripts", root: "scripts", include: ["test/**/*.test.ts"] } },
 ];
