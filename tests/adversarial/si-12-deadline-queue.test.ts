@@ -636,6 +636,8 @@ describe("SI-12: failures during expiry", () => {
       },
     });
     const tracing: TracingAdapter = { startSpan: (name) => span(name) };
+    // The runtime reports the exporter's failure on stderr; captured here so a green run reads green.
+    const printed = vi.spyOn(console, "error").mockImplementation(() => {});
     const events: AgentAuditEvent[] = [];
     const runtime = runtimeWith({ stuck: stuck(D) }, (e) => void events.push(e), tracing);
     const calls = [watch(runtime.invoke("stuck", undefined, call)), watch(runtime.invoke("stuck", undefined, call))];
@@ -646,6 +648,8 @@ describe("SI-12: failures during expiry", () => {
     expect(calls.map(codeOf)).toEqual(["TIMEOUT", "TIMEOUT"]);
     expectOneTerminalEach(events, calls.map(idOf));
     expect(vi.getTimerCount()).toBe(0);
+    expect(printed).toHaveBeenCalledWith("[orpc-agent] tracing adapter failed in span.end:", expect.objectContaining({ message: "exporter down" }));
+    printed.mockRestore();
   });
 });
 
