@@ -24,14 +24,16 @@ export function rememberLegacyCapabilities(
       const m = message as { method?: unknown; params?: { capabilities?: unknown } };
       if (m.method !== "initialize") return deliver.call(transport, message, extra);
       const authInfo = extra?.authInfo;
-      void judge(authInfo).then((principal) => {
-        if (principal !== undefined) {
-          const expiresAt = authInfo?.expiresAt;
-          const expiresAtMs = typeof expiresAt === "number" ? expiresAt * 1000 : Number.POSITIVE_INFINITY;
-          elicitation.legacyCapabilities.set(principal, { capabilities: m.params?.capabilities, expiresAtMs });
-        }
-        deliver.call(transport, message, extra);
-      });
+      void judge(authInfo)
+        .then((principal) => {
+          if (principal !== undefined) {
+            const expiresAt = authInfo?.expiresAt;
+            const expiresAtMs = typeof expiresAt === "number" ? expiresAt * 1000 : Number.POSITIVE_INFINITY;
+            elicitation.legacyCapabilities.set(principal, { capabilities: m.params?.capabilities, expiresAtMs });
+          }
+          deliver.call(transport, message, extra);
+        })
+        .catch((error: unknown) => transport.onerror?.(error instanceof Error ? error : new Error(String(error))));
     };
   };
 }

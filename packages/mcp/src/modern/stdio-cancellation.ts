@@ -32,9 +32,11 @@ export function bindStdioCancellation(server: Server, judge: () => Promise<strin
       return send(message, options);
     };
     transport.onmessage = (message, extra) => {
-      const m = message as { id?: unknown; method?: unknown; params?: { requestId?: unknown; reason?: unknown } };
+      const m = message as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
       if (m.method === "notifications/cancelled" && m.id === undefined) {
-        void judge().then((principal) => (principal === undefined ? undefined : calls.cancel(principal, m.params?.requestId, { message, extra })));
+        void judge()
+          .then((principal) => (principal === undefined ? undefined : calls.cancel(principal, m.params?.requestId, { message, extra })))
+          .catch((error: unknown) => transport.onerror?.(error instanceof Error ? error : new Error(String(error))));
         return;
       }
       if (m.method === "tools/call" && m.id !== undefined) {
