@@ -1,5 +1,5 @@
 // The demo's conversation is also the example's end-to-end test: statuses and audit events, not printed text.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -95,6 +95,13 @@ describe("the customer-support demo on embedded PGlite", () => {
     ]);
     expect(result.audit.find((row) => row.capability === "customers.delete" && row.type === "capability.denied")?.detail).toBe("reason policy-denied");
     expect(result.audit.some((row) => row.type === "capability.rejected")).toBe(false);
+  });
+
+  // The numbers a reader is told come from this run: the README's sample output and the getting-started page.
+  it("matches the audit count the README and the getting-started page state", () => {
+    const doc = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
+    expect(doc("../../../README.md")).toContain(`Audit trail (${result.audit.length} events, no inputs or outputs recorded)`);
+    expect(doc("../../../docs/getting-started.md")).toContain(`read back from the database: ${result.audit.length} events`);
   });
 
   it("keeps payloads out of the audit table", async () => {
