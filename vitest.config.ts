@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import projects from "./vitest.workspace.ts";
@@ -27,6 +28,10 @@ export default defineConfig({
     projects,
     // Inherited by every project; starts a PostgreSQL server only when TEST_DATABASE_URL is unset.
     globalSetup: [src("./tests/global-setup/postgres.ts")],
+    // Vitest's default leaves one core to its main process, which is one worker on a 2-core machine; but many files
+    // spend their time waiting on child processes (tsc, the CLI, Chromium, PostgreSQL), so a second worker keeps
+    // both cores busy.
+    maxWorkers: Math.max(2, availableParallelism()),
     dangerouslyIgnoreUnhandledErrors: false,
     // .ci/run asks for a JSON report too, and fails the run when it counts a skipped test (scripts/check-no-skipped.mjs).
     ...(process.env.ORPC_AGENT_TEST_REPORT
