@@ -17,6 +17,11 @@ export type AuditEmitter = {
   emit(event: AgentAuditEvent): string | undefined;
   /** Strict `capability.started`: awaited on all sinks; the first failure rejects (no onSinkError). */
   emitAwaited(event: AgentAuditEvent): Promise<void>;
+  /**
+   * Work that emits when it settles, after the call that started it answered (a shadow policy still deciding):
+   * `drain` waits for it as for a write, so its events are never lost. A rejection only ends the wait.
+   */
+  track(work: Promise<void>): void;
   drain(timeoutMs: number): Promise<void>;
 };
 
@@ -127,6 +132,11 @@ export function createAuditEmitter(config: AuditConfig | undefined): AuditEmitte
     if (failure) throw failure.reason;
   };
 
+  const track = (work: Promise<void>): void => {
+    inFlight++;
+    work.then(writeSettled, writeSettled);
+  };
+
   const drain = async (timeoutMs: number): Promise<void> => {
     if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
       throw new TypeError("drainAudit timeoutMs must be a finite number > 0.");
@@ -136,7 +146,7 @@ export function createAuditEmitter(config: AuditConfig | undefined): AuditEmitte
       timer = setTimeout(() => resolve("timeout"), timerDelay(timeoutMs));
     });
     try {
-      // Waits for the count to reach zero, so writes started while we wait are awaited too.
+      // Waits for the count to reach zero, so writes (and tracked work) started while we wait are awaited too.
       if (inFlight > 0) {
         const idle = new Promise<"idle">((resolve) => idleWaiters.push(() => resolve("idle")));
         const outcome = await Promise.race([idle, deadline]);
@@ -160,5 +170,5 @@ export function createAuditEmitter(config: AuditConfig | undefined): AuditEmitte
     }
   };
 
-  return { enabled: sinks.length > 0, strict, verbose, chainId: chainer?.id, emit, emitAwaited, drain };
+  return { enabled: sinks.length > 0, strict, verbose, chainId: chainer?.id, emit, emitAwaited, track, drain };
 }

@@ -5,16 +5,20 @@ import type { AgentPolicy, PolicyDecisionRecord, PolicyRequest } from "./types.j
 /** A shadow policy whose stance differed from the enforced verdict of its batch. */
 export type ShadowDivergence = { policy: string; decision: PolicyDecisionRecord["type"] };
 
-/** An enforced batch and what its shadow policies would have decided differently. */
-export type ShadowedBatch = { batch: PolicyBatchResult; divergences: readonly ShadowDivergence[] };
+/**
+ * An enforced batch and what its shadow policies would have decided differently: known at once when every shadow
+ * answered synchronously, else still settling. The caller never waits for it (a shadow never delays an answer).
+ */
+export type ShadowedBatch = { batch: PolicyBatchResult; divergences: readonly ShadowDivergence[] | Promise<readonly ShadowDivergence[]> };
 
 const NONE: readonly ShadowDivergence[] = Object.freeze([]);
 
 /**
  * One batch: the enforced policies exactly as `evaluatePolicyBatch` runs them, then the shadow policies with the same
- * request and the rest of the same deadline. Shadows run after the enforced ones so they can never spend the time
- * an enforced policy needs; a shadow that throws, rejects, times out or returns garbage is an `"error"` stance and
- * nothing more. The enforced result is returned untouched: a shadow never changes an outcome.
+ * request and a deadline of their own (`timeoutMs` from when they start). Shadows run after the enforced ones so they
+ * can never spend the time an enforced policy needs; a shadow that throws, rejects, times out or returns garbage is
+ * an `"error"` stance and nothing more. The enforced result is returned as soon as it is known, untouched: a shadow
+ * never changes an outcome, nor when it is given.
  */
 export function evaluateWithShadows(
   enforced: readonly AgentPolicy[],
@@ -25,17 +29,17 @@ export function evaluateWithShadows(
 ): ShadowedBatch | Promise<ShadowedBatch> {
   const batch = evaluatePolicyBatch(enforced, request, timeoutMs, startedAt);
   if (shadows.length === 0) return isPromiseLike(batch) ? batch.then((b) => ({ batch: b, divergences: NONE })) : { batch, divergences: NONE };
-  const deadline = startedAt + timeoutMs;
-  const withShadows = (b: PolicyBatchResult): ShadowedBatch | Promise<ShadowedBatch> => {
-    const divergences = shadowDivergences(shadows, request, deadline, b.verdict, b.endedAt ?? monotonicNow());
-    return isPromiseLike(divergences) ? divergences.then((d) => ({ batch: b, divergences: d })) : { batch: b, divergences };
+  const withShadows = (b: PolicyBatchResult): ShadowedBatch => {
+    const start = b.endedAt ?? monotonicNow();
+    return { batch: b, divergences: shadowDivergences(shadows, request, start + timeoutMs, b.verdict, start) };
   };
   return isPromiseLike(batch) ? batch.then(withShadows) : withShadows(batch);
 }
 
 /**
  * The shadow half of a batch on its own: each shadow against the enforced `verdict`, in order, from `start` until
- * `deadline`. Discovery runs it apart from the enforced half, so shadows never spend the discovery budget.
+ * `deadline`. Discovery runs it apart from the enforced half, so shadows never spend the discovery budget. Never
+ * rejects: a shadow must never fail anything.
  */
 export function shadowDivergences(
   shadows: readonly AgentPolicy[],

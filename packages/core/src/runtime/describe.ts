@@ -90,8 +90,6 @@ async function evaluateDiscovery(
   // Moved later by the time synchronous shadows take: the budget is the enforced policies' (SI-7, ADR-028).
   let deadline = now + rt.defaults.discoveryBudgetMs;
   const lanes = new Set<Promise<void>>();
-  // Shadows settle outside the lanes and the budget: a hanging one delays the answer, never fails or shortens it.
-  const shadowLanes: Promise<void>[] = [];
   let expired = false;
 
   const checkBudget = (at: number) => {
@@ -100,11 +98,13 @@ async function evaluateDiscovery(
       throw new CapabilityError({ code: "TIMEOUT", stage: "discovery" });
     }
   };
-  const runShadows = (plan: CapabilityPlan, shadows: readonly AgentPolicy[], request: PolicyRequest, batchDeadline: number, batch: PolicyBatchResult) => {
+  // Shadows run outside the lanes and the budget, under a bound of their own, and are never waited for: a hanging
+  // one neither fails, shortens nor delays the answer; its divergence is recorded when it settles (drain waits).
+  const runShadows = (plan: CapabilityPlan, shadows: readonly AgentPolicy[], request: PolicyRequest, batch: PolicyBatchResult) => {
     const started = monotonicNow();
-    const divergences = shadowDivergences(shadows, request, batchDeadline, batch.verdict, started);
+    const divergences = shadowDivergences(shadows, request, started + rt.defaults.policyTimeoutMs, batch.verdict, started);
     const settle = (found: readonly ShadowDivergence[]) => emitDivergences(rt, found, batch.verdict, plan, surface, options);
-    if (isPromiseLike(divergences)) shadowLanes.push(divergences.then(settle, () => {}));
+    if (isPromiseLike(divergences)) rt.audit.track(divergences.then(settle));
     else settle(divergences);
     deadline += monotonicNow() - started;
   };
@@ -129,14 +129,13 @@ async function evaluateDiscovery(
       input: undefined,
     };
     const timeoutMs = Math.max(1, Math.min(rt.defaults.policyTimeoutMs, deadline - now));
-    const batchDeadline = now + timeoutMs;
     const batch = evaluatePolicyBatch(policies, request, timeoutMs, now);
     if (!isPromiseLike(batch)) {
       applyVerdict(verdicts, i, batch);
       // The batch's own last reading (docs/architecture/spec/core.md#core-16: one read per synchronous policy, none extra).
       checkBudget((now = batch.endedAt ?? monotonicNow()));
       if (shadows.length > 0) {
-        runShadows(plan, shadows, request, batchDeadline, batch);
+        runShadows(plan, shadows, request, batch);
         now = monotonicNow();
       }
       continue;
@@ -146,7 +145,7 @@ async function evaluateDiscovery(
       lanes.delete(lane);
       applyVerdict(verdicts, i, b);
       if (monotonicNow() > deadline) expired = true;
-      if (shadows.length > 0) runShadows(plan, shadows, request, batchDeadline, b);
+      if (shadows.length > 0) runShadows(plan, shadows, request, b);
     });
     lanes.add(lane);
     if (lanes.size >= rt.defaults.policyConcurrency) await Promise.race(lanes);
@@ -155,7 +154,6 @@ async function evaluateDiscovery(
   }
   await Promise.all(lanes);
   checkBudget(monotonicNow());
-  await Promise.all(shadowLanes);
   return verdicts;
 }
 

@@ -76,6 +76,8 @@ describe("shadow policies never change an outcome (SI-7)", () => {
 
       const shadowed = await withShadow.runtime.invoke("note", { text: SENTINEL }, { actor: dana, context: {} });
       const plain = await without.runtime.invoke("note", { text: SENTINEL }, { actor: dana, context: {} });
+      // A shadow still deciding never holds the answer; its divergence is recorded when it settles or times out.
+      await withShadow.runtime.drainAudit();
 
       expect(outcome(shadowed)).toEqual(outcome(plain));
       const diverged = withShadow.ofType("capability.shadow_diverged");
@@ -149,7 +151,7 @@ describe("shadow policies never change an outcome (SI-7)", () => {
 });
 
 describe("shadow policies in spans", () => {
-  it("the policy-evaluation span counts divergences and ends by the enforced verdict only", async () => {
+  function recordingTracer() {
     const spans: { name: string; attributes: Record<string, unknown>; status?: string }[] = [];
     const tracing = {
       startSpan(name: string, attributes: Record<string, string | number | boolean>) {
@@ -162,11 +164,30 @@ describe("shadow policies in spans", () => {
         };
       },
     };
+    return { spans, tracing };
+  }
+
+  it("the policy-evaluation span counts divergences and ends by the enforced verdict only", async () => {
+    const { spans, tracing } = recordingTracer();
     const governance = defineGovernance({ registry: createCapabilityRegistry({ note: note().procedure }), shadowPolicies: [throwing, denies] });
     const runtime = createAgentRuntime({ governance, audit: () => {}, tracing });
     expect((await runtime.invoke("note", { text: "x" }, { actor: dana, context: {} })).status).toBe("completed");
     const policySpans = spans.filter((span) => span.name === "agent.policy_evaluation");
     expect(policySpans.map((span) => [span.attributes["orpc_agent.shadow_divergences"], span.status])).toEqual([[2, "ok"]]);
+  });
+
+  it("SI-7: with a shadow still deciding, the call answers first; the batch's span ends when the shadow settles, with its count", async () => {
+    const { spans, tracing } = recordingTracer();
+    let answer!: (decision: unknown) => void;
+    const held = definePolicy("held", () => new Promise((resolve) => (answer = resolve)) as never);
+    const governance = defineGovernance({ registry: createCapabilityRegistry({ note: note().procedure }), policies: [denies], shadowPolicies: [held] });
+    const runtime = createAgentRuntime({ governance, audit: () => {}, tracing, defaults: { policyTimeoutMs: 3_600_000 } });
+    expect(errorOf(await runtime.invoke("note", { text: "x" }, { actor: dana, context: {} })).code).toBe("POLICY_DENIED");
+    const policySpan = spans.find((span) => span.name === "agent.policy_evaluation")!;
+    expect(policySpan.status).toBeUndefined();
+    answer(allow());
+    await runtime.drainAudit();
+    expect([policySpan.attributes["orpc_agent.shadow_divergences"], policySpan.status]).toEqual([1, "ok"]);
   });
 });
 

@@ -3,7 +3,7 @@ import { CapabilityError } from "../../errors/capability-error.js";
 import { capabilityNotFound } from "../../errors/concealed.js";
 import type { DeniedReason } from "../../audit/types.js";
 import { evaluatePolicyBatch, type PolicyBatchResult } from "../../policy/evaluate-batch.js";
-import { evaluateWithShadows, type ShadowedBatch } from "../../policy/evaluate-shadows.js";
+import { evaluateWithShadows, type ShadowDivergence, type ShadowedBatch } from "../../policy/evaluate-shadows.js";
 import { policyScopeAdmitsActor } from "../../policy/scope.js";
 import { isPromiseLike } from "../../internal/promise.js";
 import type { ApprovalRecord } from "../../approvals/types.js";
@@ -16,8 +16,8 @@ export type PolicyRefusal = { error: CapabilityError; reason: DeniedReason };
 
 /**
  * Stages 7, 9 and resume R10: one batch with its own span. Returns the enforced batch, already recorded on the
- * execution; shadow policies of the same batch are evaluated after it and only leave `capability.shadow_diverged`
- * events. Callers skip this entirely when no policy applies (docs/architecture/spec/core.md#core-16).
+ * execution; shadow policies of the same batch are evaluated after it, never waited for, and only leave
+ * `capability.shadow_diverged` events. Callers skip this entirely when no policy applies (docs/architecture/spec/core.md#core-16).
  */
 export function runPolicyBatch(
   exec: Execution,
@@ -51,14 +51,26 @@ export function runPolicyBatch(
     return isPromiseLike(batch) ? batch.then((b) => settleBatch(exec, b, span)) : settleBatch(exec, batch, span);
   }
   const result = evaluateWithShadows(enforced, shadows, request, exec.rt.defaults.policyTimeoutMs);
-  const settle = ({ batch, divergences }: ShadowedBatch) => {
-    for (const divergence of divergences) {
+  const settle = (shadowed: ShadowedBatch) => settleShadowedBatch(exec, phase, shadowed, span);
+  return isPromiseLike(result) ? result.then(settle) : settle(result);
+}
+
+/**
+ * The enforced batch goes on at once; its shadows' divergences are recorded now when they are known, else when the
+ * shadows answer or time out, with the batch's span ended then. The runtime's drain waits for those (SI-7).
+ */
+function settleShadowedBatch(exec: Execution, phase: PolicyPhase, { batch, divergences }: ShadowedBatch, span: SpanHandle | undefined): PolicyBatchResult {
+  recordPolicyDecisions(exec, batch.records);
+  const record = (found: readonly ShadowDivergence[]) => {
+    for (const divergence of found) {
       emit(exec, "capability.shadow_diverged", () => ({ policy: divergence.policy, phase, decision: divergence.decision, enforced: batch.verdict }));
     }
-    span?.setAttributes({ "orpc_agent.shadow_divergences": divergences.length });
-    return settleBatch(exec, batch, span);
+    span?.setAttributes({ "orpc_agent.shadow_divergences": found.length });
+    span?.end(batch.verdict === "error" ? "error" : "ok");
   };
-  return isPromiseLike(result) ? result.then(settle) : settle(result);
+  if (isPromiseLike(divergences)) exec.rt.audit.track(divergences.then(record));
+  else record(divergences);
+  return batch;
 }
 
 function settleBatch(exec: Execution, batch: PolicyBatchResult, span: SpanHandle | undefined): PolicyBatchResult {
