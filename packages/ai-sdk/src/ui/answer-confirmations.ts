@@ -1,6 +1,6 @@
 import type { UIMessageChunk } from "ai";
-import type { Actor, AgentRuntime, ApprovalRecord } from "@orpc-agent/core";
-import { matchesRequester } from "@orpc-agent/core/adapter";
+import { CapabilityError, type Actor, type AgentRuntime, type ApprovalRecord } from "@orpc-agent/core";
+import { matchesRequester, toModelError } from "@orpc-agent/core/adapter";
 import { concealedResult, toToolResult } from "../result.js";
 import type { AISDKToolResult } from "../types.js";
 import { namedApprovalId, wellFormedAnswer, type ConfirmationAnswer, type ReceivedAnswer } from "./answer-shape.js";
@@ -125,8 +125,12 @@ function byApprovalId(answers: unknown): { explicit: Map<string, unknown>; stray
   return { explicit, stray };
 }
 
+/**
+ * A code of core's closed registry, as every envelope's (adapters.md §1.5): `FORBIDDEN`, this answer may not decide
+ * this call, with a message that says nothing about why (forged id, another principal, malformed, replayed alike).
+ */
 function refusedResult(): AISDKToolResult {
-  return { status: "error", error: { code: "APPROVAL_REFUSED", message: REFUSED_MESSAGE, retryable: false } };
+  return { status: "error", error: toModelError(new CapabilityError({ code: "FORBIDDEN", stage: "approval", publicMessage: REFUSED_MESSAGE })) };
 }
 
 type Decided = { status: "executed" | "failed" | "rejected" | "refused" | "unanswered"; result: AISDKToolResult; reason?: string };
