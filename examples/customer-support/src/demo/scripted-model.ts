@@ -1,23 +1,18 @@
 // A stand-in for a language model: it plays a fixed script of tool calls, one per step, through the real AI SDK
-// `generateText` loop. Swap it for any provider's model and nothing else in the demo changes.
-import type { generateText } from "ai";
+// `generateText` loop, on the mock model `ai` itself ships for tests. Swap it for any provider's model and nothing
+// else in the demo changes.
+import { MockLanguageModelV2 } from "ai/test";
 
-type LanguageModel = Extract<Parameters<typeof generateText>[0]["model"], { specificationVersion: "v2" }>;
-type Content = Awaited<ReturnType<LanguageModel["doGenerate"]>>["content"][number];
+type Content = Awaited<ReturnType<MockLanguageModelV2["doGenerate"]>>["content"][number];
 
 export type ScriptStep = { toolCalls?: { name: string; input: unknown }[]; say?: string };
 
-// ai v6+ warn that a v2 model runs in compatibility mode; that is expected here.
-(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
-
-export function scriptedModel(script: ScriptStep[]): LanguageModel {
+export function scriptedModel(script: ScriptStep[]): MockLanguageModelV2 {
   let turn = 0;
   let callId = 0;
-  return {
-    specificationVersion: "v2",
+  return new MockLanguageModelV2({
     provider: "demo",
     modelId: "scripted-support-agent",
-    supportedUrls: {},
     async doGenerate() {
       const step = script[turn++] ?? { say: "(end of script)" };
       const content: Content[] = [];
@@ -32,8 +27,5 @@ export function scriptedModel(script: ScriptStep[]): LanguageModel {
         warnings: [],
       };
     },
-    async doStream() {
-      throw new Error("The demo model only scripts generateText.");
-    },
-  };
+  });
 }
