@@ -18,7 +18,7 @@ export function inputSnapshot<T>(value: T): T {
   return walkInput(value) as T;
 }
 
-export type UnrepresentableReason = "cycle" | "proxy" | "too-deep" | "too-large" | "unreadable";
+type UnrepresentableReason = "cycle" | "proxy" | "too-deep" | "too-large" | "unreadable";
 
 const REASONS: Record<UnrepresentableReason, string> = {
   cycle: "The input refers to itself (a cycle).",
