@@ -1,5 +1,5 @@
 import type { Actor } from "@orpc-agent/core";
-import type { AISDKToolsOptions } from "./to-ai-sdk-tools.js";
+import type { AISDKToolsOptions } from "./options.js";
 
 /**
  * The principal one build acts as: the session's actor with the host's acting agent, when it names one, in place of

@@ -2,7 +2,8 @@
 // local runtime or a remote CapabilityClient; `governChat` adds AI SDK UI part states, approval cards and
 // requester confirmations.
 export { toAISDKTools } from "./to-ai-sdk-tools.js";
-export type { AISDKToolsOptions, RemoteAISDKToolsOptions } from "./to-ai-sdk-tools.js";
+export type { AISDKToolsOptions } from "./options.js";
+export type { RemoteAISDKToolsOptions } from "./remote-options.js";
 export type { AISDKToolResult, AISDKToolSet, RemoteAISDKToolResult, RemoteAISDKToolSet } from "./types.js";
 export type { GovernedToolMetadata } from "./tool-metadata.js";
 export { governChat } from "./ui/govern-chat.js";

@@ -1,5 +1,35 @@
+import type { ActingAgent, Actor, CapabilityDescriptor, DescribeScope } from "@orpc-agent/core";
 import { ConfigurationError, isWellFormedActor } from "@orpc-agent/core/adapter";
-import type { AISDKToolsOptions } from "./to-ai-sdk-tools.js";
+
+/**
+ * Options of the local overload (docs/architecture/spec/adapters.md#adapters-2-2). Build one tool set per authenticated request:
+ * the set is bound to this actor and context, and caching it across requests leaks visibility decisions.
+ */
+export type AISDKToolsOptions<TContext = unknown> = {
+  /** Required; bound into every call. From the app's authenticated session, never from model output (SI-3). */
+  actor: Actor;
+  /**
+   * The agent acting for the actor (this bot's service identity, the OAuth client of the session), recorded as
+   * `actor.via` on every call: visible to policies (`scope.via`), audit, spans and approvers. From the host, never
+   * from tool arguments (SI-3); replaces any `actor.via`.
+   */
+  via?: ActingAgent;
+  /** Required; this request's oRPC context. */
+  context: TContext;
+  /** Forwarded verbatim to `runtime.describe`: decides what is discovered. Not authorization (SI-2). */
+  scope?: DescribeScope;
+  /** Decides what survives discovery. UX only: a filtered-out capability stays invocable (SI-2). */
+  filter?: (descriptor: CapabilityDescriptor) => boolean;
+  /**
+   * Tool name of a capability id whose `meta.adapters.aiSdk.toolName` is unset (docs/architecture/spec/adapters.md#adapters-1-4).
+   * @default defaultToolName (every `.` becomes `_`)
+   */
+  toolNaming?: (capabilityId: string) => string;
+  /** Composed with the loop's per-call `abortSignal` into every invocation (docs/architecture/spec/adapters.md#adapters-1-6). */
+  signal?: AbortSignal;
+  /** Forwarded to every invoke. */
+  correlationId?: string;
+};
 
 // Programmer errors surface at build as TypeErrors; nothing here ever reaches a model.
 

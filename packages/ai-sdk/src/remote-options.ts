@@ -1,6 +1,29 @@
+import type { CapabilityDescriptor, DescribeScope } from "@orpc-agent/core";
 import type { CapabilityClient } from "@orpc-agent/core/client";
-import type { RemoteAISDKToolsOptions } from "./to-ai-sdk-tools.js";
 import { ConfigurationError } from "@orpc-agent/core/adapter";
+
+/**
+ * Options of the remote overload over a `CapabilityClient` (docs/architecture/spec/adapters.md#adapters-2-6, ADR-019). There is no actor,
+ * context, surface or `toolNaming`: the server fixes actor, namespace, surface and names. Build one tool set per
+ * authenticated request, as with the local overload.
+ */
+export type RemoteAISDKToolsOptions = {
+  /**
+   * Required. Allocates the invocation id of one execution before anything is sent. It MUST persist its mapping
+   * before resolving, and on replay MUST recover the same id without relying on the model's regenerated
+   * `toolCallId` (key it by conversation, step, capability id, canonical input hash and occurrence index;
+   * docs/architecture/spec/distributed.md#distributed-4). A rejection or an empty id sends nothing and returns the concealed `INTERNAL_ERROR`.
+   */
+  invocationId: (call: { capabilityId: string; input: unknown; toolCallId: string }) => Promise<string>;
+  /** Forwarded verbatim to `client.describe`: decides what is discovered. Not authorization (SI-2). */
+  scope?: DescribeScope;
+  /** Decides what survives discovery. UX only: a filtered-out capability stays invocable (SI-2). */
+  filter?: (descriptor: CapabilityDescriptor) => boolean;
+  /** Composed with the loop's per-call `abortSignal` into every invocation (docs/architecture/spec/adapters.md#adapters-1-6). */
+  signal?: AbortSignal;
+  /** Forwarded to every invocation as a label. */
+  correlationId?: string;
+};
 
 // Programmer errors surface at build as TypeErrors; nothing here ever reaches a model.
 

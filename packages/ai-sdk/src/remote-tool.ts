@@ -5,7 +5,7 @@ import { toolInputSchema } from "./input-schema.js";
 import { concealedRemoteResult, outcomeUnknownResult, toRemoteToolResult } from "./remote-result.js";
 import { composeSignals } from "./signal.js";
 import { remoteToolResultSchema } from "./tool-output.js";
-import type { RemoteAISDKToolsOptions } from "./to-ai-sdk-tools.js";
+import type { RemoteAISDKToolsOptions } from "./remote-options.js";
 import type { RemoteAISDKToolResult } from "./types.js";
 
 /** What every remote tool of one build binds. No identity: the server authenticates the client (SI-3, D-1). */

@@ -3,7 +3,7 @@ import { createRemoteTool, type RemoteToolBinding } from "./remote-tool.js";
 import { assertRemoteToolsOptions } from "./remote-options.js";
 import { isReservedToolName } from "@orpc-agent/core";
 import { VALID_TOOL_NAME } from "./tool-names.js";
-import type { RemoteAISDKToolsOptions } from "./to-ai-sdk-tools.js";
+import type { RemoteAISDKToolsOptions } from "./remote-options.js";
 import type { RemoteAISDKToolSet } from "./types.js";
 
 /**

@@ -1,66 +1,13 @@
-import type { ActingAgent, Actor, AgentRuntime, CapabilityDescriptor, DescribeOptions, DescribeScope } from "@orpc-agent/core";
+import type { AgentRuntime, DescribeOptions } from "@orpc-agent/core";
 import type { CapabilityClient } from "@orpc-agent/core/client";
 import { boundActor } from "./bound-actor.js";
 import { createGovernedTool, type ToolBinding } from "./governed-tool.js";
 import { sharedInputSchema } from "./input-schema.js";
-import { assertToolsOptions } from "./options.js";
-import { assertCapabilityClient } from "./remote-options.js";
+import { assertToolsOptions, type AISDKToolsOptions } from "./options.js";
+import { assertCapabilityClient, type RemoteAISDKToolsOptions } from "./remote-options.js";
 import { toRemoteAISDKTools } from "./remote-tools.js";
 import { toolNameMapFor } from "./tool-names.js";
 import type { AISDKToolSet, RemoteAISDKToolSet } from "./types.js";
-
-/**
- * Options of the local overload (docs/architecture/spec/adapters.md#adapters-2-2). Build one tool set per authenticated request:
- * the set is bound to this actor and context, and caching it across requests leaks visibility decisions.
- */
-export type AISDKToolsOptions<TContext = unknown> = {
-  /** Required; bound into every call. From the app's authenticated session, never from model output (SI-3). */
-  actor: Actor;
-  /**
-   * The agent acting for the actor (this bot's service identity, the OAuth client of the session), recorded as
-   * `actor.via` on every call: visible to policies (`scope.via`), audit, spans and approvers. From the host, never
-   * from tool arguments (SI-3); replaces any `actor.via`.
-   */
-  via?: ActingAgent;
-  /** Required; this request's oRPC context. */
-  context: TContext;
-  /** Forwarded verbatim to `runtime.describe`: decides what is discovered. Not authorization (SI-2). */
-  scope?: DescribeScope;
-  /** Decides what survives discovery. UX only: a filtered-out capability stays invocable (SI-2). */
-  filter?: (descriptor: CapabilityDescriptor) => boolean;
-  /**
-   * Tool name of a capability id whose `meta.adapters.aiSdk.toolName` is unset (docs/architecture/spec/adapters.md#adapters-1-4).
-   * @default defaultToolName (every `.` becomes `_`)
-   */
-  toolNaming?: (capabilityId: string) => string;
-  /** Composed with the loop's per-call `abortSignal` into every invocation (docs/architecture/spec/adapters.md#adapters-1-6). */
-  signal?: AbortSignal;
-  /** Forwarded to every invoke. */
-  correlationId?: string;
-};
-
-/**
- * Options of the remote overload over a `CapabilityClient` (docs/architecture/spec/adapters.md#adapters-2-6, ADR-019). There is no actor,
- * context, surface or `toolNaming`: the server fixes actor, namespace, surface and names. Build one tool set per
- * authenticated request, as with the local overload.
- */
-export type RemoteAISDKToolsOptions = {
-  /**
-   * Required. Allocates the invocation id of one execution before anything is sent. It MUST persist its mapping
-   * before resolving, and on replay MUST recover the same id without relying on the model's regenerated
-   * `toolCallId` (key it by conversation, step, capability id, canonical input hash and occurrence index;
-   * docs/architecture/spec/distributed.md#distributed-4). A rejection or an empty id sends nothing and returns the concealed `INTERNAL_ERROR`.
-   */
-  invocationId: (call: { capabilityId: string; input: unknown; toolCallId: string }) => Promise<string>;
-  /** Forwarded verbatim to `client.describe`: decides what is discovered. Not authorization (SI-2). */
-  scope?: DescribeScope;
-  /** Decides what survives discovery. UX only: a filtered-out capability stays invocable (SI-2). */
-  filter?: (descriptor: CapabilityDescriptor) => boolean;
-  /** Composed with the loop's per-call `abortSignal` into every invocation (docs/architecture/spec/adapters.md#adapters-1-6). */
-  signal?: AbortSignal;
-  /** Forwarded to every invocation as a label. */
-  correlationId?: string;
-};
 
 /**
  * Governed AI SDK tools for one request, on surface `aiSdk` (docs/architecture/spec/adapters.md#adapters-2-2): what this actor discovers,

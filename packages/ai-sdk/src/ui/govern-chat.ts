@@ -4,7 +4,7 @@ import { boundActor } from "../bound-actor.js";
 import { assertToolsOptions } from "../options.js";
 import { toLocalAISDKTools } from "../to-ai-sdk-tools.js";
 import { toolNameMapFor } from "../tool-names.js";
-import type { AISDKToolsOptions } from "../to-ai-sdk-tools.js";
+import type { AISDKToolsOptions } from "../options.js";
 import type { AISDKToolSet } from "../types.js";
 import { answerConfirmations, type AnsweredConversation, type ConfirmationAnswer } from "./answer-confirmations.js";
 import { governUIMessageStream } from "./govern-ui-stream.js";
