@@ -1,13 +1,12 @@
-// docs/architecture/spec/cli.md#cli-8-5 under a real pseudo-terminal: util-linux `script` gives the built binary a TTY on stdin and stdout,
-// so the Ink wizard runs as a person would see it; keystrokes go in through the pty as they are prompted for.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+// docs/architecture/spec/cli.md#cli-8-5 under a real pseudo-terminal: node-pty (prebuilt, from npm) gives the built binary a TTY on
+// stdin and stdout, so the Ink wizard runs as a person would see it; keystrokes go in through the pty as they are prompted for.
+import pty, { type IPty } from "@lydell/node-pty";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BIN, BUILT, FIXTURES } from "../helpers/paths.js";
 import { tempDir } from "../helpers/run-cli.js";
 
-const SCRIPT = "/usr/bin/script";
 const ROOT_MODULES = join(FIXTURES, "../../node_modules");
 const CORE = join(FIXTURES, "../../packages/core");
 
@@ -29,8 +28,11 @@ function copyFixtureApp(): string {
   return app;
 }
 
+/** Terminals whose process has exited: killing those again would signal a pid that may be reused. */
+const exited = new WeakSet<IPty>();
+
 type PtyRun = {
-  child: ChildProcessWithoutNullStreams;
+  child: IPty;
   /** Everything the terminal showed so far, escape sequences removed. */
   screen(): string;
   /** Resolves once `text` appears after `from` (a screen length), or rejects at the deadline with the screen. */
@@ -40,24 +42,23 @@ type PtyRun = {
 };
 
 function runInPty(args: readonly string[], cwd: string, deadline: number): PtyRun {
-  const command = `stty cols 120 rows 40; exec ${JSON.stringify(process.execPath)} ${[BIN, ...args].map((a) => JSON.stringify(a)).join(" ")}`;
   // The wizard refuses under CI or NO_COLOR (docs/architecture/spec/cli.md#cli-8-4); a person's terminal has neither.
   const env: NodeJS.ProcessEnv = { ...process.env, TERM: "xterm-256color", COLUMNS: "120", LINES: "40" };
   delete env.CI;
   delete env.NO_COLOR;
   delete env.FORCE_COLOR;
-  const child = spawn(SCRIPT, ["-qfec", command, "/dev/null"], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = pty.spawn(process.execPath, [BIN, ...args], { name: "xterm-256color", cols: 120, rows: 40, cwd, env: env as Record<string, string> });
   let raw = "";
+  let exitCode: number | null = null;
   const waiters = new Set<() => void>();
-  const onData = (chunk: Buffer) => {
-    raw += chunk.toString("utf8");
+  child.onData((chunk) => {
+    raw += chunk;
     for (const waiter of waiters) waiter();
-  };
-  child.stdout.on("data", onData);
-  child.stderr.on("data", onData);
-  const exit = new Promise<number | null>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => {
+  });
+  const exit = new Promise<number | null>((resolve) => {
+    child.onExit(({ exitCode: code }) => {
+      exitCode = code;
+      exited.add(child);
       for (const waiter of waiters) waiter();
       resolve(code);
     });
@@ -67,7 +68,7 @@ function runInPty(args: readonly string[], cwd: string, deadline: number): PtyRu
     child,
     screen,
     exit,
-    type: (keys) => void child.stdin.write(keys),
+    type: (keys) => child.write(keys),
     waitFor(text, from = 0) {
       return new Promise((resolve, reject) => {
         const check = () => {
@@ -76,10 +77,10 @@ function runInPty(args: readonly string[], cwd: string, deadline: number): PtyRu
             waiters.delete(check);
             clearTimeout(timer);
             resolve(at + text.length);
-          } else if (child.exitCode !== null || Date.now() > deadline) {
+          } else if (exitCode !== null || Date.now() > deadline) {
             waiters.delete(check);
             clearTimeout(timer);
-            reject(new Error(`"${text}" never appeared (exit ${child.exitCode}); the terminal showed:\n${screen()}`));
+            reject(new Error(`"${text}" never appeared (exit ${exitCode}); the terminal showed:\n${screen()}`));
           }
         };
         const timer = setTimeout(check, Math.max(0, deadline - Date.now()) + 1);
@@ -90,15 +91,15 @@ function runInPty(args: readonly string[], cwd: string, deadline: number): PtyRu
   };
 }
 
-const children: ChildProcessWithoutNullStreams[] = [];
+const children: IPty[] = [];
 const dirs: string[] = [];
 
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.pid !== undefined) child.kill("SIGKILL");
+  for (const child of children.splice(0)) if (!exited.has(child)) child.kill("SIGKILL");
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!BUILT || !existsSync(SCRIPT))("init under a pseudo-terminal (cli.md §8.5)", () => {
+describe.skipIf(!BUILT)("init under a pseudo-terminal (cli.md §8.5)", () => {
   it("picks the discovered entry, confirms both writes, and saves orpcAgent and the baseline snapshot; exit 0", async () => {
     const app = copyFixtureApp();
     dirs.push(app);
