@@ -26,29 +26,61 @@ for (const node of binaries) {
   summaries.push(JSON.parse(last));
 }
 
-const rows = [
-  ["invokePlain", "invoke, no policies, no sink"],
-  ["invokeSinked", "invoke, 3 sync policies + async sink"],
-  ["sinkedFloor", "its floor: the mandated work by hand, no pipeline (sinked-floor.ts)"],
-  ["heapInFlight", "heap per in-flight invoke (10 000 concurrent) vs raw"],
-  ["concurrentWall", "10 000 concurrent invokes, wall (CPU time)"],
-];
-const cell = (s, key) => {
-  const ratio = s[`${key}Ratio`];
-  const spread = `${s[`${key}Min`].toFixed(2)}–${s[`${key}Max`].toFixed(2)}`;
-  const size = key === "heapInFlight" ? `, ${(s[`${key}Subject`] / 1024).toFixed(2)} KB` : "";
-  const over = ratio > s[`${key}Budget`] ? " OVER" : "";
-  return `${ratio.toFixed(2)}× (${spread}${size})${over}`;
-};
 const heads = summaries.map((s) => `Node ${major(s.node)} (${s.node})`);
-console.log(`\nIssue 28: governed invoke against raw oRPC call — median of per-round ratios (p25–p75)\n`);
-console.log(`| path | ${heads.join(" | ")} | budget |`);
-console.log(`|---|${heads.map(() => "---").join("|")}|---|`);
-for (const [key, path] of rows) {
-  const budgets = summaries.map((s) => `≤ ${s[`${key}Budget`].toFixed(1)}× on Node ${major(s.node)}`);
-  const budget = new Set(summaries.map((s) => s[`${key}Budget`])).size === 1 ? `≤ ${summaries[0][`${key}Budget`].toFixed(1)}×` : budgets.join(", ");
-  console.log(`| ${path} | ${summaries.map((s) => cell(s, key)).join(" | ")} | ${budget} |`);
+if (summaries.every((s) => s.invokePlainRatio !== undefined)) issue28Table();
+if (summaries.every((s) => s.mcpStrictPgRatio !== undefined)) issue49Table();
+
+function issue28Table() {
+  const rows = [
+    ["invokePlain", "invoke, no policies, no sink"],
+    ["invokeSinked", "invoke, 3 sync policies + async sink"],
+    ["sinkedFloor", "its floor: the mandated work by hand, no pipeline (sinked-floor.ts)"],
+    ["heapInFlight", "heap per in-flight invoke (10 000 concurrent) vs raw"],
+    ["concurrentWall", "10 000 concurrent invokes, wall (CPU time)"],
+  ];
+  const cell = (s, key) => {
+    const ratio = s[`${key}Ratio`];
+    const spread = `${s[`${key}Min`].toFixed(2)}–${s[`${key}Max`].toFixed(2)}`;
+    const size = key === "heapInFlight" ? `, ${(s[`${key}Subject`] / 1024).toFixed(2)} KB` : "";
+    const over = ratio > s[`${key}Budget`] ? " OVER" : "";
+    return `${ratio.toFixed(2)}× (${spread}${size})${over}`;
+  };
+  console.log(`\nIssue 28: governed invoke against raw oRPC call — median of per-round ratios (p25–p75)\n`);
+  console.log(`| path | ${heads.join(" | ")} | budget |`);
+  console.log(`|---|${heads.map(() => "---").join("|")}|---|`);
+  for (const [key, path] of rows) {
+    const budgets = summaries.map((s) => `≤ ${s[`${key}Budget`].toFixed(1)}× on Node ${major(s.node)}`);
+    const budget = new Set(summaries.map((s) => s[`${key}Budget`])).size === 1 ? `≤ ${summaries[0][`${key}Budget`].toFixed(1)}×` : budgets.join(", ");
+    console.log(`| ${path} | ${summaries.map((s) => cell(s, key)).join(" | ")} | ${budget} |`);
+  }
+  // How far the pipeline sits above the floor: what cuts could still win on the sinked row.
+  const overFloor = summaries.map((s) => `Node ${major(s.node)} ${(s.invokeSinkedSubject / s.sinkedFloorSubject).toFixed(2)}×`).join(", ");
+  console.log(`\nSinked invoke over its floor (medians): ${overFloor}.`);
 }
-// How far the pipeline sits above the floor: what cuts could still win on the sinked row.
-const overFloor = summaries.map((s) => `Node ${major(s.node)} ${(s.invokeSinkedSubject / s.sinkedFloorSubject).toFixed(2)}×`).join(", ");
-console.log(`\nSinked invoke over its floor (medians): ${overFloor}.`);
+
+// Issue 49: PostgreSQL round trips and MCP HTTP throughput at 100 concurrent clients (bench/database.ts).
+function issue49Table() {
+  const trips = (key) => (s) => s[`${key}RoundTrips`].toFixed(2);
+  const rate = (key) => (s) => `${Math.round(s[key])} req/s`;
+  const ratio = (key) => (s) => `${s[key].toFixed(2)}×`;
+  const rows = [
+    ["round trips per strict-audited call, 1 caller (default sink)", trips("pgStrict1"), "report"],
+    ["round trips per strict-audited call, 100 concurrent callers (default sink)", trips("pgStrict100"), "≤ 1"],
+    ["round trips per strict-audited call, 1 caller (batched sink)", trips("pgStrictBatched1"), "report"],
+    ["round trips per strict-audited call, 100 concurrent callers (batched sink)", trips("pgStrictBatched100"), "report"],
+    ["round trips per approval round trip (invoke, decide, resume; strict audit)", trips("pgApprovalTrip"), "report"],
+    ["round trips per MCP call, strict PostgreSQL audit, 100 clients", (s) => s.mcpStrictPgRoundTrips.toFixed(2), "≤ 1"],
+    ["MCP req/s, governed, no audit", rate("mcpNoAuditPerSec"), "—"],
+    ["MCP req/s, governed, strict PostgreSQL audit", rate("mcpStrictPgPerSec"), "—"],
+    ["MCP req/s, governed, strict audit on the batched sink", rate("mcpBatchedPgPerSec"), "—"],
+    ["MCP req/s, hand-written MCP SDK v2 server", rate("mcpHandWrittenPerSec"), "—"],
+    ["strict PostgreSQL audit / no audit", ratio("mcpStrictPgRatio"), "≥ 0.8×"],
+    ["batched sink / no audit", ratio("mcpBatchedPgRatio"), "report"],
+    ["no audit / hand-written", ratio("mcpNoAuditVsHandRatio"), "report"],
+    ["strict PostgreSQL audit / hand-written", ratio("mcpStrictPgVsHandRatio"), "report"],
+  ];
+  console.log(`\nIssue 49: PostgreSQL round trips (counted at the PgQuery seam) and MCP HTTP throughput, 100 concurrent 2025-era clients (${summaries[0].pgServer})\n`);
+  console.log(`| measure | ${heads.join(" | ")} | target |`);
+  console.log(`|---|${heads.map(() => "---").join("|")}|---|`);
+  for (const [label, cell, target] of rows) console.log(`| ${label} | ${summaries.map(cell).join(" | ")} | ${target} |`);
+}

@@ -20,13 +20,14 @@ import { mcpV2Cost } from "./mcp-v2.js";
 import { pgSinkCost } from "./pg-sink.js";
 import { auditChainCost } from "./audit-chain.js";
 import { approvalSealCost } from "./approval-seal.js";
+import { databaseRows, databaseSection } from "./database.js";
 
 const quick = process.argv.includes("--quick");
 const ROUNDS = quick ? 5 : 15;
 const CALLS = quick ? 2_000 : 10_000;
 const actor = { id: "bench", kind: "service" as const };
 const rows: { path: string; subject: string; baseline: string; ratio: number; spread?: string; budget: string }[] = [];
-const json: Record<string, number> = {};
+const json: Record<string, number | string> = {};
 // Setup garbage (fresh procedures and schemas each round) is collected before timing, so neither side pays for it.
 const collectGarbage = () => (globalThis as { gc?: () => void }).gc?.();
 const fmt = (ns: number) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(2)} µs`);
@@ -93,10 +94,23 @@ async function invokePath() {
 }
 
 // `--invoke-path`: issue 28's table alone (the governed call path against raw call), for quick iteration.
+// `--database`: issue 49's database section alone.
 const only = process.argv.includes("--invoke-path");
-if (!only) await registryCost();
-await invokePath();
-if (!only) await otherCosts();
+const databaseOnly = process.argv.includes("--database");
+if (!databaseOnly) {
+  if (!only) await registryCost();
+  await invokePath();
+  if (!only) await otherCosts();
+}
+if (!only) await databaseCost();
+
+// Issue 49: PostgreSQL round trips per flow and MCP HTTP throughput with strict PostgreSQL audit (database.ts).
+async function databaseCost() {
+  const section = await databaseSection({ quick });
+  const { rows: sectionRows, json: sectionJson } = databaseRows(section);
+  rows.push(...sectionRows);
+  Object.assign(json, sectionJson);
+}
 
 async function otherCosts() {
   {
@@ -146,7 +160,7 @@ async function otherCosts() {
     rows.push({ path: `mcp v2 ${r.path}, ${r.era}`, subject: fmt(r.subjectUs * 1e3), baseline: fmt(r.baselineUs * 1e3), ratio: r.ratio, budget });
   }
 
-  // Postgres audit sink: events/s batched over one INSERT per event; the ratio is a speed-up, reported only.
+  // Postgres audit sink: events/s batched over written through (group commit); reported only.
   const rate = (perSec: number) => `${Math.round(perSec)} ev/s`;
   for (const r of await pgSinkCost({ rounds: ROUNDS, events: 2_000 })) {
     rows.push({ path: r.path, subject: rate(r.subjectPerSec), baseline: rate(r.baselinePerSec), ratio: r.ratio, budget: "report" });

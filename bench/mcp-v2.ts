@@ -6,36 +6,16 @@
 // answering tools/list with one canned copy of our listing: the same bytes through the same SDK and client with no
 // work per request, so floor/hand-written is the least any server listing these tools can score.
 //   node --conditions=@orpc-agent/source --import tsx bench/mcp-v2.ts   (from the repository root)
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from "@modelcontextprotocol/client";
 import { toNodeHandler as sdkToNodeHandler } from "@modelcontextprotocol/node";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createMcpHandler, McpServer, Server as LowLevelServer, type ListToolsResult } from "@modelcontextprotocol/server";
-import { allow, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy } from "@orpc-agent/core";
+import { createMcpHandler, Server as LowLevelServer, type ListToolsResult } from "@modelcontextprotocol/server";
+import { createAgentRuntime } from "@orpc-agent/core";
 import { createMCPHandler } from "@orpc-agent/mcp";
 import { toNodeRequestListener } from "@orpc-agent/mcp/node";
-import { z } from "zod";
-import { makeDefs, makeSchema } from "./fixtures.js";
 import { interleave, timeSequential } from "./harness.js";
-
-const N = 100;
-
-function envelopeSchema() {
-  const error = z.strictObject({ code: z.string(), message: z.string(), retryable: z.boolean(), details: z.unknown().optional() });
-  return z.union([
-    z.strictObject({ status: z.literal("ok"), data: z.unknown() }),
-    z.strictObject({ status: z.literal("approval-required"), approvalId: z.string(), message: z.string(), expiresAt: z.string(), url: z.string().optional() }),
-    z.strictObject({ status: z.literal("error"), error }),
-  ]);
-}
-
-async function listen(handler: (req: never, res: never) => unknown): Promise<{ url: URL; server: Server }> {
-  const server = createServer((req, res) => void handler(req as never, res as never));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`), server };
-}
+import { benchGovernance, closeListening, handWrittenMcpHandler, listen, TOOLS as N, toolSchemas } from "./mcp-v2-servers.js";
 
 type AnyClient = { callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<unknown>; listTools(): Promise<{ tools: unknown[] }>; close(): Promise<void> };
 
@@ -51,27 +31,11 @@ async function connect(era: "modern" | "legacy", url: URL): Promise<AnyClient> {
 }
 
 export async function mcpV2Cost(options: { rounds: number; calls: number; lists: number }) {
-  const schemas = Array.from({ length: N }, (_, i) => makeSchema(i));
-  const registry = createCapabilityRegistry(makeDefs(N, schemas));
-  const governance = defineGovernance({ registry, policies: [definePolicy("visible", () => allow(), { phases: ["discovery"] })] });
-  const runtime = createAgentRuntime({ governance });
+  const schemas = toolSchemas();
+  const runtime = createAgentRuntime({ governance: benchGovernance(schemas) });
   const actor = { id: "bench", kind: "service" as const };
   const ours = createMCPHandler(runtime, { allowUnauthenticated: true, createContext: () => ({ actor, context: {} }) });
-
-  const annotations = { readOnlyHint: true, openWorldHint: false };
-  // The same tools: ours advertise the result envelope as outputSchema (issue 24), so the hand-written ones do too,
-  // and both clients pay the same validator compilation per listing.
-  const outputSchema = envelopeSchema();
-  const hand = createMcpHandler(() => {
-    const server = new McpServer({ name: "hand-written", version: "0.0.0" });
-    for (let i = 0; i < N; i++) {
-      server.registerTool(`g${i % 10}_c${i}`, { description: `Capability ${i}.`, inputSchema: schemas[i]!, outputSchema, annotations }, () => {
-        const text = JSON.stringify({ status: "ok", data: { ok: true } });
-        return { content: [{ type: "text" as const, text }], structuredContent: JSON.parse(text) as Record<string, unknown>, isError: false };
-      });
-    }
-    return server;
-  });
+  const hand = handWrittenMcpHandler(schemas);
   let canned: ListToolsResult | undefined;
   const floor = createMcpHandler(() => {
     const server = new LowLevelServer({ name: "floor", version: "0.0.0" }, { capabilities: { tools: { listChanged: false } } });
@@ -111,10 +75,7 @@ export async function mcpV2Cost(options: { rounds: number; calls: number; lists:
     await ours.close();
     await hand.close();
     await floor.close();
-    for (const { server } of [oursHttp, handHttp, floorHttp]) {
-      server.closeAllConnections();
-      server.close();
-    }
+    for (const { server } of [oursHttp, handHttp, floorHttp]) closeListening(server);
   }
   return rows;
 }
