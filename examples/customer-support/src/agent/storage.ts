@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { APPROVALS_DDL, AUDIT_DDL, pgQueryFromPool, type PgQuery } from "@orpc-agent/postgres";
 import pg from "pg";
+import { claimEmbeddedFolder } from "./embedded-owner.js";
 
 export type Storage = {
   query: PgQuery;
@@ -12,7 +13,8 @@ export type Storage = {
 
 /**
  * The embedded default: PGlite in a local folder, so approvals survive restarts with nothing installed.
- * `DATABASE_URL` switches to a real PostgreSQL server; the code above this function does not change.
+ * `DATABASE_URL` switches to a real PostgreSQL server; the code above this function does not change. One process
+ * owns an embedded folder at a time: a second one is refused with an error saying what to do (embedded-owner.ts).
  */
 export async function openStorage(options: { databaseUrl?: string; dataDir?: string } = {}): Promise<Storage> {
   const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
@@ -25,9 +27,23 @@ export async function openStorage(options: { databaseUrl?: string; dataDir?: str
     return { query, description: `PostgreSQL at ${new URL(databaseUrl).host}`, close: () => pool.end() };
   }
   const dataDir = options.dataDir ?? ".data/pglite";
-  mkdirSync(dataDir, { recursive: true });
-  const db = new PGlite(dataDir);
-  await db.exec(APPROVALS_DDL);
-  await db.exec(AUDIT_DDL);
-  return { query: (sql, params) => db.query(sql, params), description: `PGlite in ${dataDir}`, close: () => db.close() };
+  // Before PGlite touches the folder: a second process would open it without complaint and diverge.
+  const claim = claimEmbeddedFolder(dataDir);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    const db = new PGlite(dataDir);
+    await db.exec(APPROVALS_DDL);
+    await db.exec(AUDIT_DDL);
+    const close = async () => {
+      try {
+        await db.close();
+      } finally {
+        claim.release();
+      }
+    };
+    return { query: (sql, params) => db.query(sql, params), description: `PGlite in ${dataDir}`, close };
+  } catch (error) {
+    claim.release();
+    throw error;
+  }
 }
