@@ -1,6 +1,6 @@
 // SI-8: for an actor to whom a capability is hidden, every answer equals an unknown id's (issue 22, finding 4).
 import { definePolicy, hide, allow, type ExecutionResult } from "@orpc-agent/core";
-import { toModelError } from "../../packages/core/src/errors/model-error.js";
+import { toModelError } from "../../packages/core/src/errors/capability-error.js";
 import {
   createCapabilityRouter,
   createInMemoryInvocationJournal,

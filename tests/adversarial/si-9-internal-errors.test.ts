@@ -2,7 +2,7 @@
 import { call, createRouterClient, ORPCError, os } from "@orpc/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { toModelError } from "../../packages/core/src/errors/model-error.js";
+import { toModelError } from "../../packages/core/src/errors/capability-error.js";
 import { base, build, dana, errorOf, meta } from "./support/runtime.js";
 
 const CONCEALED = { code: "INTERNAL_ERROR", message: "The operation failed.", retryable: false };

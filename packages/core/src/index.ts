@@ -61,7 +61,8 @@ export type {
 
 // Errors
 export { CapabilityError } from "./errors/capability-error.js";
-export type { CapabilityErrorOptions, FailureStage } from "./errors/capability-error.js";
+export type { CapabilityErrorOptions } from "./errors/capability-error.js";
+export type { FailureStage } from "./errors/failure-stage.js";
 export type { ErrorCode } from "./errors/codes.js";
 export type { ModelError } from "./errors/model-error.js";
 
@@ -91,6 +92,7 @@ export type {
   AgentAuditEvent,
   AgentAuditEventType,
   AuditActorRef,
+  AuditChainLink,
   PolicyBatchVerdict,
   AuditConfig,
   AuditSink,
@@ -98,7 +100,7 @@ export type {
 } from "./audit/types.js";
 // The audit hash chain (ADR-025): records, checkpoints, offline verification.
 export { AUDIT_CHAIN_GENESIS, auditChainRecord, auditRecordHash, parseReceiptId } from "./audit/chain/record.js";
-export type { AuditChainLink, AuditChainRecord } from "./audit/chain/record.js";
+export type { AuditChainRecord } from "./audit/chain/record.js";
 export { auditCheckpointPayload } from "./audit/chain/checkpoint.js";
 export type { AuditCheckpoint } from "./audit/chain/checkpoint.js";
 export { verifyAuditTrail } from "./audit/chain/verify.js";

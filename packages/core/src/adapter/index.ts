@@ -6,4 +6,5 @@ export { toolNameCollision, toolNameMap, type ToolNameMap, type ToolNameRules } 
 export { defaultToolName, isReservedToolName, resolveToolName, type ToolSurface } from "../registry/tool-name.js";
 export { isWellFormedActor } from "../capability/types.js";
 export { matchesRequester } from "../runtime/resume-guard.js";
-export { toModelError, type ModelError } from "../errors/model-error.js";
+export { toModelError } from "../errors/capability-error.js";
+export type { ModelError } from "../errors/model-error.js";

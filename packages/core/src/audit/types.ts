@@ -4,8 +4,19 @@ import type { PolicyDecisionRecord, PolicyPhase } from "../policy/types.js";
 /** The combined outcome of a batch's enforced policies. */
 export type PolicyBatchVerdict = "allow" | "deny" | "hide" | "require-approval" | "error";
 import type { ErrorCode } from "../errors/codes.js";
-import type { FailureStage } from "../errors/capability-error.js";
-import type { AuditChainLink } from "./chain/record.js";
+import type { FailureStage } from "../errors/failure-stage.js";
+
+/** Where an event sits in its chain: one chain per runtime, so several processes never share a counter (ADR-025). */
+export type AuditChainLink = {
+  /** `chn_<uuid>`, fixed for the life of one runtime. */
+  readonly id: string;
+  /** 1, 2, 3… in emission order, without gaps. */
+  readonly seq: number;
+  /** `hash` of the event at `seq - 1`; `AUDIT_CHAIN_GENESIS` for seq 1. */
+  readonly prev: string;
+  /** SHA-256 (hex) of this event's record, `prev` included: see `auditRecordHash`. */
+  readonly hash: string;
+};
 
 /** An actor reduced to what evidence may hold: never attributes or display name (SI-10). */
 export type AuditActorRef = { id: string; kind: Actor["kind"]; via?: { id: string } };

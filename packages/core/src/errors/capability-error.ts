@@ -1,20 +1,8 @@
 import { ERROR_CODE_DEFAULTS, isErrorCode, type ErrorCode } from "./codes.js";
-import { toModelError, type ModelError } from "./model-error.js";
+import type { FailureStage } from "./failure-stage.js";
+import { modelErrorOf, type ModelError } from "./model-error.js";
 
 const BRAND = Symbol.for("@orpc-agent/core.CapabilityError");
-
-export type FailureStage =
-  | "discovery"
-  | "input-validation"
-  | "authentication"
-  | "authorization"
-  | "policy"
-  | "approval"
-  | "execution"
-  | "output-validation"
-  | "timeout"
-  | "cancellation"
-  | "adapter";
 
 export type CapabilityErrorOptions = {
   code: ErrorCode;
@@ -72,6 +60,11 @@ export class CapabilityError extends Error {
 
   /** Serializes as the model would see it (SI-9): stage, cause and stack never cross. */
   toJSON(): ModelError {
-    return toModelError(this);
+    return modelErrorOf(this);
   }
+}
+
+/** What every adapter sends to a model for an error (docs/architecture/spec/core.md#core-9 "Model serialization"). */
+export function toModelError(error: CapabilityError): ModelError {
+  return modelErrorOf(error);
 }

@@ -1,4 +1,4 @@
-import type { FailureStage } from "./capability-error.js";
+import type { FailureStage } from "./failure-stage.js";
 
 /** The closed error-code union. Adding a member is a breaking change. docs/architecture/spec/core.md#core-9 */
 export type ErrorCode =

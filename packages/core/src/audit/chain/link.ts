@@ -1,6 +1,6 @@
 import { canHashSync } from "../../approvals/hash.js";
-import type { AgentAuditEvent, AgentAuditEventType } from "../types.js";
-import { AUDIT_CHAIN_GENESIS, auditRecordHash, receiptIdOf, type AuditChainLink } from "./record.js";
+import type { AgentAuditEvent, AgentAuditEventType, AuditChainLink } from "../types.js";
+import { AUDIT_CHAIN_GENESIS, auditRecordHash, receiptIdOf } from "./record.js";
 
 /** The events that end an execution: they carry its receipt (docs/architecture/spec/core.md#core-11 terminal events). */
 const TERMINAL: ReadonlySet<AgentAuditEventType> = new Set<AgentAuditEventType>([

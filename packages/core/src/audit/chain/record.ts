@@ -1,21 +1,9 @@
 import { canonicalJson } from "../../approvals/canonical-json.js";
 import { sha256Hex } from "../../approvals/hash.js";
-import type { AgentAuditEvent, AuditActorRef } from "../types.js";
+import type { AgentAuditEvent, AuditActorRef, AuditChainLink } from "../types.js";
 
 /** The predecessor hash of a chain's first event (seq 1). */
 export const AUDIT_CHAIN_GENESIS = "0".repeat(64);
-
-/** Where an event sits in its chain: one chain per runtime, so several processes never share a counter (ADR-025). */
-export type AuditChainLink = {
-  /** `chn_<uuid>`, fixed for the life of one runtime. */
-  readonly id: string;
-  /** 1, 2, 3… in emission order, without gaps. */
-  readonly seq: number;
-  /** `hash` of the event at `seq - 1`; `AUDIT_CHAIN_GENESIS` for seq 1. */
-  readonly prev: string;
-  /** SHA-256 (hex) of this event's record, `prev` included: see `auditRecordHash`. */
-  readonly hash: string;
-};
 
 /**
  * One chained event in its stored, JSON form: what a sink persists, what an export line holds and what a

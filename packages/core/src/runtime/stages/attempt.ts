@@ -5,12 +5,9 @@ import type { SpanHandle } from "../../tracing/types.js";
 import type { Execution } from "../execution.js";
 import type { CapabilityPlan } from "../plan.js";
 import { deadlineQueue, type DeadlineEntry, type DeadlineQueue } from "../../internal/deadline-queue.js";
-import { bindAttemptPath, SIGNAL_ON_DEMAND } from "./signal-on-demand.js";
+import { bindAttemptPath, SIGNAL_ON_DEMAND, type AttemptSignalSource } from "./signal-on-demand.js";
 
 export type AttemptOutcome = { ok: true; output: unknown } | { ok: false; error: CapabilityError };
-
-/** What the handler's on-demand signal reads (signal-on-demand.ts). */
-export type AttemptSignalSource = { handlerSignal(): AbortSignal };
 
 /** Turns an attempt's outcome into what its promise resolves to, called once when the attempt settles. */
 export type AttemptFinish<T> = (exec: Execution, outcome: AttemptOutcome) => T;

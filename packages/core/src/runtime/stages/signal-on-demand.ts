@@ -1,5 +1,3 @@
-import type { AttemptSignalSource } from "./attempt.js";
-
 /**
  * Where making a signal is dear, stage 11 hands every middleware and the handler a signal made on first read
  * (issue 28): on Node 20 an AbortController costs ~3 µs (it re-prototypes an EventTarget per signal), more than the
@@ -7,6 +5,9 @@ import type { AttemptSignalSource } from "./attempt.js";
  * what the wrapper costs, so there (and off Node) the attempt keeps its eager controller. Both show the same signal.
  */
 export const SIGNAL_ON_DEMAND: boolean = nodeMajor() <= 21;
+
+/** What the handler's on-demand signal reads: the attempt that owns it (attempt.ts). */
+export type AttemptSignalSource = { handlerSignal(): AbortSignal };
 
 function nodeMajor(): number {
   const version = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;

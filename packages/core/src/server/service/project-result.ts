@@ -2,9 +2,8 @@ import type { ApprovalRecord } from "../../approvals/types.js";
 import { REMOTE_PROTOCOL } from "../../client/protocol.js";
 export { outcomeUnknown } from "../../client/outcome-unknown.js";
 import type { OutcomeUnknown, RemoteApproval, RemoteError, RemoteExecutionResult } from "../../client/types.js";
-import type { CapabilityError } from "../../errors/capability-error.js";
+import { toModelError, type CapabilityError } from "../../errors/capability-error.js";
 import { GENERIC_MESSAGE } from "../../errors/codes.js";
-import { toModelError } from "../../errors/model-error.js";
 import type { ExecutionResult } from "../../runtime/types.js";
 
 // The one projection point for the wire and for engine checkpoints: plain data, no cause, stage or
