@@ -7,7 +7,7 @@ import { createBatchWriter } from "./batch-writer.js";
 import { defaultCheckpointTable } from "./chain-ddl.js";
 import { createCheckpointWriter, type PgAuditCheckpointOptions } from "./checkpoints.js";
 import { createGroupCommit, type GroupCommitBounds } from "./group-commit.js";
-import { eventParams, insertChainedEvents, insertEvents, MAX_BIND_PARAMETERS, MAX_CHAINED_ROWS_PER_STATEMENT, PARAMS_PER_CHAINED_EVENT } from "./statements.js";
+import { eventParams, insertStatements, MAX_BIND_PARAMETERS } from "./statements.js";
 
 /** Options of {@link createPgAuditSink}. */
 export interface PgAuditSinkOptions {
@@ -79,15 +79,7 @@ export function createPgAuditSink(options: PgAuditSinkOptions): PgAuditSink {
   }
   const writeRows = async (rows: unknown[][]): Promise<void> => {
     // Unchained rows keep the original 10-column statement; any chained row switches the batch to the chained one.
-    if (rows.every((row) => row.length !== PARAMS_PER_CHAINED_EVENT)) {
-      await runQuery(query, insertEvents(table, rows.length), rows.flat());
-      return;
-    }
-    const padded = rows.map((row) => (row.length === PARAMS_PER_CHAINED_EVENT ? row : [...row, null, null, null, null, null]));
-    for (let start = 0; start < padded.length; start += MAX_CHAINED_ROWS_PER_STATEMENT) {
-      const chunk = padded.slice(start, start + MAX_CHAINED_ROWS_PER_STATEMENT);
-      await runQuery(query, insertChainedEvents(table, chunk.length), chunk.flat());
-    }
+    for (const { sql, params } of insertStatements(table, rows)) await runQuery(query, sql, params);
   };
   // Within its bounds a group is always one statement.
   const group = createGroupCommit(GROUP_COMMIT_BOUNDS, writeRows);
