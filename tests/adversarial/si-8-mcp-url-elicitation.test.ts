@@ -16,8 +16,8 @@ import {
   STATE_KEYS,
   type ApprovalsApp,
 } from "../../packages/mcp/test/modern/approvals-app.js";
-import { principalKey } from "../../packages/mcp/src/principal-key.js";
-import { sealState } from "../../packages/mcp/src/modern/request-state.js";
+import { principalKey } from "../../packages/mcp/src/catalog/principal-key.js";
+import { sealState } from "../../packages/mcp/src/approvals/request-state.js";
 
 closeEverythingAfterEachTest();
 

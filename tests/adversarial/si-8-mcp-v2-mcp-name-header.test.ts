@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { agentMeta, allow, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy, hide } from "@orpc-agent/core";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
-import { SCOPE_REFUSED_TOOL_NAME } from "../../packages/mcp/src/modern/scopes.js";
+import { SCOPE_REFUSED_TOOL_NAME } from "../../packages/mcp/src/http/scopes.js";
 import { callMessage, ERAS, LEGACY_HEADERS, post, serveScoped, type Era } from "./support/mcp-v2.js";
 
 closeEverythingAfterEachTest();

@@ -1,3 +1,3 @@
 // `@orpc-agent/mcp/node`: the endpoint on `node:http` (and Express / Fastify raw req/res) through `@modelcontextprotocol/node`.
-export { toNodeRequestListener } from "./modern/to-node-request-listener.js";
-export { toNodeHandler } from "./modern/deprecated-names.js";
+export { toNodeRequestListener } from "./node/to-node-request-listener.js";
+export { toNodeHandler } from "./node/deprecated-names.js";

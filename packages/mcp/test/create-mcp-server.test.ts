@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentMeta, type AgentMetaDeclaration } from "@orpc-agent/core";
-import { createMCPServer } from "../src/index.js";
+import { createMCPServer } from "../src/v1/index.js";
 import { dana, createTestApp } from "./support/app.js";
 import { closeEverythingAfterEachTest } from "./support/cleanup.js";
 import { connectInMemory, tokenFor } from "./support/in-memory.js";

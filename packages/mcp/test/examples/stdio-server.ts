@@ -4,7 +4,7 @@ import { os } from "@orpc/server";
 import { z } from "zod";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { agentMeta, agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
-import { createMCPServer } from "../../src/index.js";
+import { createMCPServer } from "../../src/v1/index.js";
 
 // #region readme
 const ap = agentProcedure(os);

@@ -9,8 +9,8 @@ import {
   type ConformanceFixture,
   type ConformanceHarness,
 } from "../../../../test-fixtures/conformance.js";
-import { createMCPHandler } from "../../src/modern/create-handler.js";
-import type { MCPHandlerOptions } from "../../src/modern/http-options.js";
+import { createMCPHandler } from "../../src/http/create-handler.js";
+import type { MCPHandlerOptions } from "../../src/http/handler-options.js";
 import { closeEverythingAfterEachTest } from "../support/cleanup.js";
 import { ERAS, listenModern, nowInSeconds, type EraClient } from "./support.js";
 

@@ -4,7 +4,7 @@
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
 import { describe, expect, it } from "vitest";
-import { envelopeOutputSchema } from "../../src/modern/envelope-schema.js";
+import { envelopeOutputSchema } from "../../src/catalog/envelope-schema.js";
 
 const VALID = [
   { status: "ok", data: { id: "o1" } },

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
-import { createMCPHandler } from "../../src/modern/create-handler.js";
+import { createMCPHandler } from "../../src/http/create-handler.js";
 import { createTestApp, dana } from "../support/app.js";
 import { closeAfterTest, closeEverythingAfterEachTest } from "../support/cleanup.js";
 import { listenModern, nowInSeconds } from "./support.js";

@@ -2,7 +2,7 @@
 // (a `notifications/cancelled` for a chosen id) rather than what an SDK client would send.
 import { InMemoryTransport, type JSONRPCMessage } from "@modelcontextprotocol/server";
 import type { AgentRuntime } from "@orpc-agent/core";
-import { serveMCPStdio, type MCPStdioOptions } from "../../src/modern/serve-stdio.js";
+import { serveMCPStdio, type MCPStdioOptions } from "../../src/stdio/serve-stdio.js";
 import { closeAfterTest } from "../support/cleanup.js";
 
 export const MODERN_META = {

@@ -1,6 +1,6 @@
 // A stdio server on the v2 SDK for the era tests: the test app's tools as one fixed actor (stdio carries no
 // credentials). Run from packages/mcp: node --conditions=@orpc-agent/source --import tsx test/modern/stdio-server.ts
-import { serveMCPStdio } from "../../src/modern/serve-stdio.js";
+import { serveMCPStdio } from "../../src/stdio/serve-stdio.js";
 import { createTestApp, dana } from "../support/app.js";
 
 const app = createTestApp();

@@ -6,9 +6,9 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTran
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { createMCPHandler, type MCPHandler } from "../../src/modern/create-handler.js";
-import type { MCPHandlerOptions } from "../../src/modern/http-options.js";
-import { toNodeRequestListener } from "../../src/modern/to-node-request-listener.js";
+import { createMCPHandler, type MCPHandler } from "../../src/http/create-handler.js";
+import type { MCPHandlerOptions } from "../../src/http/handler-options.js";
+import { toNodeRequestListener } from "../../src/node/to-node-request-listener.js";
 import { admin, dana, priya, type TestApp } from "../support/app.js";
 import { closeAfterTest } from "../support/cleanup.js";
 

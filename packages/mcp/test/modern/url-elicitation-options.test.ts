@@ -1,8 +1,8 @@
 // Construction refuses URL elicitation options it cannot work with, before any request (TypeError).
 import { describe, expect, it } from "vitest";
-import { createMCPHandler } from "../../src/modern/create-handler.js";
-import type { MCPHandlerOptions } from "../../src/modern/http-options.js";
-import { serveMCPStdio } from "../../src/modern/serve-stdio.js";
+import { createMCPHandler } from "../../src/http/create-handler.js";
+import type { MCPHandlerOptions } from "../../src/http/handler-options.js";
+import { serveMCPStdio } from "../../src/stdio/serve-stdio.js";
 import { approvalUrl, createApprovalsApp, STATE_KEYS } from "./approvals-app.js";
 
 const base: MCPHandlerOptions = { allowUnauthenticated: true, createContext: () => ({ actor: { id: "u_dana", kind: "user" }, context: {} }) };

@@ -5,7 +5,7 @@
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { serveMCPStdio } from "../../src/modern/serve-stdio.js";
+import { serveMCPStdio } from "../../src/stdio/serve-stdio.js";
 import { closeAfterTest, closeEverythingAfterEachTest } from "../support/cleanup.js";
 import {
   approvalIdOf,

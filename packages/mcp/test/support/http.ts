@@ -2,7 +2,7 @@ import { request as httpRequest, createServer, type IncomingHttpHeaders } from "
 import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { toNodeRequestListener } from "../../src/index.js";
+import { toNodeRequestListener } from "../../src/v1/index.js";
 import { closeAfterTest } from "./cleanup.js";
 
 export type Listening = { url: URL; port: number };

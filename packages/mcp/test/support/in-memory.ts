@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import type { MCPServerHandle } from "../../src/index.js";
+import type { MCPServerHandle } from "../../src/v1/index.js";
 import { closeAfterTest } from "./cleanup.js";
 
 export type InMemorySession = {
