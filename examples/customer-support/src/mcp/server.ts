@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AgentRuntime } from "@orpc-agent/core";
@@ -10,11 +11,16 @@ import { mcpTokens, roles } from "../agent/people.js";
 /**
  * The app's MCP endpoint over Streamable HTTP on loopback, for 2026-07-28 and 2025-era clients alike. Each request's
  * bearer token is verified; the actor comes from the verified token, never from anything the client or model sends.
+ *
+ * With `approvalsPage` (the app's approvals page, served by the same process), a call that needs approval answers
+ * with a link to it (as URL elicitation for clients that declare it), and `approvals_resume` completes the call once
+ * a manager has approved it there.
  */
 export async function startMcpServer(
   runtime: AgentRuntime<AppContext>,
   store: Store,
   port = 0,
+  options: { approvalsPage?: URL } = {},
 ): Promise<{ url: string; close(): Promise<void> }> {
   // Listen first: the audience check and the Host allowlist need the endpoint's own URL.
   let nodeHandler: ReturnType<typeof toNodeRequestListener> | undefined;
@@ -31,6 +37,7 @@ export async function startMcpServer(
       return actor ? { actor, context: { store, user: { id: actor.id, role: roles[actor.id]! } } } : null;
     },
     allowedHosts: ["127.0.0.1"],
+    ...(options.approvalsPage ? approvalsThrough(options.approvalsPage) : {}),
   });
   nodeHandler = toNodeRequestListener(handler);
   return {
@@ -43,4 +50,16 @@ export async function startMcpServer(
       });
     },
   };
+}
+
+/**
+ * The demo's approvals page signs people in with its `as` parameter, so the link lands as Priya, a manager; a real
+ * app's link lands on its own sign-in. The state key would come from your secret store; a fresh one per start only
+ * means that a 2026-07-28 client's pending retry does not survive a restart.
+ */
+function approvalsThrough(page: URL) {
+  return {
+    approvals: { url: (record: { id: string }) => `${new URL(`/?as=u_priya#${encodeURIComponent(record.id)}`, page)}`, resumeTool: true },
+    urlElicitation: { keys: [{ id: "demo", secret: process.env.MCP_STATE_SECRET ?? randomBytes(32).toString("base64url") }] },
+  } as const;
 }

@@ -80,8 +80,13 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
       outcomes.set(id, { approvalId: id, text: `${id}: rejected by ${approver.displayName}.`, ok: false });
       return { text: "Rejected.", ok: true };
     }
-    // Approved: the operation runs now, as its requester, with exactly the approved input.
     const record = await runtime.approvals.get(id);
+    // A call an MCP client made is completed by that client (it retries the call, or calls approvals_resume).
+    if (record?.surface === "mcp") {
+      outcomes.set(id, { approvalId: id, text: `${id}: approved by ${approver.displayName}; the MCP client that asked completes it.`, ok: true });
+      return { text: "Approved; the MCP client completes the call.", ok: true };
+    }
+    // Approved: the operation runs now, as its requester, with exactly the approved input.
     const result: ExecutionResult = await runtime.resume(id, { context: contextFor(record!.actor.id) });
     const text =
       result.status === "completed"

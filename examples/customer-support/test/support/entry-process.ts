@@ -30,7 +30,7 @@ export type EntryProcess = {
 const SCRIPTS = { "src/mcp/main.ts": "mcp", "src/web/main.ts": "demo:web" } as const;
 
 export function startEntry(entry: keyof typeof SCRIPTS, cwd: string): EntryProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", npm_lifecycle_event: SCRIPTS[entry] };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", WEB_PORT: "0", npm_lifecycle_event: SCRIPTS[entry] };
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, ["--conditions=@orpc-agent/source", "--import", tsxLoader(), join(EXAMPLE, entry)], {
     cwd,
