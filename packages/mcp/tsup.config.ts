@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/main.ts", "node/index": "src/node.ts", "v1/index": "src/v1/index.ts" },
+  entry: { index: "src/index.ts", "node/index": "src/node.ts", "v1/index": "src/v1/index.ts" },
   format: ["esm"],
   dts: { compilerOptions: { paths: {} } },
   clean: true,

@@ -20,7 +20,7 @@ describe("README example", () => {
     const imports = example
       .split("\n")
       .filter((line) => line.startsWith("import "))
-      .map((line) => line.replace('"../../src/main.js"', '"@orpc-agent/mcp"'))
+      .map((line) => line.replace('"../../src/index.js"', '"@orpc-agent/mcp"'))
       .join("\n");
     expect(region.split("\n").length).toBeGreaterThan(20);
     expect(readmeBlocks()).toContain(`${imports}\n\n${region}`);

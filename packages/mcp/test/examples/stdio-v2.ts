@@ -3,7 +3,7 @@
 import { os } from "@orpc/server";
 import { z } from "zod";
 import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
-import { serveMCPStdio } from "../../src/main.js";
+import { serveMCPStdio } from "../../src/index.js";
 
 // #region readme
 const ap = agentProcedure(os);

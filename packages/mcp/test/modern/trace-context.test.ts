@@ -1,7 +1,7 @@
 // `traceContext`: a tools/call whose request `_meta` carries W3C `traceparent` (and `tracestate`) runs inside the
 // app's hook, which hands it to the tracing adapter (e.g. `withTraceContext` from @orpc-agent/opentelemetry).
 import { describe, expect, it } from "vitest";
-import type { MCPTraceCarrier } from "../../src/main.js";
+import type { MCPTraceCarrier } from "../../src/index.js";
 import { createTestApp } from "../support/app.js";
 import { closeEverythingAfterEachTest } from "../support/cleanup.js";
 import { ERAS, serveApp } from "./support.js";

@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { AgentRuntime } from "@orpc-agent/core";
-import { serveMCPStdio, type MCPStdioOptions } from "../../src/main.js";
+import { serveMCPStdio, type MCPStdioOptions } from "../../src/index.js";
 import { closeAfterTest } from "./cleanup.js";
 
 /**

@@ -2,7 +2,7 @@
 // the runtime's context type.
 import { describe, expectTypeOf, it } from "vitest";
 import type { AgentRuntime } from "@orpc-agent/core";
-import { createMCPHandler, type MCPHandler, type MCPHandlerOptions } from "../../src/main.js";
+import { createMCPHandler, type MCPHandler, type MCPHandlerOptions } from "../../src/index.js";
 
 declare const runtime: AgentRuntime<{ tenant: string }>;
 const createContext = () => ({ actor: { id: "u_dana", kind: "user" as const }, context: { tenant: "t1" } });
