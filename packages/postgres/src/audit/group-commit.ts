@@ -17,8 +17,9 @@ type Entry = { params: unknown[]; resolve: () => void; reject: (err: unknown) =>
 
 // Setting the first statement off after the current turn lets the rows one turn produces share it (an
 // execution's `requested` and `started` are emitted in one turn); a macrotask, so a flood of microtasks cannot hold it.
-const nextTurn: (run: () => void) => void =
-  typeof globalThis.setImmediate === "function" ? (run) => void globalThis.setImmediate(run) : (run) => void setTimeout(run, 0);
+// Taken when the module loads: a test that fakes timers afterwards must not stall audit writes (and strict calls).
+const immediate = globalThis.setImmediate;
+const nextTurn: (run: () => void) => void = typeof immediate === "function" ? (run) => void immediate(run) : (run) => void setTimeout(run, 0);
 
 /**
  * Group commit for rows that must be durable before their promise resolves (docs/architecture/spec/postgres.md#postgres-7-1):

@@ -1,5 +1,5 @@
 import type { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AgentAuditEvent } from "@orpc-agent/core";
 import { AUDIT_DDL, createPgAuditSink, type PgQuery } from "../../src/index.js";
 import { auditEvent, rowsOf, settlement, startedEvent } from "../support/audit-events.js";
@@ -21,6 +21,9 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await db.query("truncate table orpc_agent_audit_events");
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -102,6 +105,15 @@ describe("createPgAuditSink: group commit on the write-through path", () => {
     await turn();
     expect([late.status, closedAgain.status]).toEqual(["fulfilled", "fulfilled"]);
     expect(db.sizes).toEqual([1, 1]);
+  });
+
+  it("a test that fakes timers does not stall written-through events: strict calls still complete", async () => {
+    vi.useFakeTimers();
+    const app = strictAuditedApp({ query, table: "orpc_agent_audit_events" });
+    const result = await app.call();
+    expect(result.status).toBe("completed");
+    await app.runtime.drainAudit();
+    expect(await count()).toBe(3);
   });
 
   it("strict audit at 100 concurrent callers costs at most one statement per call, and drainAudit leaves nothing unwritten", async () => {
