@@ -4,11 +4,8 @@ import { BoundedMap } from "./bounded-map.js";
 import { createElicitationCompletions, type DecisionSubscription, type ElicitationCompletions } from "./elicitation-completions.js";
 import { ConfigurationError } from "@orpc-agent/core/adapter";
 
-// SDK-free on purpose: prepare.ts builds this once per configuration on both paths, and the v1 entry must not load
-// the v2 SDK. Only the v2 path reads it.
-
-/** Carried over `_meta` by MCP clients (W3C Trace Context). */
-export type MCPTraceCarrier = { traceparent: string; tracestate?: string };
+// Built once per configuration by the governed server's preparation (server/prepare.ts); SDK-free, as the state it
+// holds is protocol-neutral.
 
 /** An approval a 2025-11-25 client was sent to by `-32042`, remembered until the client retries the same call. */
 export type LegacyPending = { approvalId: string; url: string; message: string };
@@ -26,15 +23,8 @@ export type ApprovalElicitation = {
 
 const MEMORY_LIMIT = 10_000;
 
-/** Validates `urlElicitation` and `traceContext`; `undefined` when URL elicitation is off. */
-export function prepareApprovalElicitation(options: {
-  urlElicitation?: unknown;
-  traceContext?: unknown;
-  approvals?: { url?: unknown };
-}): ApprovalElicitation | undefined {
-  if (options.traceContext !== undefined && typeof options.traceContext !== "function") {
-    throw new ConfigurationError("createMCPHandler: options.traceContext must be a function (carrier, run) => run() inside that trace context.");
-  }
+/** Validates `urlElicitation`; `undefined` when URL elicitation is off. */
+export function prepareApprovalElicitation(options: { urlElicitation?: unknown; approvals?: { url?: unknown } }): ApprovalElicitation | undefined {
   const config = options.urlElicitation;
   if (config === undefined) return undefined;
   if (typeof config !== "object" || config === null) throw new ConfigurationError("createMCPHandler: options.urlElicitation must be { keys: [{ id, secret }] }.");

@@ -9,6 +9,9 @@ import { principalKey } from "../catalog/principal-key.js";
 import type { ApprovalElicitation, ApprovalEnvelope } from "./elicitation-config.js";
 import { openState, sealState, type ApprovalState } from "./request-state.js";
 
+/** The prepared configuration, with URL elicitation of approvals when configured. */
+type PreparedWithElicitation<TContext> = PreparedMCPServer<TContext> & { elicitation: ApprovalElicitation | undefined };
+
 /** What the request says about the client: its revision, whether it declared URL elicitation, what it echoed. */
 export type ElicitationRequest = {
   era: "modern" | "legacy";
@@ -35,7 +38,7 @@ type Outcome =
  * through `runtime.resume`, bound to the caller and surface `mcp`. Everything else is `callTool`, unchanged.
  */
 export async function callToolNatively<TContext>(
-  prepared: PreparedMCPServer<TContext>,
+  prepared: PreparedWithElicitation<TContext>,
   identity: MCPIdentity<TContext>,
   call: ToolCall,
   request: ElicitationRequest,

@@ -2,7 +2,7 @@ import type { McpCallToolResult as CallToolResult } from "./wire-types.js";
 import type { AgentRuntime } from "@orpc-agent/core";
 import { toCallToolResult } from "./call-tool-result.js";
 import { CONCEALED_ENVELOPE, NOT_FOUND_ENVELOPE, toEnvelope, type ApprovalGuidance, type MCPEnvelope } from "./envelope.js";
-import type { MCPIdentity } from "../v1/options.js";
+import type { MCPIdentity } from "./governance-options.js";
 import { readApprovalId } from "./resume-tool.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 

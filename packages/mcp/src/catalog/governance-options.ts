@@ -1,4 +1,5 @@
 import type { Actor, ApprovalRecord, CapabilityDescriptor } from "@orpc-agent/core";
+import { ConfigurationError } from "@orpc-agent/core/adapter";
 
 // The options both SDK paths share, free of SDK types so the v2 entry never names the v1 SDK.
 
@@ -34,3 +35,52 @@ export type MCPGovernanceOptions = {
     resumeTool?: boolean | { name?: string; description?: string };
   };
 };
+
+/**
+ * TypeErrors for governance options neither entry can work with, and a missing `createContext`
+ * (docs/architecture/spec/adapters.md#adapters-3-1).
+ */
+export function assertGovernanceOptions(options: unknown): asserts options is MCPGovernanceOptions {
+  if (typeof options !== "object" || options === null) {
+    throw new ConfigurationError("createMCPServer(runtime, options): options must be an object with a createContext function.");
+  }
+  const o = options as Record<string, unknown>;
+  if (typeof o.createContext !== "function") {
+    throw new ConfigurationError(
+      "createMCPServer: options.createContext is required. Return { actor, context } from the session's verified authInfo (or a fixed least-privilege actor under stdio).",
+    );
+  }
+  for (const key of ["filter", "toolNaming"] as const) {
+    if (o[key] !== undefined && typeof o[key] !== "function") throw new ConfigurationError(`createMCPServer: options.${key} must be a function.`);
+  }
+  if (o.annotations !== undefined && o.annotations !== "derive" && o.annotations !== "meta-only") {
+    throw new ConfigurationError('createMCPServer: options.annotations must be "derive" or "meta-only".');
+  }
+  assertServerInfo(o.serverInfo);
+  assertApprovals(o.approvals);
+}
+
+function assertServerInfo(serverInfo: unknown): void {
+  if (serverInfo === undefined) return;
+  const info = serverInfo as { name?: unknown; version?: unknown } | null;
+  if (typeof info !== "object" || info === null || typeof info.name !== "string" || typeof info.version !== "string") {
+    throw new ConfigurationError("createMCPServer: options.serverInfo must be { name: string; version: string }.");
+  }
+}
+
+function assertApprovals(approvals: unknown): void {
+  if (approvals === undefined) return;
+  if (typeof approvals !== "object" || approvals === null) throw new ConfigurationError("createMCPServer: options.approvals must be an object.");
+  const { url, resumeTool } = approvals as { url?: unknown; resumeTool?: unknown };
+  if (url !== undefined && typeof url !== "function") throw new ConfigurationError("createMCPServer: options.approvals.url must be a function.");
+  if (resumeTool === undefined || typeof resumeTool === "boolean") return;
+  const tool = resumeTool as { name?: unknown; description?: unknown } | null;
+  if (typeof tool !== "object" || tool === null) {
+    throw new ConfigurationError("createMCPServer: options.approvals.resumeTool must be a boolean or { name?, description? }.");
+  }
+  for (const key of ["name", "description"] as const) {
+    if (tool[key] !== undefined && (typeof tool[key] !== "string" || tool[key] === "")) {
+      throw new ConfigurationError(`createMCPServer: options.approvals.resumeTool.${key} must be a non-empty string.`);
+    }
+  }
+}

@@ -1,7 +1,7 @@
 import { CONCEALED_MESSAGE } from "@orpc-agent/core/adapter";
 import { ToolListingError, type McpListToolsResult as ListToolsResult, type McpTool as Tool } from "./wire-types.js";
 import type { AgentRuntime, CapabilityDescriptor } from "@orpc-agent/core";
-import type { MCPIdentity, MCPServerOptions } from "../v1/options.js";
+import type { MCPGovernanceOptions, MCPIdentity } from "./governance-options.js";
 import { resumeToolListing } from "./resume-tool.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
@@ -21,7 +21,7 @@ export type ToolDecoration = {
 export async function listTools<TContext>(
   runtime: AgentRuntime<TContext>,
   catalog: ToolCatalog,
-  options: Pick<MCPServerOptions<TContext>, "filter">,
+  options: Pick<MCPGovernanceOptions, "filter">,
   identity: MCPIdentity<TContext>,
   decoration?: ToolDecoration,
 ): Promise<ListToolsResult> {
@@ -61,7 +61,7 @@ function toTool(descriptor: CapabilityDescriptor, catalog: ToolCatalog): Tool | 
   return tool;
 }
 
-function passesFilter(filter: NonNullable<MCPServerOptions<unknown>["filter"]>, descriptor: CapabilityDescriptor): boolean {
+function passesFilter(filter: NonNullable<MCPGovernanceOptions["filter"]>, descriptor: CapabilityDescriptor): boolean {
   try {
     return filter(descriptor) === true;
   } catch {

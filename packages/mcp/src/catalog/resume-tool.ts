@@ -1,5 +1,5 @@
 import type { McpTool as Tool } from "./wire-types.js";
-import type { MCPServerOptions } from "../v1/options.js";
+import type { MCPGovernanceOptions } from "./governance-options.js";
 
 export const DEFAULT_RESUME_TOOL_NAME = "approvals_resume";
 
@@ -19,7 +19,7 @@ const INPUT_SCHEMA: Tool["inputSchema"] = {
 export type ResumeTool = { name: string; description: string };
 
 /** The synthetic resume tool when `approvals.resumeTool` enables it (docs/architecture/spec/adapters.md#adapters-3-7). */
-export function resumeToolOf(options: MCPServerOptions<unknown>): ResumeTool | undefined {
+export function resumeToolOf(options: MCPGovernanceOptions): ResumeTool | undefined {
   const option = options.approvals?.resumeTool;
   if (option === undefined || option === false) return undefined;
   const custom = option === true ? {} : option;

@@ -1,7 +1,7 @@
 import type { AgentCapability, CapabilityRegistry, MCPToolAnnotations } from "@orpc-agent/core";
 import { toJsonSchema } from "@orpc-agent/core/schema";
 import { toolAnnotations } from "./annotations.js";
-import type { MCPServerOptions } from "../v1/options.js";
+import type { MCPGovernanceOptions } from "./governance-options.js";
 import { resumeToolOf, type ResumeTool } from "./resume-tool.js";
 import { ConfigurationError, toolNameCollision, toolNameMap } from "@orpc-agent/core/adapter";
 
@@ -26,7 +26,7 @@ export type ToolCatalog = {
  * included) and non-object input roots throw `ConfigurationError` (a `TypeError`) here, never on a call
  * (docs/architecture/spec/adapters.md#adapters-1-4, docs/architecture/spec/adapters.md#adapters-3-1, docs/architecture/spec/adapters.md#adapters-3-4). `adapter` is the function the application called, named in messages.
  */
-export function buildToolCatalog(registry: CapabilityRegistry, options: MCPServerOptions<unknown>, adapter: string): ToolCatalog {
+export function buildToolCatalog(registry: CapabilityRegistry, options: MCPGovernanceOptions, adapter: string): ToolCatalog {
   const rules = { surface: "mcp", adapter, validName: MCP_TOOL_NAME, ruleName: "MCP tool names (SEP-986)" } as const;
   const names = toolNameMap(registry, { ...rules, ...(options.toolNaming !== undefined && { toolNaming: options.toolNaming }) });
   const mode = options.annotations ?? "derive";

@@ -8,12 +8,12 @@ import {
 } from "@modelcontextprotocol/server";
 import type { AgentRuntime } from "@orpc-agent/core";
 import { matchesRequester } from "@orpc-agent/core/adapter";
-import { prepareMCPServer } from "../catalog/prepare.js";
 import { createBearerGate } from "./bearer.js";
-import { createGovernedServer, type PreparedModernServer } from "../server/governed-server.js";
+import { createGovernedServer } from "../server/governed-server.js";
 import { hostRefusal } from "./host-check.js";
 import { assertHandlerOptions, DEFAULT_MAX_BODY_BYTES, type MCPHandlerOptions } from "./handler-options.js";
 import { resolveIdentity } from "../server/identity.js";
+import { prepareGovernedServer } from "../server/prepare.js";
 import { createLegacyCancellation, singleMessage } from "../compat/legacy-cancel.js";
 import { createResourceMetadata } from "./resource-metadata.js";
 import { collectToolScopes, enforceToolScopes, SCOPE_REFUSED_TOOL_NAME, type ScopeCheck } from "./scopes.js";
@@ -42,7 +42,7 @@ export type MCPHandler = {
  */
 export function createMCPHandler<TContext>(runtime: AgentRuntime<TContext>, options: MCPHandlerOptions<TContext>): MCPHandler {
   if (typeof options === "object" && options !== null) assertHandlerOptions(options as MCPHandlerOptions<unknown>);
-  const prepared: PreparedModernServer<TContext> = prepareMCPServer(runtime, options, "createMCPHandler");
+  const prepared = prepareGovernedServer(runtime, options, "createMCPHandler");
   const base = prepared;
   const gate = createBearerGate(options as MCPHandlerOptions<unknown>);
   const metadata = createResourceMetadata(options as MCPHandlerOptions<unknown>);

@@ -8,7 +8,6 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { MCPIdentity } from "../catalog/governance-options.js";
-import type { PreparedMCPServer } from "../catalog/prepare.js";
 import { listTools } from "../catalog/list-tools.js";
 import { principalKey } from "../catalog/principal-key.js";
 import { PACKAGE_VERSION } from "../catalog/version.js";
@@ -17,28 +16,36 @@ import { principalOfRequest, resolveIdentity } from "./identity.js";
 import { declaresUrl, legacyUrlCapable, rememberLegacyCapabilities } from "../compat/legacy-capabilities.js";
 import type { LegacyCancellation } from "../compat/legacy-cancel.js";
 import { APPROVAL_INPUT_KEY, callToolNatively, type ElicitationRequest } from "../approvals/native-approvals.js";
-import type { MCPOptions, MCPRequestAuth } from "./options.js";
-import { bindStdioCancellation } from "../stdio/stdio-cancellation.js";
+import type { MCPRequestAuth } from "./options.js";
+import type { PreparedGovernedServer } from "./prepare.js";
 import { modernToolDecoration } from "./tool-decoration.js";
 import { withRequestTrace } from "./trace-context.js";
-
-export type PreparedModernServer<TContext> = PreparedMCPServer<TContext, MCPOptions<TContext>>;
 
 /**
  * What the server serves: one HTTP exchange or one stdio connection. Over HTTP: the request's verified auth, the
  * endpoint's record of 2025-era calls in flight (a later POST may cancel one), and, with `callsAs`, the name every
  * `tools/call` runs as whatever the body names: how the front serves a call its scope check refused without changing
- * the body the SDK checks the `Mcp-Name` header against.
+ * the body the SDK checks the `Mcp-Name` header against. Over stdio: how the connection binds a cancellation to the
+ * principal that made the call.
  */
 export type GovernedChannel =
   | { kind: "http"; authInfo: AuthInfo | undefined; legacyCalls: LegacyCancellation; callsAs?: string }
-  | { kind: "stdio" };
+  | { kind: "stdio"; bindCancellation: CancellationBinding };
+
+/**
+ * Binds a connection's cancellations to principals: `judge` says who is asking now; returns how the `tools/call`
+ * handler names its call's principal (`undefined` when its identity was refused).
+ */
+export type CancellationBinding = (
+  server: Server,
+  judge: () => Promise<string | undefined>,
+) => (ctx: ServerContext, principal: string | undefined) => void;
 
 /**
  * One low-level v2 `Server` for one exchange (HTTP) or connection (stdio). Low-level on purpose: the list is per
  * actor and arguments reach the runtime unvalidated (docs/architecture/spec/adapters.md#adapters-3-1). Identity is resolved on every request.
  */
-export function createGovernedServer<TContext>(prepared: PreparedModernServer<TContext>, era: MCPRequestAuth["era"], channel: GovernedChannel): Server {
+export function createGovernedServer<TContext>(prepared: PreparedGovernedServer<TContext>, era: MCPRequestAuth["era"], channel: GovernedChannel): Server {
   const { runtime, options, catalog } = prepared;
   const fixedAuth = channel.kind === "http" ? channel.authInfo : undefined;
   const callsAs = channel.kind === "http" ? channel.callsAs : undefined;
@@ -58,7 +65,7 @@ export function createGovernedServer<TContext>(prepared: PreparedModernServer<TC
   const claimCall: (ctx: ServerContext, principal: string | undefined) => void =
     channel.kind === "http"
       ? (ctx, principal) => channel.legacyCalls.claim(ctx.http?.req, principal)
-      : bindStdioCancellation(server, () => principalOfRequest(options, { era }));
+      : channel.bindCancellation(server, () => principalOfRequest(options, { era }));
 
   server.setRequestHandler("tools/list", async (_request, ctx) => {
     const identity = await resolveIdentity(options, authOf(ctx.http?.authInfo));
@@ -95,7 +102,7 @@ export function createGovernedServer<TContext>(prepared: PreparedModernServer<TC
  * Only a server bound to one connection that declared URL elicitation (stdio) can send the notification later; the
  * SDK refuses to build a notifier anywhere else (a stateless HTTP exchange), and then nothing is watched.
  */
-function completionWatcher<TContext>(server: Server, prepared: PreparedModernServer<TContext>): ((approvalId: string) => void) | undefined {
+function completionWatcher<TContext>(server: Server, prepared: PreparedGovernedServer<TContext>): ((approvalId: string) => void) | undefined {
   const completions = prepared.elicitation?.completions;
   if (completions === undefined) return undefined;
   const watched = new Map<string, () => void>();
@@ -126,7 +133,7 @@ function completionWatcher<TContext>(server: Server, prepared: PreparedModernSer
 /** The client facts URL elicitation needs, per request: 2026-07-28 declares capabilities on every request. */
 function elicitationRequest<TContext>(
   server: Server,
-  prepared: PreparedModernServer<TContext>,
+  prepared: PreparedGovernedServer<TContext>,
   era: MCPRequestAuth["era"],
   ctx: ServerContext,
   principal: string,

@@ -1,9 +1,9 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { ApprovalSealKey } from "@orpc-agent/core";
 import type { MCPGovernanceOptions, MCPIdentity } from "../catalog/governance-options.js";
-import type { MCPTraceCarrier } from "../approvals/elicitation-config.js";
+import type { MCPTraceCarrier } from "./trace-context.js";
 
-export type { MCPTraceCarrier } from "../approvals/elicitation-config.js";
+export type { MCPTraceCarrier } from "./trace-context.js";
 
 /** What the serving entry verified about one request: `authInfo` comes from bearer verification, never from the client. */
 export type MCPRequestAuth = {

@@ -1,4 +1,7 @@
-import type { MCPTraceCarrier } from "../approvals/elicitation-config.js";
+import { ConfigurationError } from "@orpc-agent/core/adapter";
+
+/** Carried over `_meta` by MCP clients (W3C Trace Context). */
+export type MCPTraceCarrier = { traceparent: string; tracestate?: string };
 
 type TraceContextOption = (<T>(carrier: MCPTraceCarrier, run: () => Promise<T>) => Promise<T>) | undefined;
 
@@ -18,5 +21,12 @@ export async function withRequestTrace<T>(option: TraceContextOption, meta: Reco
   } catch (error) {
     if (started !== undefined) throw error;
     return once();
+  }
+}
+
+/** A `traceContext` option the server cannot call is refused at construction. */
+export function assertTraceContextOption(option: unknown): void {
+  if (option !== undefined && typeof option !== "function") {
+    throw new ConfigurationError("createMCPHandler: options.traceContext must be a function (carrier, run) => run() inside that trace context.");
   }
 }

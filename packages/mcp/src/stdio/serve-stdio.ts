@@ -1,9 +1,10 @@
 import type { Transport } from "@modelcontextprotocol/server";
 import { serveStdio, type StdioServerHandle } from "@modelcontextprotocol/server/stdio";
 import type { AgentRuntime } from "@orpc-agent/core";
-import { prepareMCPServer } from "../catalog/prepare.js";
-import { createGovernedServer, type PreparedModernServer } from "../server/governed-server.js";
+import { createGovernedServer } from "../server/governed-server.js";
 import type { MCPOptions } from "../server/options.js";
+import { prepareGovernedServer } from "../server/prepare.js";
+import { bindStdioCancellation } from "./stdio-cancellation.js";
 
 /** Options of {@link serveMCPStdio}. */
 export type MCPStdioOptions<TContext = unknown> = MCPOptions<TContext> & {
@@ -31,9 +32,8 @@ export type MCPStdioOptions<TContext = unknown> = MCPOptions<TContext> & {
  * process.on("SIGINT", () => void handle.close());
  */
 export function serveMCPStdio<TContext>(runtime: AgentRuntime<TContext>, options: MCPStdioOptions<TContext>): StdioServerHandle {
-  const prepared: PreparedModernServer<TContext> = prepareMCPServer(runtime, options, "serveMCPStdio");
-  const base = prepared;
-  return serveStdio(({ era }) => createGovernedServer(prepared, era, { kind: "stdio" }), {
+  const prepared = prepareGovernedServer(runtime, options, "serveMCPStdio");
+  return serveStdio(({ era }) => createGovernedServer(prepared, era, { kind: "stdio", bindCancellation: bindStdioCancellation }), {
     legacy: options.legacy ?? "serve",
     ...(options.transport !== undefined && { transport: options.transport }),
   });
