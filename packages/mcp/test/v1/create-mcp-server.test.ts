@@ -2,11 +2,11 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentMeta, type AgentMetaDeclaration } from "@orpc-agent/core";
-import { createMCPServer } from "../src/v1/index.js";
-import { dana, createTestApp } from "./support/app.js";
-import { closeEverythingAfterEachTest } from "./support/cleanup.js";
-import { connectInMemory, tokenFor } from "./support/in-memory.js";
-import { ap } from "./support/orpc.js";
+import { createMCPServer } from "../../src/v1/index.js";
+import { dana, createTestApp } from "../support/app.js";
+import { closeEverythingAfterEachTest } from "../support/cleanup.js";
+import { connectInMemory, tokenFor } from "../support/in-memory.js";
+import { ap } from "../support/orpc.js";
 
 closeEverythingAfterEachTest();
 
@@ -90,7 +90,7 @@ describe("server identity and capabilities", () => {
   it("serverInfo defaults to orpc-agent at this package's version, and tools.listChanged is false", async () => {
     const { runtime } = createTestApp();
     const { client } = await connectInMemory(createMCPServer(runtime, { createContext }), tokenFor("t"));
-    const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+    const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
     expect(client.getServerVersion()).toEqual({ name: "orpc-agent", version });
     expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
     // Nothing else is served (docs/architecture/spec/adapters.md#adapters-3-8).

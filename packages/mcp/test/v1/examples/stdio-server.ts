@@ -1,10 +1,10 @@
-// The package's runnable stdio example, and the README's (between the region markers, verbatim).
-// Run from packages/mcp without a build: node --conditions=@orpc-agent/source --import tsx test/examples/stdio-server.ts
+// The v1 entry's runnable stdio example, spawned by test/v1/stdio.test.ts.
+// Run from packages/mcp without a build: node --conditions=@orpc-agent/source --import tsx test/v1/examples/stdio-server.ts
 import { os } from "@orpc/server";
 import { z } from "zod";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { agentMeta, agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
-import { createMCPServer } from "../../src/v1/index.js";
+import { createMCPServer } from "../../../src/v1/index.js";
 
 // #region readme
 const ap = agentProcedure(os);

@@ -3,10 +3,10 @@
 // Client over StreamableHTTPClientTransport on an ephemeral 127.0.0.1 port (docs/architecture/spec/adapters.md#adapters-3-10 item 14).
 import { request as httpRequest } from "node:http";
 import { describe, expect, it, vi } from "vitest";
-import { createMCPHttpHandler, type MCPHttpHandlerOptions, type MCPSession } from "../../src/v1/index.js";
-import { admin, createTestApp, dana, priya, type TestApp } from "../support/app.js";
-import { closeEverythingAfterEachTest } from "../support/cleanup.js";
-import { connectHttp, listen, mcpHeaders, rawRequest } from "../support/http.js";
+import { createMCPHttpHandler, type MCPHttpHandlerOptions, type MCPSession } from "../../../src/v1/index.js";
+import { admin, createTestApp, dana, priya, type TestApp } from "../../support/app.js";
+import { closeEverythingAfterEachTest } from "../../support/cleanup.js";
+import { connectHttp, listen, mcpHeaders, rawRequest } from "../../support/http.js";
 
 closeEverythingAfterEachTest();
 

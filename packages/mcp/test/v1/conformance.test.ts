@@ -12,11 +12,11 @@ import {
   type AdapterEnvelope,
   type ConformanceFixture,
   type ConformanceHarness,
-} from "../../../test-fixtures/conformance.js";
-import { createMCPHttpHandler, createMCPServer, type MCPServerOptions } from "../src/v1/index.js";
-import { closeEverythingAfterEachTest } from "./support/cleanup.js";
-import { connectHttp, listen } from "./support/http.js";
-import { connectInMemory, tokenFor } from "./support/in-memory.js";
+} from "../../../../test-fixtures/conformance.js";
+import { createMCPHttpHandler, createMCPServer, type MCPServerOptions } from "../../src/v1/index.js";
+import { closeEverythingAfterEachTest } from "../support/cleanup.js";
+import { connectHttp, listen } from "../support/http.js";
+import { connectInMemory, tokenFor } from "../support/in-memory.js";
 
 closeEverythingAfterEachTest();
 

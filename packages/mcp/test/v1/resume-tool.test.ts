@@ -3,10 +3,10 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import type { ApprovalRecord } from "@orpc-agent/core";
-import { createMCPServer, type MCPServerOptions } from "../src/v1/index.js";
-import { createTestApp, dana, priya, type TestApp } from "./support/app.js";
-import { closeEverythingAfterEachTest } from "./support/cleanup.js";
-import { connectInMemory, tokenFor } from "./support/in-memory.js";
+import { createMCPServer, type MCPServerOptions } from "../../src/v1/index.js";
+import { createTestApp, dana, priya, type TestApp } from "../support/app.js";
+import { closeEverythingAfterEachTest } from "../support/cleanup.js";
+import { connectInMemory, tokenFor } from "../support/in-memory.js";
 
 closeEverythingAfterEachTest();
 

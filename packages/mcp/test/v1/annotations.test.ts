@@ -2,11 +2,11 @@
 // "meta-only" sends the meta object alone, and an empty result omits the field (docs/architecture/spec/adapters.md#adapters-3-10 item 7).
 import { describe, expect, it } from "vitest";
 import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentMeta } from "@orpc-agent/core";
-import { createMCPServer, type MCPServerOptions } from "../src/v1/index.js";
-import { dana } from "./support/app.js";
-import { closeEverythingAfterEachTest } from "./support/cleanup.js";
-import { connectInMemory } from "./support/in-memory.js";
-import { ap } from "./support/orpc.js";
+import { createMCPServer, type MCPServerOptions } from "../../src/v1/index.js";
+import { dana } from "../support/app.js";
+import { closeEverythingAfterEachTest } from "../support/cleanup.js";
+import { connectInMemory } from "../support/in-memory.js";
+import { ap } from "../support/orpc.js";
 
 closeEverythingAfterEachTest();
 

@@ -3,10 +3,10 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import type { AgentRuntime } from "@orpc-agent/core";
-import { createMCPServer, type MCPServerOptions } from "../src/v1/index.js";
-import { createTestApp, dana } from "./support/app.js";
-import { closeEverythingAfterEachTest } from "./support/cleanup.js";
-import { connectInMemory } from "./support/in-memory.js";
+import { createMCPServer, type MCPServerOptions } from "../../src/v1/index.js";
+import { createTestApp, dana } from "../support/app.js";
+import { closeEverythingAfterEachTest } from "../support/cleanup.js";
+import { connectInMemory } from "../support/in-memory.js";
 
 closeEverythingAfterEachTest();
 

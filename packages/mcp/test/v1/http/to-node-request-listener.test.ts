@@ -2,10 +2,10 @@
 // headers, streamed body, a signal aborted on disconnect), then status, headers and a streamed body back.
 import { Agent, request as httpRequest } from "node:http";
 import { describe, expect, it } from "vitest";
-import { toNodeHandler, toNodeRequestListener } from "../../src/v1/index.js";
-import * as nodeEntry from "../../src/node.js";
-import { closeAfterTest, closeEverythingAfterEachTest } from "../support/cleanup.js";
-import { listen, rawRequest } from "../support/http.js";
+import { toNodeHandler, toNodeRequestListener } from "../../../src/v1/index.js";
+import * as nodeEntry from "../../../src/node.js";
+import { closeAfterTest, closeEverythingAfterEachTest } from "../../support/cleanup.js";
+import { listen, rawRequest } from "../../support/http.js";
 
 closeEverythingAfterEachTest();
 

@@ -4,11 +4,11 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { agentMeta, allow, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy, hide, type AgentRuntime } from "@orpc-agent/core";
-import { createMCPServer, type MCPServerOptions } from "../src/v1/index.js";
-import { admin, createTestApp, dana } from "./support/app.js";
-import { closeEverythingAfterEachTest } from "./support/cleanup.js";
-import { connectInMemory, tokenFor } from "./support/in-memory.js";
-import { ap } from "./support/orpc.js";
+import { createMCPServer, type MCPServerOptions } from "../../src/v1/index.js";
+import { admin, createTestApp, dana } from "../support/app.js";
+import { closeEverythingAfterEachTest } from "../support/cleanup.js";
+import { connectInMemory, tokenFor } from "../support/in-memory.js";
+import { ap } from "../support/orpc.js";
 
 closeEverythingAfterEachTest();
 

@@ -3,12 +3,12 @@
 import { createHash } from "node:crypto";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { MCPServerOptions, MCPSession } from "../src/v1/index.js";
-import { createMCPServer } from "../src/v1/index.js";
-import { admin, createTestApp, dana, priya } from "./support/app.js";
-import { closeEverythingAfterEachTest } from "./support/cleanup.js";
-import { connectInMemory, tokenFor } from "./support/in-memory.js";
-import { fingerprintOf } from "../src/v1/session-identity.js";
+import type { MCPServerOptions, MCPSession } from "../../src/v1/index.js";
+import { createMCPServer } from "../../src/v1/index.js";
+import { admin, createTestApp, dana, priya } from "../support/app.js";
+import { closeEverythingAfterEachTest } from "../support/cleanup.js";
+import { connectInMemory, tokenFor } from "../support/in-memory.js";
+import { fingerprintOf } from "../../src/v1/session-identity.js";
 
 closeEverythingAfterEachTest();
 afterEach(() => void vi.useRealTimers());

@@ -4,11 +4,11 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
-import { closeAfterTest, closeEverythingAfterEachTest } from "./support/cleanup.js";
+import { closeAfterTest, closeEverythingAfterEachTest } from "../support/cleanup.js";
 
 closeEverythingAfterEachTest();
 
-const packageDir = fileURLToPath(new URL("..", import.meta.url));
+const packageDir = fileURLToPath(new URL("../..", import.meta.url));
 const example = fileURLToPath(new URL("./examples/stdio-server.ts", import.meta.url));
 
 async function spawnExample(): Promise<{ client: Client; transport: StdioClientTransport }> {
