@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 
 // This process's own live markers: another open of the same folder in this process is refused like any other,
@@ -12,11 +12,14 @@ const claimedHere = new Set<string>();
  * named after its pid into `<folder>.owners/`, then looks for another marker whose process is alive. If there is
  * one, it withdraws its own and refuses. Two processes starting at the same instant may both refuse, never both
  * open. A marker whose process is gone (stopped, crashed, SIGKILLed) is ignored and removed, so a claim never goes
- * stale. The pid check assumes the processes share one machine and pid namespace, as `pnpm mcp` and `pnpm demo:web`
- * started from one checkout do.
+ * stale. One folder has many names (a symlink, `dir/.`): the claim is made on the path the file system resolves them
+ * all to, so the folder is created first. The pid check assumes the processes share one machine and pid namespace,
+ * as `pnpm mcp` and `pnpm demo:web` started from one checkout do.
  */
 export function claimEmbeddedFolder(dataDir: string): { release(): void } {
-  const owners = join(dirname(dataDir), `${basename(dataDir)}.owners`);
+  mkdirSync(dataDir, { recursive: true });
+  const folder = realpathSync.native(dataDir);
+  const owners = join(dirname(folder), `${basename(folder)}.owners`);
   // The random part keeps a later process that reuses this pid from ever taking this marker for its own.
   const mine = `${process.pid}-${randomUUID()}`;
   const marker = join(owners, mine);
