@@ -15,7 +15,7 @@ const OWN_FILES = {
   1: ["runtime/plan.ts", "runtime/invoke.ts", "runtime/describe.ts"],
   2: ["runtime/stages/policies.ts", "runtime/invoke.ts", "runtime/resume.ts", "runtime/describe.ts"],
   3: ["runtime/stages/call-context.ts", "runtime/invoke.ts", "runtime/resume.ts", "runtime/options.ts"],
-  4: ["approvals/runtime-approvals.ts", "runtime/resume.ts", "runtime/stages/approval-gate.ts"],
+  4: ["runtime/approvals/runtime-approvals.ts", "runtime/resume.ts", "runtime/stages/approval-gate.ts"],
   5: ["approvals/canonical-json.ts", "approvals/hash.ts", "runtime/stages/input-hash.ts", "runtime/resume.ts", "approvals/in-memory-coordinator.ts"],
   6: ["runtime/stages/policies.ts", "runtime/stages/validate-input.ts", "policy/evaluate-batch.ts"],
   7: ["policy/evaluate-batch.ts", "policy/is-decision.ts", "runtime/stages/policies.ts", "runtime/describe.ts"],

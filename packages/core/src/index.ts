@@ -5,17 +5,8 @@ export { agentProcedure } from "./capability/agent-procedure.js";
 export type { AgentProcedureContext, AgentProcedureMeta, ORPCV2BuilderLike, OrpcV2BuilderLike } from "./capability/agent-procedure.js";
 export { agentMeta } from "./capability/agent-meta.js";
 export type { AgentMetaDeclaration } from "./capability/agent-meta.js";
-export type {
-  Actor,
-  ActingAgent,
-  AgentInvocationInfo,
-  AgentMeta,
-  ExposureSurface,
-  MCPToolAnnotations,
-  McpToolAnnotations,
-  RiskLevel,
-  SideEffect,
-} from "./capability/types.js";
+export type { AgentInvocationInfo, AgentMeta, MCPToolAnnotations, McpToolAnnotations } from "./capability/types.js";
+export type { Actor, ActingAgent, ExposureSurface, RiskLevel, SideEffect } from "./vocabulary/types.js";
 
 // Registry
 export { createCapabilityRegistry } from "./registry/create-registry.js";
@@ -32,15 +23,7 @@ export type {
 export { definePolicy } from "./policy/define-policy.js";
 export { allow, deny, hide, requireApproval } from "./policy/decisions.js";
 export { composePolicies } from "./policy/compose.js";
-export type {
-  AgentPolicy,
-  PolicyDecision,
-  PolicyDecisionRecord,
-  PolicyPhase,
-  PolicyRequest,
-  PolicyScope,
-  PolicyMode,
-} from "./policy/types.js";
+export type { AgentPolicy, PolicyDecision, PolicyDecisionRecord, PolicyPhase, PolicyRequest, PolicyScope, PolicyMode } from "./capability/types.js";
 export { defineGovernance } from "./governance/define-governance.js";
 export type { AgentGovernance, PolicyManifestEntry } from "./governance/types.js";
 

@@ -4,7 +4,7 @@ export { ConfigurationError } from "./configuration-error.js";
 export { approvalMessage, CONCEALED_MESSAGE, NOT_FOUND_MESSAGE } from "./messages.js";
 export { toolNameCollision, toolNameMap, type ToolNameMap, type ToolNameRules } from "./tool-name-map.js";
 export { defaultToolName, isReservedToolName, resolveToolName, type ToolSurface } from "../registry/tool-name.js";
-export { isWellFormedActor } from "../capability/types.js";
+export { isWellFormedActor } from "../vocabulary/types.js";
 export { matchesRequester } from "../runtime/resume-guard.js";
 export { toModelError } from "../errors/capability-error.js";
 export type { ModelError } from "../errors/model-error.js";

@@ -1,4 +1,4 @@
-import { actingAgentId } from "../audit/actor-ref.js";
+import { actingAgentId } from "../vocabulary/types.js";
 import { sameApprover } from "./approver-identity.js";
 
 /**

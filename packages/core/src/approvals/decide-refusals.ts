@@ -1,4 +1,4 @@
-import { isWellFormedActor } from "../capability/types.js";
+import { isWellFormedActor } from "../vocabulary/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import type { ErrorCode } from "../errors/codes.js";
 import type { ApprovalDecision, ApprovalStatus } from "./types.js";

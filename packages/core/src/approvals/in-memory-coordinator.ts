@@ -1,4 +1,4 @@
-import type { Actor } from "../capability/types.js";
+import type { Actor } from "../vocabulary/types.js";
 import { approvalAlreadyApprovedError, approvalNotFoundError, approvalNotPendingError, assertApprovalDecision } from "./decide-refusals.js";
 import { isExpired } from "./expiry.js";
 import { isValidQuorum, quorumOf } from "./quorum.js";

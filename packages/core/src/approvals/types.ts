@@ -1,4 +1,4 @@
-import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../capability/types.js";
+import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../vocabulary/types.js";
 import type { ApprovalSealOptions } from "./seal/keys.js";
 
 export type ApprovalStatus = "pending" | "approved" | "rejected" | "expired" | "cancelled" | "consumed";

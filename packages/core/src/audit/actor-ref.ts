@@ -1,5 +1,5 @@
 import type { AuditActorRef } from "./types.js";
-import { ACTOR_KINDS } from "../capability/types.js";
+import { ACTOR_KINDS, actingAgentId } from "../vocabulary/types.js";
 
 /**
  * Evidence keeps `{ id, kind }` and the acting agent's id only; a malformed actor becomes
@@ -18,13 +18,4 @@ export function toAuditActorRef(actor: unknown): AuditActorRef {
     return { id: safeId, kind: "anonymous" };
   }
   return { id: "unknown", kind: "anonymous" };
-}
-
-/** The acting agent's id when the actor carries a well-formed `via`; never its display name (SI-10). */
-export function actingAgentId(actor: unknown): string | undefined {
-  if (typeof actor !== "object" || actor === null) return undefined;
-  const via = (actor as { via?: unknown }).via;
-  if (typeof via !== "object" || via === null) return undefined;
-  const id = (via as { id?: unknown }).id;
-  return typeof id === "string" && id.length > 0 ? id : undefined;
 }

@@ -1,5 +1,5 @@
-import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../capability/types.js";
-import type { PolicyDecisionRecord, PolicyPhase } from "../policy/types.js";
+import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../vocabulary/types.js";
+import type { PolicyDecisionRecord, PolicyPhase } from "../capability/types.js";
 
 /** The combined outcome of a batch's enforced policies. */
 export type PolicyBatchVerdict = "allow" | "deny" | "hide" | "require-approval" | "error";

@@ -1,27 +1,10 @@
-import type { AgentPolicy } from "../policy/types.js";
 import type { CapabilityError } from "../errors/capability-error.js";
+import type { ApprovalRecord } from "../approvals/types.js";
+import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../vocabulary/types.js";
 
-/** Where a capability can be reached from. `direct` is server code; model surfaces are `aiSdk` and `mcp`. */
-export type ExposureSurface = "direct" | "aiSdk" | "mcp" | "workflow" | "test";
-export type SideEffect = "none" | "read" | "write" | "destructive" | "external";
-export type RiskLevel = "low" | "medium" | "high" | "critical";
-
-/** Who asks. Always taken from authenticated transport or app state, never from model output (SI-3). */
-export type Actor = {
-  id: string;
-  kind: "user" | "service" | "automation" | "anonymous";
-  displayName?: string;
-  /** Application-defined; the runtime never interprets it. */
-  attributes?: Record<string, unknown>;
-  /**
-   * The agent or client acting for this actor (an OAuth client id, a bot's service identity). Set by adapters from
-   * transport authentication or by the host's options, never from model input (SI-3).
-   */
-  via?: ActingAgent;
-};
-
-/** The acting agent recorded beside the actor: who carried the request, not who asked. */
-export type ActingAgent = { id: string; displayName?: string };
+// A capability's metadata names its policies (`policies: AgentPolicy[]`) and every policy reads that metadata
+// (`req.capability.meta`): the two types are one recursive group, declared here together with the rest of the
+// policy contract. policy/ builds policies and evaluates them on top of this (docs/architecture/packages.md).
 
 /** Structural mirror of MCP ToolAnnotations (core imports no protocol SDK). */
 export type MCPToolAnnotations = {
@@ -75,31 +58,57 @@ export type AgentInvocationInfo = {
   invocationId?: string;
 };
 
-export const EXPOSURE_SURFACES: readonly ExposureSurface[] = ["direct", "aiSdk", "mcp", "workflow", "test"];
-export const SIDE_EFFECTS: readonly SideEffect[] = ["none", "read", "write", "destructive", "external"];
-export const RISK_LEVELS: readonly RiskLevel[] = ["low", "medium", "high", "critical"];
-export const ACTOR_KINDS: readonly Actor["kind"][] = ["user", "service", "automation", "anonymous"];
-export const MODEL_SURFACES: readonly ExposureSurface[] = ["aiSdk", "mcp"];
+// The policy contract (docs/architecture/spec/core.md#core-3).
 
-export function isWriteLike(sideEffect: SideEffect): boolean {
-  return sideEffect === "write" || sideEffect === "destructive" || sideEffect === "external";
-}
+export type PolicyPhase = "discovery" | "invocation" | "execution";
 
-export function isExposureSurface(value: unknown): value is ExposureSurface {
-  return typeof value === "string" && (EXPOSURE_SURFACES as readonly string[]).includes(value);
-}
+export type PolicyDecision =
+  | { type: "allow"; metadata?: Record<string, unknown> }
+  | { type: "deny"; code?: string; message?: string }
+  | { type: "hide" }
+  | { type: "require-approval"; reason: string; approvalType?: string; expiresInMs?: number; quorum?: number };
 
-/** A well-formed actor: object, non-empty string id, valid kind. docs/architecture/spec/core.md#core-1 */
-export function isWellFormedActor(value: unknown): value is Actor {
-  if (typeof value !== "object" || value === null) return false;
-  const a = value as { id?: unknown; kind?: unknown };
-  return typeof a.id === "string" && a.id.length > 0 && (ACTOR_KINDS as readonly unknown[]).includes(a.kind) && isAbsentOrActingAgent((value as { via?: unknown }).via);
-}
+export type PolicyRequest = {
+  phase: PolicyPhase;
+  capability: { id: string; meta: AgentMeta };
+  surface: ExposureSurface;
+  actor: Actor;
+  /** The application context as passed, without an `agent` key. */
+  context: unknown;
+  /** The validated input; undefined at discovery. */
+  input?: unknown;
+  /** Present for resumed executions. */
+  approval?: ApprovalRecord;
+};
 
-/** `via` is optional; when present it must name an agent, or nobody can tell who acted (fail closed). */
-function isAbsentOrActingAgent(via: unknown): boolean {
-  if (via === undefined) return true;
-  if (typeof via !== "object" || via === null) return false;
-  const v = via as { id?: unknown; displayName?: unknown };
-  return typeof v.id === "string" && v.id.length > 0 && (v.displayName === undefined || typeof v.displayName === "string");
-}
+export type PolicyScope = {
+  capabilities?: {
+    ids?: readonly string[];
+    tags?: readonly string[];
+    sideEffects?: readonly SideEffect[];
+    risks?: readonly RiskLevel[];
+  };
+  surfaces?: readonly ExposureSurface[];
+  /** Acting-agent ids (`actor.via.id`); a request without an acting agent matches no `via` selector. */
+  via?: readonly string[];
+};
+
+/** `"shadow"`: evaluated beside the enforced policies, never changing an outcome; divergences are audited. */
+export type PolicyMode = "enforce" | "shadow";
+
+export type AgentPolicy = {
+  name: string;
+  phases: readonly PolicyPhase[];
+  scope?: PolicyScope;
+  /** Default `"enforce"`. */
+  mode?: PolicyMode;
+  evaluate(req: PolicyRequest): PolicyDecision | Promise<PolicyDecision>;
+};
+
+export type PolicyDecisionRecord = {
+  policy: string;
+  type: PolicyDecision["type"] | "error";
+  metadata?: Record<string, unknown>;
+};
+
+export const POLICY_PHASES: readonly PolicyPhase[] = ["discovery", "invocation", "execution"];

@@ -1,4 +1,4 @@
-import type { RiskLevel } from "../capability/types.js";
+import type { RiskLevel } from "../vocabulary/types.js";
 import { pairByOccurrence } from "./pair-by-occurrence.js";
 import type { CapabilityEntry, Change, ChangeKind } from "./types.js";
 

@@ -1,4 +1,4 @@
-import type { ExposureSurface } from "../capability/types.js";
+import type { ExposureSurface } from "../vocabulary/types.js";
 import type { AgentCapability } from "../registry/types.js";
 import { sortedByCodeUnit } from "./code-unit-order.js";
 import type { CapabilityEntry } from "./types.js";

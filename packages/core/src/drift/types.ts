@@ -1,4 +1,4 @@
-import type { ExposureSurface, RiskLevel, SideEffect } from "../capability/types.js";
+import type { ExposureSurface, RiskLevel, SideEffect } from "../vocabulary/types.js";
 
 /** Widening: the agent gained reach, or a control weakened (docs/architecture/spec/cli.md#cli-7). */
 export type ChangeKind = "widening" | "narrowing" | "neutral";

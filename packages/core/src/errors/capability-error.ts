@@ -64,7 +64,7 @@ export class CapabilityError extends Error {
   }
 }
 
-/** What every adapter sends to a model for an error (docs/architecture/spec/core.md#core-9 "Model serialization"). */
+// What every adapter sends to a model for an error (docs/architecture/spec/core.md#core-9 "Model serialization").
 export function toModelError(error: CapabilityError): ModelError {
   return modelErrorOf(error);
 }

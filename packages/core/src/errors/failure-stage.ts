@@ -1,4 +1,4 @@
-/** Where in the pipeline a governed failure happened; every error code has a default stage (codes.ts). */
+// Where in the pipeline a governed failure happened; every error code has a default stage (codes.ts).
 export type FailureStage =
   | "discovery"
   | "input-validation"

@@ -1,5 +1,5 @@
 import { policyScopeMatches } from "../policy/scope.js";
-import type { PolicyScope } from "../policy/types.js";
+import type { PolicyScope } from "../capability/types.js";
 import type { AgentCapability } from "../registry/types.js";
 
 /**

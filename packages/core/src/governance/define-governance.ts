@@ -1,7 +1,7 @@
 import { flattenPolicies } from "../policy/compose.js";
 import { isAgentPolicy, isShadowPolicy } from "../policy/is-policy.js";
 import { normalizePolicyScope } from "../policy/scope.js";
-import type { AgentPolicy } from "../policy/types.js";
+import type { AgentPolicy } from "../capability/types.js";
 import type { AgentCapability, CapabilityRegistry } from "../registry/types.js";
 import { resolvePolicyCandidates } from "./candidates.js";
 import type { AgentGovernance, PolicyManifestEntry } from "./types.js";

@@ -1,4 +1,4 @@
-import type { AgentPolicy, PolicyPhase, PolicyScope } from "../policy/types.js";
+import type { AgentPolicy, PolicyPhase, PolicyScope } from "../capability/types.js";
 import type { CapabilityRegistry } from "../registry/types.js";
 
 export type PolicyManifestEntry = {

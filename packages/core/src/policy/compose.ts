@@ -3,7 +3,7 @@ import { isPolicyDecision } from "./is-decision.js";
 import { isAgentPolicy } from "./is-policy.js";
 import { pinPolicy } from "./pin-policy.js";
 import { policyScopeAdmitsActor, policyScopeMatches } from "./scope.js";
-import type { AgentPolicy, PolicyDecision, PolicyRequest } from "./types.js";
+import type { AgentPolicy, PolicyDecision, PolicyRequest } from "../capability/types.js";
 
 // Module-private, so only composePolicies can mark a composite; non-enumerable, so it stays out of sight.
 const MEMBERS = Symbol("orpc-agent.composedPolicies");

@@ -1,5 +1,5 @@
 import { isValidQuorum } from "../approvals/quorum.js";
-import type { PolicyDecision } from "./types.js";
+import type { PolicyDecision } from "../capability/types.js";
 
 type AllowDecision = Extract<PolicyDecision, { type: "allow" }>;
 type DenyDecision = Extract<PolicyDecision, { type: "deny" }>;

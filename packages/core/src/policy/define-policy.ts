@@ -1,6 +1,6 @@
-import { describeValue } from "../capability/validate-meta.js";
+import { describeValue } from "../internal/describe-value.js";
 import { normalizePolicyScope } from "./scope.js";
-import { POLICY_PHASES, type AgentPolicy, type PolicyMode, type PolicyPhase, type PolicyScope } from "./types.js";
+import { POLICY_PHASES, type AgentPolicy, type PolicyMode, type PolicyPhase, type PolicyScope } from "../capability/types.js";
 
 export type DefinePolicyOptions = {
   /** Phases the policy takes part in; default `["invocation"]`. */

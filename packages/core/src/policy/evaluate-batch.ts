@@ -1,6 +1,6 @@
 import { isPromiseLike, monotonicNow, timerDelay } from "../internal/promise.js";
 import { isPolicyDecision } from "./is-decision.js";
-import type { AgentPolicy, PolicyDecision, PolicyDecisionRecord, PolicyRequest } from "./types.js";
+import type { AgentPolicy, PolicyDecision, PolicyDecisionRecord, PolicyRequest } from "../capability/types.js";
 
 export type ApprovalDemand = { policy: string; reason: string; approvalType?: string; expiresInMs?: number; quorum?: number };
 

@@ -1,6 +1,6 @@
 import { isPromiseLike, monotonicNow } from "../internal/promise.js";
 import { evaluatePolicyBatch, type PolicyBatchResult } from "./evaluate-batch.js";
-import type { AgentPolicy, PolicyDecisionRecord, PolicyRequest } from "./types.js";
+import type { AgentPolicy, PolicyDecisionRecord, PolicyRequest } from "../capability/types.js";
 
 /** A shadow policy whose stance differed from the enforced verdict of its batch. */
 export type ShadowDivergence = { policy: string; decision: PolicyDecisionRecord["type"] };

@@ -1,5 +1,5 @@
 import { isValidQuorum } from "../approvals/quorum.js";
-import type { PolicyDecision } from "./types.js";
+import type { PolicyDecision } from "../capability/types.js";
 
 /**
  * Whether a policy returned one of the four decision shapes (docs/architecture/spec/core.md#core-3-1 step 3); anything else,

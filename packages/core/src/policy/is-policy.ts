@@ -1,4 +1,4 @@
-import type { AgentPolicy } from "./types.js";
+import type { AgentPolicy } from "../capability/types.js";
 
 /** Structural check shared by meta validation and defineGovernance (docs/architecture/spec/core.md#core-2-2, docs/architecture/spec/core.md#core-4). */
 export function isAgentPolicy(value: unknown): value is AgentPolicy {

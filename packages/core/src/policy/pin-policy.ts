@@ -1,4 +1,4 @@
-import type { AgentPolicy } from "./types.js";
+import type { AgentPolicy } from "../capability/types.js";
 
 /**
  * A policy read once into a frozen object of data properties, so whether it is enforced or shadow (and its name,

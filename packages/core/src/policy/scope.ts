@@ -1,12 +1,6 @@
-import {
-  EXPOSURE_SURFACES,
-  RISK_LEVELS,
-  SIDE_EFFECTS,
-  type AgentMeta,
-  type ExposureSurface,
-} from "../capability/types.js";
-import { describeValue } from "../capability/validate-meta.js";
-import type { PolicyScope } from "./types.js";
+import type { AgentMeta, PolicyScope } from "../capability/types.js";
+import { EXPOSURE_SURFACES, RISK_LEVELS, SIDE_EFFECTS, type ExposureSurface } from "../vocabulary/types.js";
+import { describeValue } from "../internal/describe-value.js";
 
 const SCOPE_KEYS = ["capabilities", "surfaces", "via"];
 const SELECTOR_KEYS = ["ids", "tags", "sideEffects", "risks"];

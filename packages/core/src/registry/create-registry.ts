@@ -1,4 +1,5 @@
-import { describeValue, isPlainObject } from "../capability/validate-meta.js";
+import { describeValue } from "../internal/describe-value.js";
+import { isPlainObject } from "../internal/plain-object.js";
 import { isOrpcLazy } from "../orpc/procedure.js";
 import { checkToolNameCollisions } from "./collisions.js";
 import { buildRegistry } from "./registry-object.js";

@@ -1,5 +1,6 @@
-import { EXPOSURE_SURFACES, RISK_LEVELS, SIDE_EFFECTS } from "../capability/types.js";
-import { describeValue, isPlainObject } from "../capability/validate-meta.js";
+import { EXPOSURE_SURFACES, RISK_LEVELS, SIDE_EFFECTS } from "../vocabulary/types.js";
+import { describeValue } from "../internal/describe-value.js";
+import { isPlainObject } from "../internal/plain-object.js";
 import type { AgentCapability, CapabilityQuery } from "./types.js";
 
 type CapabilityPredicate = (capability: AgentCapability) => boolean;

@@ -1,6 +1,7 @@
 import type { AnyProcedure } from "@orpc/server";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import type { AgentMeta, ExposureSurface, RiskLevel, SideEffect } from "../capability/types.js";
+import type { AgentMeta } from "../capability/types.js";
+import type { ExposureSurface, RiskLevel, SideEffect } from "../vocabulary/types.js";
 
 /** A procedure tree: each leaf an oRPC procedure, each branch a plain object. */
 export type CapabilityDefs = { [segment: string]: AnyProcedure | CapabilityDefs };

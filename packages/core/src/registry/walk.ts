@@ -1,5 +1,7 @@
 import type { AnyProcedure } from "@orpc/server";
-import { describeValue, isPlainObject, validateAgentMeta } from "../capability/validate-meta.js";
+import { validateAgentMeta } from "./validate-meta.js";
+import { describeValue } from "../internal/describe-value.js";
+import { isPlainObject } from "../internal/plain-object.js";
 import { hasIgnoredAgentMeta, isOrpcLazy, isOrpcProcedure, procedureSchemas } from "../orpc/procedure.js";
 import { isEventIteratorSchema } from "./event-iterator.js";
 import type { AgentCapability, RegistryInspection } from "./types.js";

@@ -1,14 +1,14 @@
 import { canHashSync, sha256Hex, sha256HexAsync } from "../approvals/hash.js";
 import { toAuditActorRef } from "../audit/actor-ref.js";
 import type { AgentAuditEvent } from "../audit/types.js";
-import { isExposureSurface, isWellFormedActor, type ExposureSurface } from "../capability/types.js";
+import { isExposureSurface, isWellFormedActor, type ExposureSurface } from "../vocabulary/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { copyJsonTree } from "../internal/json-tree.js";
 import { isPromiseLike, monotonicNow } from "../internal/promise.js";
 import { evaluatePolicyBatch, type PolicyBatchResult } from "../policy/evaluate-batch.js";
 import { shadowDivergences, type ShadowDivergence } from "../policy/evaluate-shadows.js";
 import { forActingAgent } from "./stages/policies.js";
-import type { AgentPolicy, PolicyRequest } from "../policy/types.js";
+import type { AgentPolicy, PolicyRequest } from "../capability/types.js";
 import { sharedJsonSchema } from "../schema/shared-json-schema.js";
 import { toJsonSchema } from "../schema/to-json-schema.js";
 import type { CapabilityPlan } from "./plan.js";

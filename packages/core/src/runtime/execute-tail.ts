@@ -1,5 +1,5 @@
 import type { ApprovalRecord } from "../approvals/types.js";
-import type { Actor } from "../capability/types.js";
+import type { Actor } from "../vocabulary/types.js";
 import type { AgentInvocationInfo } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { newIdempotencyKey } from "../internal/ids.js";

@@ -1,8 +1,8 @@
 import type { AgentAuditEvent, AgentAuditEventType, AuditActorRef } from "../audit/types.js";
 import { auditedCapabilityId } from "./audit-capability-id.js";
 import { toAuditActorRef } from "../audit/actor-ref.js";
-import type { ExposureSurface } from "../capability/types.js";
-import type { PolicyDecisionRecord } from "../policy/types.js";
+import type { ExposureSurface } from "../vocabulary/types.js";
+import type { PolicyDecisionRecord } from "../capability/types.js";
 import { NOOP_SPAN } from "../tracing/no-op.js";
 import type { SpanHandle } from "../tracing/types.js";
 import type { CapabilityPlan } from "./plan.js";

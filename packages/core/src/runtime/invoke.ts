@@ -1,4 +1,4 @@
-import { isWellFormedActor, type Actor } from "../capability/types.js";
+import { isWellFormedActor, type Actor } from "../vocabulary/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { capabilityNotFound } from "../errors/concealed.js";
 import { newExecutionId } from "../internal/ids.js";

@@ -1,4 +1,4 @@
-import { isExposureSurface, type ExposureSurface } from "../capability/types.js";
+import { isExposureSurface, type ExposureSurface } from "../vocabulary/types.js";
 import type { ExecutionOptions, ResumeOptions } from "./types.js";
 
 // Programmer errors are the only TypeErrors invoke and resume raise; everything else is a governed envelope.

@@ -1,13 +1,13 @@
 import type { AnyProcedure } from "@orpc/server";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { EXPOSURE_SURFACES, type AgentMeta, type ExposureSurface } from "../capability/types.js";
+import type { AgentMeta, AgentPolicy, PolicyPhase } from "../capability/types.js";
+import { EXPOSURE_SURFACES, type ExposureSurface } from "../vocabulary/types.js";
 import type { CapabilityError } from "../errors/capability-error.js";
 import { withoutInputSchema, withWrappedCallOptions } from "../orpc/procedure.js";
 import { SIGNAL_ON_DEMAND, withOnDemandSignal } from "./stages/signal-on-demand.js";
 import { flattenPolicies } from "../policy/compose.js";
 import { isShadowPolicy } from "../policy/is-policy.js";
 import { policyScopeMatches } from "../policy/scope.js";
-import type { AgentPolicy, PolicyPhase } from "../policy/types.js";
 import type { AgentCapability } from "../registry/types.js";
 
 type PoliciesBySurface = Readonly<Record<ExposureSurface, readonly AgentPolicy[]>>;

@@ -1,5 +1,4 @@
-import { actingAgentId } from "../audit/actor-ref.js";
-import { isWellFormedActor } from "../capability/types.js";
+import { actingAgentId, isWellFormedActor } from "../vocabulary/types.js";
 
 /**
  * R2's actor guard (docs/architecture/spec/core.md#core-r2, ADR-029): whether `expected` names the principal that

@@ -1,5 +1,5 @@
 import { hashCanonicalInputAnywhere } from "../approvals/hash.js";
-import { approvalDefinition, wideningSince } from "../approvals/definition.js";
+import { approvalDefinition, wideningSince } from "./approvals/definition.js";
 import type { ApprovalSealer } from "../approvals/seal/sealer.js";
 import type { ApprovalRecord } from "../approvals/types.js";
 import type { ApprovalDemand } from "../policy/evaluate-batch.js";
@@ -9,7 +9,7 @@ import { quorumOf, showsQuorum } from "../approvals/quorum.js";
 import { refusesSelfApproval } from "../approvals/self-approval.js";
 import { recordApprovers, refusesActingAgent } from "../approvals/acting-agent.js";
 import { sameApprover } from "../approvals/approver-identity.js";
-import { isWellFormedActor, type Actor } from "../capability/types.js";
+import { isWellFormedActor, type Actor } from "../vocabulary/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { capabilityNotFound } from "../errors/concealed.js";
 import { frozenCopy } from "../internal/deep-freeze.js";

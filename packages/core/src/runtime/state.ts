@@ -1,7 +1,7 @@
 import type { ApprovalSealer } from "../approvals/seal/sealer.js";
 import type { ApprovalCoordinator, ApprovalDecision, ApprovalRequest } from "../approvals/types.js";
 import type { AuditEmitter } from "../audit/emitter.js";
-import type { ExposureSurface } from "../capability/types.js";
+import type { ExposureSurface } from "../vocabulary/types.js";
 import type { AgentGovernance } from "../governance/types.js";
 import type { TracingAdapter } from "../tracing/types.js";
 import type { CapabilityPlan } from "./plan.js";

@@ -1,4 +1,4 @@
-import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../capability/types.js";
+import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../vocabulary/types.js";
 import type { ApprovalCoordinator, ApprovalRecord, RuntimeApprovals } from "../approvals/types.js";
 import type { CapabilityError } from "../errors/capability-error.js";
 import type { AgentGovernance } from "../governance/types.js";

@@ -1,4 +1,4 @@
-import { isWellFormedActor, type ExposureSurface } from "../capability/types.js";
+import { isWellFormedActor, type ExposureSurface } from "../vocabulary/types.js";
 import { evaluatePolicyBatch } from "../policy/evaluate-batch.js";
 import { forActingAgent } from "./stages/policies.js";
 import type { RuntimeState } from "./state.js";

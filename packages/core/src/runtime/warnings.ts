@@ -1,4 +1,4 @@
-import { isWriteLike, MODEL_SURFACES } from "../capability/types.js";
+import { isWriteLike, MODEL_SURFACES } from "../vocabulary/types.js";
 import type { AgentGovernance } from "../governance/types.js";
 import type { CapabilityPlan } from "./plan.js";
 

@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { describeValue } from "../capability/validate-meta.js";
+import { describeValue } from "../internal/describe-value.js";
 import type { JsonSchemaObject, SchemaConverter } from "./types.js";
 
 // Converter state is module-level on purpose: application and tooling share one core instance (docs/architecture/spec/core.md#core-13, docs/architecture/spec/core.md#core-0).

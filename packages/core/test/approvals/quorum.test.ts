@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { approvalProgress, isValidQuorum, quorumOf } from "../../src/approvals/quorum.js";
-import { buildApprovalRequest } from "../../src/approvals/build-request.js";
+import { buildApprovalRequest } from "../../src/runtime/approvals/build-request.js";
 import { isPolicyDecision } from "../../src/policy/is-decision.js";
 import { requireApproval } from "../../src/policy/decisions.js";
 import { buildProblems, procedureWith, validAgent } from "../registry/fixtures.js";

@@ -1,12 +1,11 @@
 import { os } from "@orpc/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { AgentMeta } from "../../src/capability/types.js";
+import type { AgentMeta, AgentPolicy, PolicyScope } from "../../src/capability/types.js";
 import { defineGovernance } from "../../src/governance/define-governance.js";
 import { composePolicies } from "../../src/policy/compose.js";
 import { allow } from "../../src/policy/decisions.js";
 import { definePolicy } from "../../src/policy/define-policy.js";
-import type { AgentPolicy, PolicyScope } from "../../src/policy/types.js";
 import { createCapabilityRegistry } from "../../src/registry/create-registry.js";
 import type { CapabilityRegistry } from "../../src/registry/types.js";
 import { agentMeta } from "@orpc-agent/core";

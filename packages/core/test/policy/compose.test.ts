@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { composePolicies, flattenPolicies } from "../../src/policy/compose.js";
 import { allow, deny, hide, requireApproval } from "../../src/policy/decisions.js";
 import { definePolicy } from "../../src/policy/define-policy.js";
-import type { AgentPolicy, PolicyDecision } from "../../src/policy/types.js";
+import type { AgentPolicy, PolicyDecision } from "../../src/capability/types.js";
 import { refundRequest } from "./refund-request.js";
 
 const request = refundRequest;

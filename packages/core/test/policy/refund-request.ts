@@ -1,5 +1,4 @@
-import type { AgentMeta } from "../../src/capability/types.js";
-import type { PolicyRequest } from "../../src/policy/types.js";
+import type { AgentMeta, PolicyRequest } from "../../src/capability/types.js";
 
 /** The capability the policy tests judge: a high-risk finance write exposed on MCP. */
 export const refundMeta: AgentMeta = { description: "Refund", expose: { mcp: true }, sideEffect: "write", risk: "high", tags: ["finance"] };

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMeta } from "../../src/capability/types.js";
+import type { AgentMeta, PolicyScope } from "../../src/capability/types.js";
 import { normalizePolicyScope, policyScopeMatches } from "../../src/policy/scope.js";
-import type { PolicyScope } from "../../src/policy/types.js";
 
 function capability(id: string, meta: Partial<AgentMeta> = {}): { id: string; meta: AgentMeta } {
   return { id, meta: { description: id, expose: { mcp: true }, sideEffect: "read", risk: "low", tags: [], ...meta } };

@@ -1,4 +1,4 @@
-import type { Actor } from "../../capability/types.js";
+import type { Actor } from "../../vocabulary/types.js";
 import { quorumOf } from "../quorum.js";
 import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from "../types.js";
 import { decisionSealText, requestSealText } from "./content.js";

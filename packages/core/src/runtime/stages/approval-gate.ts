@@ -1,11 +1,11 @@
-import { buildApprovalRequest } from "../../approvals/build-request.js";
-import { approvalDefinition, manifestDigest } from "../../approvals/definition.js";
+import { buildApprovalRequest } from "../approvals/build-request.js";
+import { approvalDefinition, manifestDigest } from "../approvals/definition.js";
 import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from "../../approvals/types.js";
 import { refusesSelfApproval } from "../../approvals/self-approval.js";
 import { refusesActingAgent } from "../../approvals/acting-agent.js";
 import { sameApprover } from "../../approvals/approver-identity.js";
 import { toAuditActorRef } from "../../audit/actor-ref.js";
-import type { Actor } from "../../capability/types.js";
+import type { Actor } from "../../vocabulary/types.js";
 import { isAcceptableApprover } from "../../approvals/approver.js";
 import { isExpired } from "../../approvals/expiry.js";
 import { quorumOf } from "../../approvals/quorum.js";

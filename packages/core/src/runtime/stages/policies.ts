@@ -1,4 +1,4 @@
-import type { Actor } from "../../capability/types.js";
+import type { Actor } from "../../vocabulary/types.js";
 import { CapabilityError } from "../../errors/capability-error.js";
 import { capabilityNotFound } from "../../errors/concealed.js";
 import type { DeniedReason } from "../../audit/types.js";
@@ -7,7 +7,7 @@ import { evaluateWithShadows, type ShadowDivergence, type ShadowedBatch } from "
 import { policyScopeAdmitsActor } from "../../policy/scope.js";
 import { isPromiseLike } from "../../internal/promise.js";
 import type { ApprovalRecord } from "../../approvals/types.js";
-import type { AgentPolicy, PolicyPhase, PolicyRequest } from "../../policy/types.js";
+import type { AgentPolicy, PolicyPhase, PolicyRequest } from "../../capability/types.js";
 import type { SpanHandle } from "../../tracing/types.js";
 import type { Execution } from "../execution.js";
 import { emit, recordPolicyDecisions } from "../execution.js";

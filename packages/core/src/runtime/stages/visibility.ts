@@ -1,4 +1,4 @@
-import { isWellFormedActor, type Actor } from "../../capability/types.js";
+import { isWellFormedActor, type Actor } from "../../vocabulary/types.js";
 import { isPromiseLike } from "../../internal/promise.js";
 import type { Execution } from "../execution.js";
 import { runPolicyBatch } from "./policies.js";

@@ -1,6 +1,6 @@
 import { canonicalJson } from "../../approvals/canonical-json.js";
 import type { RemoteSurface } from "../../client/types.js";
-import type { ExposureSurface } from "../../capability/types.js";
+import type { ExposureSurface } from "../../vocabulary/types.js";
 import type { AgentCapability } from "../../registry/types.js";
 import { toJsonSchema } from "../../schema/to-json-schema.js";
 import type { JsonSchemaObject } from "../../schema/types.js";

@@ -1,5 +1,5 @@
 import type { AuditActorRef } from "../../audit/types.js";
-import type { ExposureSurface } from "../../capability/types.js";
+import type { ExposureSurface } from "../../vocabulary/types.js";
 import type { RemoteExecutionResult } from "../../client/types.js";
 
 // The invocation journal (docs/architecture/spec/distributed.md#distributed-5-3): the record of which worker holds an invocation and what

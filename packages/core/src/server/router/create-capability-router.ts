@@ -1,5 +1,5 @@
 import { ORPCError, os, type Context } from "@orpc/server";
-import { isWellFormedActor, isWriteLike, type Actor } from "../../capability/types.js";
+import { isWellFormedActor, isWriteLike, type Actor } from "../../vocabulary/types.js";
 import type { RemoteOperation } from "../../client/types.js";
 import { CapabilityError } from "../../errors/capability-error.js";
 import type { CapabilityRegistry } from "../../registry/types.js";

@@ -1,5 +1,5 @@
 import type { Context, Procedure, Schema } from "@orpc/server";
-import type { Actor } from "../../capability/types.js";
+import type { Actor } from "../../vocabulary/types.js";
 import type {
   DescribeRequest,
   DescribeResponse,

@@ -1,4 +1,4 @@
-import { isExposureSurface } from "../../capability/types.js";
+import { isExposureSurface } from "../../vocabulary/types.js";
 import { CORRELATION_ID_PATTERN, INVOCATION_ID_PATTERN } from "../../client/protocol.js";
 import { createDigestCache } from "../descriptors/digest.js";
 import { describeRemote } from "./describe.js";

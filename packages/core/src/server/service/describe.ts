@@ -1,4 +1,4 @@
-import type { Actor } from "../../capability/types.js";
+import type { Actor } from "../../vocabulary/types.js";
 import type { DescribeResponse, RemoteDescriptor, RemoteSurface } from "../../client/types.js";
 import type { AgentRuntime, DescribeScope } from "../../runtime/types.js";
 import { catalogDigest } from "../descriptors/digest.js";

@@ -1,4 +1,4 @@
-import { isWriteLike } from "../../capability/types.js";
+import { isWriteLike } from "../../vocabulary/types.js";
 import type { CapabilityRegistry } from "../../registry/types.js";
 import type { ExecutionResult } from "../../runtime/types.js";
 

@@ -1,4 +1,4 @@
-import type { Actor, ExposureSurface } from "../../capability/types.js";
+import type { Actor, ExposureSurface } from "../../vocabulary/types.js";
 import { matchesRequester } from "../../runtime/resume-guard.js";
 import type { InvocationRecord } from "../journal/types.js";
 

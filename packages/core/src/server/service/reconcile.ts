@@ -1,4 +1,4 @@
-import type { Actor, ExposureSurface } from "../../capability/types.js";
+import type { Actor, ExposureSurface } from "../../vocabulary/types.js";
 import type { ReconcileResult, RemoteExecutionResult } from "../../client/types.js";
 import { decodeOutcome } from "./outcome-codec.js";
 import { isCallersRecord } from "./principal.js";

@@ -1,5 +1,5 @@
 import { toAuditActorRef } from "../../audit/actor-ref.js";
-import { isWellFormedActor } from "../../capability/types.js";
+import { isWellFormedActor } from "../../vocabulary/types.js";
 import { REMOTE_PROTOCOL } from "../../client/protocol.js";
 import type { JournalResolveTarget, InvocationRecord } from "../journal/types.js";
 import { encodeOutcome } from "./outcome-codec.js";

@@ -1,5 +1,5 @@
 import type { AuditActorRef } from "../../audit/types.js";
-import type { ExposureSurface } from "../../capability/types.js";
+import type { ExposureSurface } from "../../vocabulary/types.js";
 import type { RemoteSurface } from "../../client/types.js";
 import type { AgentCapability } from "../../registry/types.js";
 import type { ToolNaming } from "../descriptors/tool-names.js";

@@ -1,5 +1,5 @@
 import type { AuditActorRef } from "../../audit/types.js";
-import type { Actor, ExposureSurface } from "../../capability/types.js";
+import type { Actor, ExposureSurface } from "../../vocabulary/types.js";
 import type { DescribeResponse, ReconcileResult, RemoteExecutionResult, RemoteSurface } from "../../client/types.js";
 import type { AgentRuntime, DescribeScope } from "../../runtime/types.js";
 import type { ToolNaming } from "../descriptors/tool-names.js";

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { allow, requireApproval } from "../../../src/policy/decisions.js";
 import { definePolicy } from "../../../src/policy/define-policy.js";
 import { evaluatePolicyBatch, type PolicyBatchResult } from "../../../src/policy/evaluate-batch.js";
-import type { AgentPolicy } from "../../../src/policy/types.js";
+import type { AgentPolicy } from "../../../src/capability/types.js";
 import { refundRequest } from "../../policy/refund-request.js";
 
 const request = refundRequest();

@@ -1,9 +1,9 @@
-import { toAuditActorRef } from "../audit/actor-ref.js";
-import type { AuditEmitter } from "../audit/emitter.js";
-import type { AgentAuditEvent } from "../audit/types.js";
-import { isWellFormedActor, type Actor } from "../capability/types.js";
-import type { ApprovalSealer } from "./seal/sealer.js";
-import type { ApprovalCoordinator, ApprovalRecord, ApprovalRequest } from "./types.js";
+import { toAuditActorRef } from "../../audit/actor-ref.js";
+import type { AuditEmitter } from "../../audit/emitter.js";
+import type { AgentAuditEvent } from "../../audit/types.js";
+import { isWellFormedActor, type Actor } from "../../vocabulary/types.js";
+import type { ApprovalSealer } from "../../approvals/seal/sealer.js";
+import type { ApprovalCoordinator, ApprovalRecord, ApprovalRequest } from "../../approvals/types.js";
 
 export type ReRequestApprovalOptions = {
   /** Who re-requests; recorded in the audit event, never the requester of the fresh approval. */

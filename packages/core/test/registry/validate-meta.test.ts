@@ -1,8 +1,8 @@
 import { os } from "@orpc/server";
 import { describe, expect, it } from "vitest";
-import { normalizeAgentMeta, validateAgentMeta } from "../../src/capability/validate-meta.js";
+import { normalizeAgentMeta, validateAgentMeta } from "../../src/registry/validate-meta.js";
 import { createCapabilityRegistry } from "../../src/registry/create-registry.js";
-import { buildError, buildProblems, procedureWith, validAgent } from "../registry/fixtures.js";
+import { buildError, buildProblems, procedureWith, validAgent } from "./fixtures.js";
 import { agentMeta } from "@orpc-agent/core";
 
 const PATH = "orders.refund";

@@ -1,13 +1,13 @@
-import type { ExposureSurface } from "../capability/types.js";
-import { capabilityChanges } from "../drift/capability-changes.js";
-import { capabilityEntry } from "../drift/capability-entry.js";
-import { pairByOccurrence } from "../drift/pair-by-occurrence.js";
-import type { CapabilityEntry, Change } from "../drift/types.js";
-import type { AgentGovernance } from "../governance/types.js";
-import { sha256HexAsync } from "./hash.js";
-import { canonicalJson } from "./canonical-json.js";
-import { defaultToolName } from "../registry/tool-name.js";
-import type { CapabilityPlan } from "../runtime/plan.js";
+import type { ExposureSurface } from "../../vocabulary/types.js";
+import { capabilityChanges } from "../../drift/capability-changes.js";
+import { capabilityEntry } from "../../drift/capability-entry.js";
+import { pairByOccurrence } from "../../drift/pair-by-occurrence.js";
+import type { CapabilityEntry, Change } from "../../drift/types.js";
+import type { AgentGovernance } from "../../governance/types.js";
+import { sha256HexAsync } from "../../approvals/hash.js";
+import { canonicalJson } from "../../approvals/canonical-json.js";
+import { defaultToolName } from "../../registry/tool-name.js";
+import type { CapabilityPlan } from "../plan.js";
 
 /**
  * What an approval was asked under (issue 29): the capability's governance entry, as `orpc-agent snapshot` records

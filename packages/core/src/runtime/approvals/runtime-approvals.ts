@@ -1,15 +1,15 @@
-import { toAuditActorRef } from "../audit/actor-ref.js";
-import type { AgentAuditEvent } from "../audit/types.js";
-import type { AuditEmitter } from "../audit/emitter.js";
-import { CapabilityError } from "../errors/capability-error.js";
-import { refusesSelfApproval, type SelfApprovalRule } from "./self-approval.js";
+import { toAuditActorRef } from "../../audit/actor-ref.js";
+import type { AgentAuditEvent } from "../../audit/types.js";
+import type { AuditEmitter } from "../../audit/emitter.js";
+import { CapabilityError } from "../../errors/capability-error.js";
+import { refusesSelfApproval, type SelfApprovalRule } from "../../approvals/self-approval.js";
 import { reRequestApproval } from "./re-request.js";
-import type { ApprovalSealer } from "./seal/sealer.js";
-import { refusesActingAgent } from "./acting-agent.js";
-import { approvalAlreadyApprovedError, approvalNotFoundError, assertApprovalDecision } from "./decide-refusals.js";
-import { approvalProgress, quorumOf } from "./quorum.js";
-import { sameApprover } from "./approver-identity.js";
-import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, ApprovalRequest, RuntimeApprovals } from "./types.js";
+import type { ApprovalSealer } from "../../approvals/seal/sealer.js";
+import { refusesActingAgent } from "../../approvals/acting-agent.js";
+import { approvalAlreadyApprovedError, approvalNotFoundError, assertApprovalDecision } from "../../approvals/decide-refusals.js";
+import { approvalProgress, quorumOf } from "../../approvals/quorum.js";
+import { sameApprover } from "../../approvals/approver-identity.js";
+import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, ApprovalRequest, RuntimeApprovals } from "../../approvals/types.js";
 
 /**
  * `runtime.approvals`: the coordinator, with `decide` guarded and audited (docs/architecture/spec/core.md#core-10). Self-approval is refused

@@ -1,15 +1,11 @@
-import { isReservedToolName } from "../registry/tool-name.js";
+import { isReservedToolName } from "./tool-name.js";
 import { frozenCopy } from "../internal/deep-freeze.js";
+import { describeValue } from "../internal/describe-value.js";
+import { isPlainObject } from "../internal/plain-object.js";
 import { pinPolicy } from "../policy/pin-policy.js";
 import { isValidQuorum } from "../approvals/quorum.js";
-import {
-  EXPOSURE_SURFACES,
-  RISK_LEVELS,
-  SIDE_EFFECTS,
-  isWriteLike,
-  type AgentMeta,
-  type SideEffect,
-} from "./types.js";
+import type { AgentMeta } from "../capability/types.js";
+import { EXPOSURE_SURFACES, RISK_LEVELS, SIDE_EFFECTS, isWriteLike, type SideEffect } from "../vocabulary/types.js";
 
 const AGENT_META_KEYS: ReadonlySet<string> = new Set([
   "description",
@@ -258,13 +254,6 @@ function isWellFormedPolicy(value: unknown): boolean {
   );
 }
 
-/** Object literal or `Object.create(null)`: what meta fields and capability branches must be. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
 function isStringArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (const item of value) if (typeof item !== "string") return false;
@@ -273,25 +262,4 @@ function isStringArray(value: unknown): boolean {
 
 function isPositiveFinite(value: unknown): boolean {
   return typeof value === "number" && Number.isFinite(value) && value > 0;
-}
-
-/** A short rendering of an offending value for problem messages: `1`, `"true"`, `null`, `an array`. */
-export function describeValue(value: unknown): string {
-  switch (typeof value) {
-    case "string":
-      return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-    case "number":
-    case "boolean":
-    case "undefined":
-      return String(value);
-    case "bigint":
-      return `${value}n`;
-    case "symbol":
-      return value.toString();
-    case "function":
-      return "a function";
-    default:
-      if (value === null) return "null";
-      return Array.isArray(value) ? "an array" : "an object";
-  }
 }

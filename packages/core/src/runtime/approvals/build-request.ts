@@ -1,9 +1,9 @@
-import type { Actor, ExposureSurface } from "../capability/types.js";
-import { newApprovalId } from "../internal/ids.js";
-import type { ApprovalDemand } from "../policy/evaluate-batch.js";
-import type { CapabilityPlan } from "../runtime/plan.js";
-import { canonicalJson } from "./canonical-json.js";
-import type { ApprovalRequest } from "./types.js";
+import type { Actor, ExposureSurface } from "../../vocabulary/types.js";
+import { newApprovalId } from "../../internal/ids.js";
+import type { ApprovalDemand } from "../../policy/evaluate-batch.js";
+import type { CapabilityPlan } from "../plan.js";
+import { canonicalJson } from "../../approvals/canonical-json.js";
+import type { ApprovalRequest } from "../../approvals/types.js";
 
 /**
  * Merges the static gate and every require-approval stance into one request (docs/architecture/spec/core.md#core-10 "Request building"):
@@ -20,7 +20,7 @@ export function buildApprovalRequest(init: {
   demands: readonly ApprovalDemand[];
   requestedAt: Date;
   defaultExpiresInMs: number;
-  /** What the capability's governance was at request time (approvals/definition.ts). */
+  /** What the capability's governance was at request time (definition.ts). */
   definition?: { definition: unknown; digest: string; manifestDigest: string | undefined };
 }): ApprovalRequest {
   const { plan, demands } = init;

@@ -1,8 +1,8 @@
 import { os } from "@orpc/server";
 import { describe, expect, it } from "vitest";
-import { approvalDefinition, wideningSince } from "../../src/approvals/definition.js";
-import { agentMeta, agentProcedure, createCapabilityRegistry, defineGovernance } from "../../src/index.js";
-import { buildCapabilityPlan } from "../../src/runtime/plan.js";
+import { approvalDefinition, wideningSince } from "../../../src/runtime/approvals/definition.js";
+import { agentMeta, agentProcedure, createCapabilityRegistry, defineGovernance } from "../../../src/index.js";
+import { buildCapabilityPlan } from "../../../src/runtime/plan.js";
 
 function planOf(agent: Record<string, unknown>) {
   const procedure = agentProcedure(os).meta(agentMeta({ description: "Pay.", expose: { direct: true }, sideEffect: "write", risk: "high", ...agent } as never)).handler(() => "ok");
