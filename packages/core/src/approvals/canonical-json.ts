@@ -3,7 +3,7 @@
 // a hash must never bind less than what executes (docs/architecture/spec/core.md#core-15-item-11).
 
 import { MAX_INPUT_VALUES } from "../internal/input-limits.js";
-import { OpenObjects } from "../internal/open-objects.js";
+import { enterOpen, isOpen, leaveOpen, type OpenObjects } from "../internal/open-objects.js";
 
 /**
  * Thrown when a value has no canonical JSON form. Internal: the runtime maps it to
@@ -51,7 +51,7 @@ function formatPath(path: (string | number)[]): string {
 export function canonicalJson(value: unknown): string {
   let out: string | undefined;
   try {
-    out = serialize(value, "", { open: new OpenObjects(), values: 0 }, true);
+    out = serialize(value, "", { stack: [], deep: undefined, values: 0 }, true);
   } catch (error) {
     if (error instanceof Unrepresentable) throw new UnserializableInputError(error.reason, { path: error.reversedPath.reverse() });
     // A throwing getter or toJSON, or nesting too deep for the stack: no canonical form either.
@@ -62,7 +62,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** The walk's state: the containers open above this point (cycle check) and the values written so far (budget). */
-type Walk = { readonly open: OpenObjects; values: number };
+type Walk = OpenObjects & { values: number };
 
 /** One more value written; a `toJSON` minting fresh objects on every call must not keep the walk going for ever. */
 function count(walk: Walk): void {
@@ -97,8 +97,8 @@ function serialize(value: unknown, key: string | number, walk: Walk, honourToJSO
     if (typeof toJSON === "function") return serialize(toJSON.call(object, String(key)), key, walk, false);
   }
 
-  if (walk.open.has(object)) throw new Unrepresentable("cycle");
-  walk.open.push(object);
+  if (isOpen(walk, object)) throw new Unrepresentable("cycle");
+  enterOpen(walk, object);
   try {
     if (Array.isArray(object)) return serializeArray(object, walk);
     const proto = Object.getPrototypeOf(object);
@@ -108,7 +108,7 @@ function serialize(value: unknown, key: string | number, walk: Walk, honourToJSO
     }
     return serializeObject(object as Record<string, unknown>, walk);
   } finally {
-    walk.open.pop();
+    leaveOpen(walk);
   }
 }
 

@@ -1,5 +1,5 @@
 import { MAX_INPUT_DEPTH, MAX_INPUT_VALUES } from "./input-limits.js";
-import { OpenObjects } from "./open-objects.js";
+import { enterOpen, isOpen, leaveOpen, type OpenObjects } from "./open-objects.js";
 
 /**
  * The one value every observer of an execution shares (SI-6): policies, the approval request and hash, the audit
@@ -56,11 +56,12 @@ class Refusal {
   ) {}
 }
 
-type Walk = { readonly open: OpenObjects; values: number };
+/** The containers open above the current position (cycle check), and the values read so far (budget). */
+type Walk = OpenObjects & { values: number };
 
 function walkInput(value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
-  const walk: Walk = { open: new OpenObjects(), values: 0 };
+  const walk: Walk = { stack: [], deep: undefined, values: 0 };
   try {
     return snapshot(value, "", walk, 0);
   } catch (error) {
@@ -118,17 +119,12 @@ function snapshotWithoutToJSON(value: unknown, key: string, walk: Walk, depth: n
 
 /**
  * Opens a container: past the depth limit, or already open further up (a child leading back to it), it is refused.
- * Every opener pairs it with `close` in a `finally`.
+ * Closed with `leaveOpen` once its children are copied; a refusal abandons the whole walk, so nothing closes then.
  */
 function open(value: object, walk: Walk, depth: number): void {
   if (depth >= MAX_INPUT_DEPTH) throw new Refusal("too-deep");
-  if (walk.open.has(value)) throw new Refusal("cycle");
-  walk.open.push(value);
-}
-
-/** Counts one more value against the budget. */
-function count(walk: Walk): void {
-  if (++walk.values > MAX_INPUT_VALUES) throw new Refusal("too-large");
+  if (isOpen(walk, value)) throw new Refusal("cycle");
+  enterOpen(walk, value);
 }
 
 /** The refusal to rethrow from a child at `key`, with the key added to its path. */
@@ -138,97 +134,78 @@ function at(error: unknown, key: string): Refusal {
   return refusal;
 }
 
+// Each container catches once around its loop, naming the child it was at: the path costs nothing until a refusal.
+
 function array(value: unknown[], walk: Walk, depth: number): unknown {
   open(value, walk, depth);
+  // A length past the budget (a sparse `length = 2 ** 32 - 1`) is refused before a single index is read.
+  if (value.length > MAX_INPUT_VALUES - walk.values) throw new Refusal("too-large");
+  const out: unknown[] = new Array(value.length);
+  let i = 0;
   try {
-    // A length past the budget (a sparse `length = 2 ** 32 - 1`) is refused before a single index is read.
-    if (value.length > MAX_INPUT_VALUES - walk.values) throw new Refusal("too-large");
-    const out: unknown[] = new Array(value.length);
-    for (let i = 0; i < value.length; i++) {
-      let item: unknown;
-      try {
-        count(walk);
-        item = snapshot(value[i], String(i), walk, depth + 1);
-      } catch (error) {
-        throw at(error, String(i));
-      }
-      out[i] = item;
+    for (; i < value.length; i++) {
+      if (++walk.values > MAX_INPUT_VALUES) throw new Refusal("too-large");
+      out[i] = snapshot(value[i], String(i), walk, depth + 1);
     }
-    return Object.freeze(out);
-  } finally {
-    walk.open.pop();
+  } catch (error) {
+    throw at(error, String(i));
   }
+  leaveOpen(walk);
+  return Object.freeze(out);
 }
 
 function object(value: Record<string, unknown>, walk: Walk, depth: number, nullProto: boolean, fromToJSON: boolean): unknown {
   open(value, walk, depth);
+  const out: Record<string, unknown> = nullProto ? Object.create(null) : {};
+  const keys = Object.keys(value);
+  let key = "";
   try {
-    const out: Record<string, unknown> = nullProto ? Object.create(null) : {};
-    const keys = Object.keys(value);
     for (let k = 0; k < keys.length; k++) {
-      const key = keys[k]!;
-      let item: unknown;
-      try {
-        count(walk);
-        item = snapshot(value[key], key, walk, depth + 1);
-      } catch (error) {
-        throw at(error, key);
-      }
+      key = keys[k]!;
+      if (++walk.values > MAX_INPUT_VALUES) throw new Refusal("too-large");
+      const item = snapshot(value[key], key, walk, depth + 1);
       // JSON never calls a toJSON found on a toJSON result; keeping it would let the hash apply it a second time.
       if (fromToJSON && key === "toJSON" && typeof item === "function") continue;
       // An own "__proto__" key stays an own key: assigning it would swap the copy's prototype (SI-6).
       if (key === "__proto__") Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
       else out[key] = item;
     }
-    return Object.freeze(out);
-  } finally {
-    walk.open.pop();
+  } catch (error) {
+    throw at(error, key);
   }
+  leaveOpen(walk);
+  return Object.freeze(out);
 }
 
 function map(value: Map<unknown, unknown>, walk: Walk, depth: number): unknown {
   open(value, walk, depth);
+  const entries: [unknown, unknown][] = [];
   try {
-    const entries: [unknown, unknown][] = [];
-    let i = 0;
     for (const [k, v] of value) {
-      const key = String(i++);
-      let entry: [unknown, unknown];
-      try {
-        count(walk);
-        count(walk);
-        entry = [snapshot(k, "", walk, depth + 1), snapshot(v, "", walk, depth + 1)];
-      } catch (error) {
-        throw at(error, key);
-      }
-      entries.push(entry);
+      walk.values += 2;
+      if (walk.values > MAX_INPUT_VALUES) throw new Refusal("too-large");
+      entries.push([snapshot(k, "", walk, depth + 1), snapshot(v, "", walk, depth + 1)]);
     }
-    return readOnly(new Map(entries), MAP_WRITES);
-  } finally {
-    walk.open.pop();
+  } catch (error) {
+    throw at(error, String(entries.length));
   }
+  leaveOpen(walk);
+  return readOnly(new Map(entries), MAP_WRITES);
 }
 
 function set(value: Set<unknown>, walk: Walk, depth: number): unknown {
   open(value, walk, depth);
+  const items: unknown[] = [];
   try {
-    const items: unknown[] = [];
-    let i = 0;
     for (const v of value) {
-      const key = String(i++);
-      let item: unknown;
-      try {
-        count(walk);
-        item = snapshot(v, "", walk, depth + 1);
-      } catch (error) {
-        throw at(error, key);
-      }
-      items.push(item);
+      if (++walk.values > MAX_INPUT_VALUES) throw new Refusal("too-large");
+      items.push(snapshot(v, "", walk, depth + 1));
     }
-    return readOnly(new Set(items), SET_WRITES);
-  } finally {
-    walk.open.pop();
+  } catch (error) {
+    throw at(error, String(items.length));
   }
+  leaveOpen(walk);
+  return readOnly(new Set(items), SET_WRITES);
 }
 
 const MAP_WRITES = ["set", "delete", "clear"] as const;
