@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { AuditChainRecord, AuditCheckpoint, AuditTrailEntry } from "@orpc-agent/core";
+import { exportReplacer, parseJsonColumn } from "./json-column.js";
 import type { PgLikeClient } from "./load-pg.js";
 
 export type Trail = {
@@ -8,13 +9,26 @@ export type Trail = {
   unchained: number;
 };
 
-// The projection @orpc-agent/postgres reads too (jsonb as text, instants as epoch ms): rows back to hashed records.
-const EVENT_SELECT =
-  "select id::text as id, chain_id, seq::text as seq_text, prev_hash, hash, receipt_id, type, (extract(epoch from at) * 1000)::float8 as at_ms, surface, actor_id, actor_kind, execution_id, capability_id, correlation_id, input_hash, data::text as data";
-const CHECKPOINT_SELECT =
-  "select id::text as id, chain_id, seq::text as seq_text, hash, (extract(epoch from at) * 1000)::float8 as at_ms, key_id, lost::text as lost, signature";
+// Rows back to hashed records, projected as @orpc-agent/postgres's readPgAuditTrail does (jsonb as text, instants as
+// epoch ms). Writers store whole milliseconds: an instant with a sub-millisecond part was edited, so it is also read
+// exactly (`at_exact`) and can no longer round back to the value that was hashed.
+const EXACT_AT = `case when date_trunc('milliseconds', at) = at then null else to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') end as at_exact`;
+const EVENT_SELECT = `select id::text as id, chain_id, seq::text as seq_text, prev_hash, hash, receipt_id, type, (extract(epoch from at) * 1000)::float8 as at_ms, ${EXACT_AT}, surface, actor_id, actor_kind, execution_id, capability_id, correlation_id, input_hash, data::text as data`;
+const CHECKPOINT_SELECT = `select id::text as id, chain_id, seq::text as seq_text, hash, (extract(epoch from at) * 1000)::float8 as at_ms, ${EXACT_AT}, key_id, lost::text as lost, signature`;
 
-const iso = (ms: unknown) => new Date(Math.round(Number(ms))).toISOString();
+/**
+ * Columns as stored, never coerced into a plausible value: SQL NULL stays `null` (never the text "null" or seq 0),
+ * and an instant that is NULL, infinite or not whole milliseconds reads as text no writer produces. Anyone with
+ * write access can put anything in these rows; the verifier, not this read, decides what it means.
+ */
+const text = (value: unknown): string => (value === null || value === undefined ? (null as unknown as string) : String(value));
+const seqOf = (value: unknown): number => (value === null || value === undefined ? (null as unknown as number) : Number(value));
+function instant(row: Record<string, unknown>): string {
+  if (row.at_exact !== null && row.at_exact !== undefined) return String(row.at_exact);
+  const ms = row.at_ms === null || row.at_ms === undefined ? Number.NaN : Number(row.at_ms);
+  const date = new Date(Math.round(ms));
+  return Number.isNaN(date.getTime()) ? `(not an instant: ${String(row.at_ms)})` : date.toISOString();
+}
 
 /** Reads every chained row and checkpoint: three statements, no transaction, nothing written. */
 export async function readPostgresTrail(client: PgLikeClient, table: string, checkpointTable: string): Promise<Trail> {
@@ -25,14 +39,14 @@ export async function readPostgresTrail(client: PgLikeClient, table: string, che
     events: events.rows.map((row) => {
       const record: AuditTrailEntry<AuditChainRecord> = {
         chainId: String(row.chain_id),
-        seq: Number(row.seq_text),
-        prev: String(row.prev_hash),
-        hash: String(row.hash),
-        type: String(row.type),
-        timestamp: iso(row.at_ms),
-        surface: String(row.surface),
-        actor: { id: String(row.actor_id), kind: String(row.actor_kind) as AuditChainRecord["actor"]["kind"] },
-        data: JSON.parse(String(row.data)) as unknown,
+        seq: seqOf(row.seq_text),
+        prev: text(row.prev_hash),
+        hash: text(row.hash),
+        type: text(row.type),
+        timestamp: instant(row),
+        surface: text(row.surface),
+        actor: { id: text(row.actor_id), kind: text(row.actor_kind) as AuditChainRecord["actor"]["kind"] },
+        data: row.data === null || row.data === undefined ? null : parseJsonColumn(row.data),
         ref: `row id ${String(row.id)}`,
       };
       if (row.execution_id != null) record.executionId = String(row.execution_id);
@@ -43,13 +57,13 @@ export async function readPostgresTrail(client: PgLikeClient, table: string, che
       return record;
     }),
     checkpoints: checkpoints.rows.map((row) => ({
-      chainId: String(row.chain_id),
-      seq: Number(row.seq_text),
-      hash: String(row.hash),
-      at: iso(row.at_ms),
-      keyId: String(row.key_id),
-      lost: JSON.parse(String(row.lost)) as AuditCheckpoint["lost"],
-      signature: String(row.signature),
+      chainId: text(row.chain_id),
+      seq: seqOf(row.seq_text),
+      hash: text(row.hash),
+      at: row.at_ms === null || row.at_ms === undefined ? text(null) : instant(row),
+      keyId: text(row.key_id),
+      lost: (row.lost === null || row.lost === undefined ? null : parseJsonColumn(row.lost)) as AuditCheckpoint["lost"],
+      signature: text(row.signature),
       ref: `checkpoint id ${String(row.id)}`,
     })),
     unchained: Number(unchained.rows[0]?.n ?? 0),
@@ -63,8 +77,8 @@ export function exportLines(trail: Trail): string[] {
     return rest;
   };
   return [
-    ...trail.events.map((event) => JSON.stringify({ kind: "event", ...strip(event) })),
-    ...trail.checkpoints.map((checkpoint) => JSON.stringify({ kind: "checkpoint", ...strip(checkpoint) })),
+    ...trail.events.map((event) => JSON.stringify({ kind: "event", ...strip(event) }, exportReplacer)),
+    ...trail.checkpoints.map((checkpoint) => JSON.stringify({ kind: "checkpoint", ...strip(checkpoint) }, exportReplacer)),
   ];
 }
 

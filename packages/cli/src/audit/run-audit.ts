@@ -51,7 +51,13 @@ export async function runAudit(argv: readonly string[], io: CliIo): Promise<numb
   }
   if (args.receipt !== undefined && parseReceiptId(args.receipt) === undefined) return couldNotRun(io, `--receipt "${args.receipt}" is not a receipt id (<chainId>.<seq>)`);
 
-  const report: AuditTrailReport = verifyAuditTrail({ events: trail.events, checkpoints: trail.checkpoints, ...(verifySignature ? { verifySignature } : {}) });
+  let report: AuditTrailReport;
+  try {
+    report = verifyAuditTrail({ events: trail.events, checkpoints: trail.checkpoints, ...(verifySignature ? { verifySignature } : {}) });
+  } catch (error) {
+    // The verifier reports what it reads as findings; should anything still throw, say so plainly: never exit 0, never a stack.
+    return couldNotRun(io, `could not verify the audit trail: ${error instanceof Error ? error.message : String(error)}`);
+  }
   const receipt = args.receipt === undefined ? undefined : locateReceipt(args.receipt, trail, report);
   const strictFailure = args.requireSigned && (report.unsignedTail > 0 || trail.unchained > 0);
   const receiptFails = receipt !== undefined && (receipt.status === "not-found" || receipt.status === "broken" || (args.requireSigned && receipt.status === "unsigned"));

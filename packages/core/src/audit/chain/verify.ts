@@ -74,6 +74,19 @@ export function verifyAuditTrail(options: VerifyAuditTrailOptions): AuditTrailRe
   let checkpoints = 0;
   for (const checkpoint of options.checkpoints) {
     checkpoints++;
+    // A checkpoint is read from storage anyone with write access can edit: its shape is checked before anything
+    // reads it, signatures or not, so a NULLed or mangled column is a finding, never a crash.
+    if (!isWellFormedCheckpoint(checkpoint)) {
+      const chainId = typeof checkpoint?.chainId === "string" ? checkpoint.chainId : String(checkpoint?.chainId);
+      findings.push({
+        kind: "forged-checkpoint",
+        chainId,
+        ...(typeof checkpoint?.seq === "number" ? { seq: checkpoint.seq } : {}),
+        ...(typeof checkpoint?.ref === "string" ? { ref: checkpoint.ref } : {}),
+        message: `checkpoint${typeof checkpoint?.ref === "string" ? ` (${checkpoint.ref})` : ""} at seq ${String(checkpoint?.seq)} is malformed: a field is missing or of the wrong type, so it was forged or altered`,
+      });
+      continue;
+    }
     let trusted: boolean | "unknown-key" = true;
     if (options.verifySignature) {
       try {
@@ -88,7 +101,7 @@ export function verifyAuditTrail(options: VerifyAuditTrailOptions): AuditTrailRe
       continue;
     }
     const genesisForged = checkpoint.seq === 0 && checkpoint.hash !== AUDIT_CHAIN_GENESIS;
-    if (!trusted || genesisForged || !Number.isSafeInteger(checkpoint.seq) || checkpoint.seq < 0) {
+    if (!trusted || genesisForged) {
       findings.push({
         kind: "forged-checkpoint",
         chainId: checkpoint.chainId,
@@ -170,6 +183,7 @@ function verifyChain(chainId: string, rows: Row[], checkpoints: AuditTrailEntry<
     };
   }
 
+  const present = [...new Set([...bySeq.keys(), ...lost.keys()])].sort((a, b) => a - b);
   let prevHash = AUDIT_CHAIN_GENESIS;
   let declaredLost = 0;
   for (let seq = 1; seq <= maxSeq; seq++) {
@@ -181,8 +195,9 @@ function verifyChain(chainId: string, rows: Row[], checkpoints: AuditTrailEntry<
         prevHash = lostHash;
         continue;
       }
-      let missing = 1;
-      while (seq + missing <= maxSeq && !bySeq.has(seq + missing) && !lost.has(seq + missing)) missing++;
+      // The next seq present (a row or a declared loss), found by search: a row moved to seq 2^53 - 1 must not make
+      // this walk step through the gap one number at a time.
+      const missing = (nextPresent(present, seq) ?? maxSeq + 1) - seq;
       const range = missing === 1 ? `seq ${seq}` : `seq ${seq}–${seq + missing - 1}`;
       const reason = seq + missing > maxSeq ? " (the end of the chain was cut: a signed checkpoint covers it)" : "";
       return { finding: { kind: "deleted", chainId, seq, message: `event ${range} of chain ${chainId} was deleted${reason}` }, unsignedTail: 0, declaredLost };
@@ -234,6 +249,29 @@ function classify(chainId: string, seq: number, row: Row, prevHash: string, bySt
     }
   }
   return at("modified", chainId, row, `event ${describe(row)} was modified: its content no longer matches its hash chain`);
+}
+
+/** The smallest value in `sorted` (ascending) greater than `after`, by binary search. */
+function nextPresent(sorted: readonly number[], after: number): number | undefined {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((sorted[middle] as number) <= after) low = middle + 1;
+    else high = middle;
+  }
+  return sorted[low];
+}
+
+const isSeq = (value: unknown, min: number): value is number => typeof value === "number" && Number.isSafeInteger(value) && value >= min;
+
+/** Every field a checkpoint's signature covers, of the type the writer gives it; `lost` a list of `{ seq, hash }`. */
+function isWellFormedCheckpoint(checkpoint: AuditTrailEntry<AuditCheckpoint> | null | undefined): boolean {
+  if (typeof checkpoint !== "object" || checkpoint === null) return false;
+  const { chainId, seq, hash, at, keyId, lost, signature } = checkpoint as Partial<Record<keyof AuditCheckpoint, unknown>>;
+  if (typeof chainId !== "string" || !isSeq(seq, 0) || typeof hash !== "string" || typeof at !== "string") return false;
+  if (typeof keyId !== "string" || typeof signature !== "string" || !Array.isArray(lost)) return false;
+  return lost.every((entry: unknown) => typeof entry === "object" && entry !== null && isSeq((entry as { seq?: unknown }).seq, 1) && typeof (entry as { hash?: unknown }).hash === "string");
 }
 
 function at(kind: AuditTrailFindingKind, chainId: string, row: Row, message: string): AuditTrailFinding {
