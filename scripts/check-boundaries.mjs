@@ -4,15 +4,24 @@
 //
 //   node scripts/check-boundaries.mjs [root]     root defaults to this repository
 //
+// It also checks the import graph inside packages (issue 44) with dependency-cruiser and the rules of
+// .dependency-cruiser.cjs: no import circle in core, ai-sdk or mcp (type-only imports count), and no import in core
+// from a folder to one above it in the layer order (docs/architecture/packages.md, "Layers inside core").
+//
 // Exit 0 and "check:boundaries: ok (N files)" when clean; exit 1 listing `file:line [rule] message`
 // per violation; exit 2 when the root cannot be checked at all.
+import { cruise } from "dependency-cruiser";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+const require = createRequire(import.meta.url);
 // `require` skips the ESM named-export scan of TypeScript's 9 MB bundle (about 0.4 s per run).
-const ts = createRequire(import.meta.url)("typescript");
+const ts = require("typescript");
+const GRAPH_CONFIG = require("../.dependency-cruiser.cjs");
+/** The packages whose import graph is checked, by path: their files may move, the rules stay. */
+const GRAPH_PACKAGES = ["core", "ai-sdk", "mcp"];
 
 const CORE = "@orpc-agent/core";
 const ADAPTERS = ["@orpc-agent/ai-sdk", "@orpc-agent/mcp", "@orpc-agent/opentelemetry", "@orpc-agent/dbos"];
@@ -82,6 +91,8 @@ for (const dir of readdirSync(packagesDir).sort()) {
     for (const found of findImports(file)) checkImport(name, packageDir, file, found);
   }
 }
+
+await checkImportGraph();
 
 if (violations.length > 0) {
   console.error(`check:boundaries: ${violations.length} violation(s) in ${fileCount} files`);
@@ -236,3 +247,67 @@ function isInside(dir, target) {
 function relative(file) {
   return path.relative(root, file).split(path.sep).join("/");
 }
+
+/** Circles and upward imports, found by dependency-cruiser, reported like every other violation. */
+async function checkImportGraph() {
+  const roots = GRAPH_PACKAGES.map((name) => `packages/${name}/src`).filter((dir) => existsSync(path.join(root, dir)));
+  if (roots.length === 0) return;
+  const { output } = await cruise(roots, { ...GRAPH_CONFIG.options, baseDir: root, ruleSet: { forbidden: GRAPH_CONFIG.forbidden }, validate: true });
+  const layers = coreLayers();
+  const circles = new Set();
+  for (const v of output.summary.violations) {
+    if (v.rule.name === "import-circle") {
+      const loop = [v.from, ...v.cycle.map((step) => step.name)];
+      // dependency-cruiser reports a circle once per module on it; name it once, from its first module in order.
+      const key = [...loop.slice(1)].sort().join("\n");
+      if (circles.has(key)) continue;
+      circles.add(key);
+      violations.push({
+        file: v.from,
+        line: importLine(v.from, loop[1]),
+        rule: "import-circle",
+        message: `modules import each other around a loop: ${loop.join(" → ")}; move what they share to where each can import it`,
+      });
+    } else if (v.rule.name === "core-layers") {
+      const from = coreFolderOf(v.from);
+      const to = coreFolderOf(v.to);
+      const message = !layers.includes(from) || (to !== undefined && !layers.includes(to))
+        ? `${v.from} → ${v.to}: ${layers.includes(from) ? to : from}/ has no place in core's layer order (CORE_LAYERS in .dependency-cruiser.cjs)`
+        : `${from}/ imports ${v.to}, above it in core's layer order (${layers.join(" < ")}); ` +
+          "move what both need down to where it belongs (docs/architecture/packages.md)";
+      violations.push({ file: v.from, line: importLine(v.from, v.to), rule: "core-layers", message });
+    } else {
+      violations.push({ file: v.from, line: importLine(v.from, v.to), rule: v.rule.name, message: `${v.from} → ${v.to}` });
+    }
+  }
+}
+
+/** The layer order, read back from the per-layer rules of .dependency-cruiser.cjs (one `from` folder each). */
+function coreLayers() {
+  const layers = [];
+  for (const rule of GRAPH_CONFIG.forbidden) {
+    const folder = /^\^packages\/core\/src\/\((\w[\w-]*)\)\/$/.exec(rule.from?.path ?? "")?.[1];
+    if (rule.name === "core-layers" && folder !== undefined) layers.push(folder);
+  }
+  return layers;
+}
+
+/** `packages/core/src/<folder>/…` → folder; undefined for the entry files at the root of src and for other packages. */
+function coreFolderOf(file) {
+  return /^packages\/core\/src\/([^/]+)\//.exec(file)?.[1];
+}
+
+/** The line of `from` whose import resolves to `to` (both relative to the root), or 1 when none is found. */
+function importLine(from, to) {
+  const file = path.join(root, from);
+  if (!existsSync(file)) return 1;
+  for (const { specifier, line } of findImports(file)) {
+    if (specifier === undefined || !specifier.startsWith(".")) continue;
+    const base = path.resolve(path.dirname(file), specifier);
+    const stem = base.replace(/\.[cm]?jsx?$/, "");
+    const candidates = [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, `${stem}.cts`, path.join(base, "index.ts")];
+    if (candidates.some((candidate) => relative(candidate) === to)) return line;
+  }
+  return 1;
+}
+

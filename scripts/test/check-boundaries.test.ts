@@ -76,8 +76,8 @@ afterAll(() => {
   for (const root of trees) rmSync(root, { recursive: true, force: true });
 });
 
-// Each case spawns a Node process that loads TypeScript; under a busy full-suite run that can take
-// seconds, so the cases run one after another with room to spare.
+// Each case spawns a Node process that loads TypeScript and dependency-cruiser; under a busy full-suite run that
+// can take seconds, so the cases run one after another with room to spare.
 describe("check-boundaries", { timeout: 30_000 }, () => {
   it("passes a clean tree and counts its source files", async () => {
     const result = await check(tree());
@@ -245,7 +245,68 @@ describe("check-boundaries", { timeout: 30_000 }, () => {
     expect(result.stderr).toContain("no packages/ directory");
   });
 
-  it("passes on the real repository tree (the default root)", async () => {
+  it("fails on an import circle in core, ai-sdk and mcp, naming the loop; a type-only import counts", async () => {
+    const result = await check(
+      tree({
+        "packages/core/src/policy/a.ts": 'import type { B } from "./b.js";\nexport type A = { b?: B };\n',
+        "packages/core/src/policy/b.ts": 'import type { A } from "./a.js";\nexport type B = { a?: A };\n',
+        "packages/ai-sdk/src/options.ts": 'import { toTools } from "./tools.js";\nexport const options = { toTools };\n',
+        "packages/ai-sdk/src/tools.ts": '\nimport { relay } from "./relay.js";\nexport function toTools() { return relay; }\n',
+        "packages/ai-sdk/src/relay.ts": 'import { options } from "./options.js";\nexport const relay = () => options;\n',
+        "packages/mcp/src/catalog.ts": 'export { handler } from "./handler.js";\nexport const catalog = 1;\n',
+        "packages/mcp/src/handler.ts": 'import { catalog } from "./catalog.js";\nexport const handler = () => catalog;\n',
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("check:boundaries: 3 violation(s)");
+    expect(result.stderr).toMatch(/packages\/core\/src\/policy\/[ab]\.ts:1 \[import-circle\] modules import each other around a loop: packages\/core\/src\/policy\/[ab]\.ts → /);
+    expect(result.stderr).toContain("packages/core/src/policy/a.ts → packages/core/src/policy/b.ts → packages/core/src/policy/a.ts");
+    expect(result.stderr).toMatch(/packages\/ai-sdk\/src\/\w+\.ts:\d \[import-circle\]/);
+    expect(result.stderr).toContain("packages/ai-sdk/src/options.ts → packages/ai-sdk/src/tools.ts → packages/ai-sdk/src/relay.ts → packages/ai-sdk/src/options.ts");
+    expect(result.stderr).toMatch(/packages\/mcp\/src\/\w+\.ts:\d \[import-circle\] .*packages\/mcp\/src\/catalog\.ts → packages\/mcp\/src\/handler\.ts → packages\/mcp\/src\/catalog\.ts/);
+  });
+
+  it("passes the same modules once the shared part has moved out of the loop", async () => {
+    const result = await check(
+      tree({
+        "packages/core/src/policy/shared.ts": "export type A = { b?: B };\nexport type B = { a?: A };\n",
+        "packages/core/src/policy/a.ts": 'import type { A } from "./shared.js";\nexport type First = A;\n',
+        "packages/core/src/policy/b.ts": 'import type { B } from "./shared.js";\nexport type Second = B;\n',
+      }),
+    );
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+  });
+
+  it("fails when a folder of core imports one above it in the layer order, naming the file, line and order", async () => {
+    const result = await check(
+      tree({
+        "packages/core/src/policy/types.ts": 'export type AgentPolicy = { name: string };\n',
+        "packages/core/src/capability/types.ts": '// planted\nimport type { AgentPolicy } from "../policy/types.js";\nexport type AgentMeta = { policies?: AgentPolicy[] };\n',
+        "packages/core/src/approvals/state.ts": 'export { createAgentRuntime } from "../runtime/create-runtime.js";\n',
+        "packages/core/src/errors/entry.ts": 'export { note } from "../index.js";\n',
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("check:boundaries: 3 violation(s)");
+    expect(result.stderr).toMatch(
+      /packages\/core\/src\/capability\/types\.ts:2 \[core-layers\] capability\/ imports packages\/core\/src\/policy\/types\.ts, above it in core's layer order \(internal < .* < capability < policy < .*server\)/,
+    );
+    expect(result.stderr).toContain("packages/core/src/approvals/state.ts:1 [core-layers] approvals/ imports packages/core/src/runtime/create-runtime.ts");
+    expect(result.stderr).toContain("packages/core/src/errors/entry.ts:1 [core-layers] errors/ imports packages/core/src/index.ts");
+  });
+
+  it("fails when core gains a folder that has no place in the layer order", async () => {
+    const result = await check(
+      tree({ "packages/core/src/helpers/format.ts": 'import type { ErrorCode } from "../errors/codes.js";\nexport type Code = ErrorCode;\n' }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("packages/core/src/helpers/format.ts:1 [core-layers]");
+    expect(result.stderr).toContain("helpers/ has no place in core's layer order");
+  });
+
+  // The whole repository's import graph: dependency-cruiser parses a few hundred modules.
+  it("passes on the real repository tree (the default root)", { timeout: 120_000 }, async () => {
     const result = await check();
     expect(result.stderr).toBe("");
     expect(result.stdout).toMatch(/^check:boundaries: ok \(\d+ files\)\n$/);
