@@ -122,6 +122,33 @@ describe("unrepresentable input is refused at stage 5 with INPUT_INVALID (SI-6)"
 });
 
 describe("the approval gate never serializes more than the bounds allow (SI-5)", () => {
+  // A class instance is shared by the snapshot, not walked; its toJSON runs when the hash is taken.
+  class Receipt {
+    constructor(private readonly body: () => unknown) {}
+    toJSON(): unknown {
+      return this.body();
+    }
+  }
+
+  it("SI-5: a class instance whose toJSON returns 2⁴⁸ shared positions answers APPROVAL_UNSERIALIZABLE_INPUT within the value budget", async () => {
+    const { runtime, ran } = app(OBSERVERS[4]![1]);
+    const shared = sharedLevels();
+    const result = await runtime.invoke("op", { receipt: new Receipt(() => shared.input) }, { actor: dana, context: {} });
+    expect(errorOf(result).code).toBe("APPROVAL_UNSERIALIZABLE_INPUT");
+    expect(ran).toEqual({ handler: 0, policies: 0, approver: 0 });
+    expect(shared.reads()).toBeLessThanOrEqual(shared.maxReads);
+  });
+
+  it("SI-5: with only an audit sink, the same input runs, audited without an input hash", async () => {
+    const { runtime, ran, events } = app(OBSERVERS[0]![1]);
+    const shared = sharedLevels();
+    expect(await runtime.invoke("op", { receipt: new Receipt(() => shared.input) }, { actor: dana, context: {} })).toMatchObject({ status: "completed" });
+    await runtime.drainAudit();
+    expect(ran.handler).toBe(1);
+    expect(events.every((e) => e.inputHash === undefined)).toBe(true);
+    expect(shared.reads()).toBeLessThanOrEqual(shared.maxReads);
+  });
+
   it("SI-5: a raw input the schema trims, hiding 2⁴⁸ shared positions, still gets its approval request", async () => {
     const coordinator = createInMemoryApprovalCoordinator();
     const op = base
