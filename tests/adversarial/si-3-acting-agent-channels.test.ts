@@ -19,7 +19,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
-import { listenModern, nowInSeconds } from "../../packages/mcp/test/modern/support.js";
+import { listenModern, nowInSeconds } from "../../packages/mcp/test/support/handler.js";
 import { ERAS, headersFor, messagesOf, MODERN_META, post } from "./support/mcp-v2.js";
 
 closeEverythingAfterEachTest();

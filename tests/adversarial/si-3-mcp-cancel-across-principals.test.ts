@@ -9,8 +9,8 @@ import { createMCPHandler } from "@orpc-agent/mcp";
 import { createMCPHttpHandler } from "@orpc-agent/mcp/v1";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { listen } from "../../packages/mcp/test/support/http.js";
-import { connectRawStdio } from "../../packages/mcp/test/modern/raw-stdio.js";
-import { listenModern, nowInSeconds } from "../../packages/mcp/test/modern/support.js";
+import { connectRawStdio } from "../../packages/mcp/test/stdio/raw-stdio.js";
+import { listenModern, nowInSeconds } from "../../packages/mcp/test/support/handler.js";
 import { callMessage, cancelMessage, gatedApp, headersFor, LEGACY_HEADERS, messagesOf, MODERN_META, post, type Era } from "./support/mcp-v2.js";
 import { behindProxy, proxyContext } from "./support/proxy-identity.js";
 

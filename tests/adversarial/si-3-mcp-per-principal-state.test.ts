@@ -10,9 +10,9 @@ import { createMCPHttpHandler } from "@orpc-agent/mcp/v1";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { createTestApp } from "../../packages/mcp/test/support/app.js";
 import { listen } from "../../packages/mcp/test/support/http.js";
-import { approvalIdOf, approvalUrl, approve, createApprovalsApp, STATE_KEYS, type ApprovalsApp } from "../../packages/mcp/test/modern/approvals-app.js";
-import { connectRawStdio } from "../../packages/mcp/test/modern/raw-stdio.js";
-import { listenModern, nowInSeconds } from "../../packages/mcp/test/modern/support.js";
+import { approvalIdOf, approvalUrl, approve, createApprovalsApp, STATE_KEYS, type ApprovalsApp } from "../../packages/mcp/test/approvals/approvals-app.js";
+import { connectRawStdio } from "../../packages/mcp/test/stdio/raw-stdio.js";
+import { listenModern, nowInSeconds } from "../../packages/mcp/test/support/handler.js";
 import { LEGACY_HEADERS, messagesOf, MODERN_META, post } from "./support/mcp-v2.js";
 import { behindProxy, proxyContext } from "./support/proxy-identity.js";
 

@@ -7,7 +7,7 @@ import { createAgentRuntime, createCapabilityRegistry, defineGovernance } from "
 import { createMCPHandler } from "@orpc-agent/mcp";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
-import { listenModern, nowInSeconds } from "../../packages/mcp/test/modern/support.js";
+import { listenModern, nowInSeconds } from "../../packages/mcp/test/support/handler.js";
 
 closeEverythingAfterEachTest();
 

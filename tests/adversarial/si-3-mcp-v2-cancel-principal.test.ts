@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { createMCPHandler } from "@orpc-agent/mcp";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
-import { listenModern, nowInSeconds } from "../../packages/mcp/test/modern/support.js";
+import { listenModern, nowInSeconds } from "../../packages/mcp/test/support/handler.js";
 import { callMessage, cancelMessage, gatedApp, LEGACY_HEADERS, messagesOf, post } from "./support/mcp-v2.js";
 
 closeEverythingAfterEachTest();

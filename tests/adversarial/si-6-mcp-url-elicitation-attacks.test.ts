@@ -12,7 +12,7 @@ import {
   connectModernWithUrl,
   createApprovalsApp,
   serveWithElicitation,
-} from "../../packages/mcp/test/modern/approvals-app.js";
+} from "../../packages/mcp/test/approvals/approvals-app.js";
 import { LEGACY_HEADERS, messagesOf, post } from "./support/mcp-v2.js";
 
 closeEverythingAfterEachTest();

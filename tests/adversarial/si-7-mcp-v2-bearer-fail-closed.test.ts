@@ -4,7 +4,7 @@
 // throw or answer differently on each read, a verifier that throws a getter-laden object, odd expiries, audience
 // look-alikes and malformed Authorization headers. A refusal is a 401/403 challenge, and no tool runs.
 import { describe, expect, it } from "vitest";
-import { nowInSeconds } from "../../packages/mcp/test/modern/support.js";
+import { nowInSeconds } from "../../packages/mcp/test/support/handler.js";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { callMessage, LEGACY_HEADERS, post, scopedApp, serveScoped } from "./support/mcp-v2.js";
 

@@ -18,7 +18,7 @@ import {
 import { createMCPHandler } from "@orpc-agent/mcp";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
-import { listenModern, nowInSeconds } from "../../packages/mcp/test/modern/support.js";
+import { listenModern, nowInSeconds } from "../../packages/mcp/test/support/handler.js";
 import {
   approvalIdOf,
   approvalUrl,
@@ -28,7 +28,7 @@ import {
   createApprovalsApp,
   elicitationOptions,
   serveWithElicitation,
-} from "../../packages/mcp/test/modern/approvals-app.js";
+} from "../../packages/mcp/test/approvals/approvals-app.js";
 import { callMessage, ERAS, headersFor, messagesOf, MODERN_META, modernHeaders, post, type Era } from "./support/mcp-v2.js";
 
 closeEverythingAfterEachTest();

@@ -15,7 +15,7 @@ import {
   serveWithElicitation,
   STATE_KEYS,
   type ApprovalsApp,
-} from "../../packages/mcp/test/modern/approvals-app.js";
+} from "../../packages/mcp/test/approvals/approvals-app.js";
 import { principalKey } from "../../packages/mcp/src/catalog/principal-key.js";
 import { sealState } from "../../packages/mcp/src/approvals/request-state.js";
 

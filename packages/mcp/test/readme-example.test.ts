@@ -1,11 +1,11 @@
-// The README's complete example is the runnable v2 stdio example that test/modern/stdio.test.ts spawns: the lines
-// between the region markers of test/examples/stdio-v2.ts, and its imports (with the package's own name instead of
+// The README's complete example is the runnable v2 stdio example that test/stdio/stdio.test.ts spawns: the lines
+// between the region markers of test/examples/stdio-server.ts, and its imports (with the package's own name instead of
 // the source path), must appear verbatim in the README.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-const example = readFileSync(new URL("./examples/stdio-v2.ts", import.meta.url), "utf8");
+const example = readFileSync(new URL("./examples/stdio-server.ts", import.meta.url), "utf8");
 
 function readmeBlocks(): string[] {
   return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);

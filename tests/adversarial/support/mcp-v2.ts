@@ -3,7 +3,7 @@
 import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentPolicy } from "@orpc-agent/core";
 import { createMCPHandler, type MCPHandlerOptions } from "@orpc-agent/mcp";
 import { ap } from "../../../packages/mcp/test/support/orpc.js";
-import { listenModern, nowInSeconds } from "../../../packages/mcp/test/modern/support.js";
+import { listenModern, nowInSeconds } from "../../../packages/mcp/test/support/handler.js";
 
 export const MODERN_META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createMCPHandler } from "../../src/http/create-handler.js";
 import { createTestApp, dana } from "../support/app.js";
 import { closeAfterTest, closeEverythingAfterEachTest } from "../support/cleanup.js";
-import { listenModern, nowInSeconds } from "./support.js";
+import { listenModern, nowInSeconds } from "../support/handler.js";
 
 closeEverythingAfterEachTest();
 

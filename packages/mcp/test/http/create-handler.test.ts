@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestApp } from "../support/app.js";
 import { closeEverythingAfterEachTest } from "../support/cleanup.js";
-import { ERAS, serveApp } from "./support.js";
+import { ERAS, serveApp } from "../support/handler.js";
 
 closeEverythingAfterEachTest();
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { createTestApp } from "../support/app.js";
 import { closeAfterTest, closeEverythingAfterEachTest } from "../support/cleanup.js";
-import { serveApp } from "./support.js";
+import { serveApp } from "../support/handler.js";
 
 closeEverythingAfterEachTest();
 

@@ -1,5 +1,5 @@
 // A stdio server on the v2 SDK for the era tests: the test app's tools as one fixed actor (stdio carries no
-// credentials). Run from packages/mcp: node --conditions=@orpc-agent/source --import tsx test/modern/stdio-server.ts
+// credentials). Run from packages/mcp: node --conditions=@orpc-agent/source --import tsx test/stdio/stdio-server.ts
 import { serveMCPStdio } from "../../src/stdio/serve-stdio.js";
 import { createTestApp, dana } from "../support/app.js";
 

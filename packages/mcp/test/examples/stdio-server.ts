@@ -1,5 +1,5 @@
-// The README's example on the v2 SDK (between the region markers, verbatim), spawned by test/modern/stdio.test.ts.
-// Run from packages/mcp without a build: node --conditions=@orpc-agent/source --import tsx test/examples/stdio-v2.ts
+// The README's example on the v2 SDK (between the region markers, verbatim), spawned by test/stdio/stdio.test.ts.
+// Run from packages/mcp without a build: node --conditions=@orpc-agent/source --import tsx test/examples/stdio-server.ts
 import { os } from "@orpc/server";
 import { z } from "zod";
 import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";

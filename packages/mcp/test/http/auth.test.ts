@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createTestApp } from "../support/app.js";
 import { closeEverythingAfterEachTest } from "../support/cleanup.js";
 import { createScopedApp } from "./scoped-app.js";
-import { nowInSeconds, serveApp } from "./support.js";
+import { nowInSeconds, serveApp } from "../support/handler.js";
 
 closeEverythingAfterEachTest();
 

@@ -8,11 +8,11 @@ import {
   type AdapterEnvelope,
   type ConformanceFixture,
   type ConformanceHarness,
-} from "../../../../test-fixtures/conformance.js";
-import { createMCPHandler } from "../../src/http/create-handler.js";
-import type { MCPHandlerOptions } from "../../src/http/handler-options.js";
-import { closeEverythingAfterEachTest } from "../support/cleanup.js";
-import { ERAS, listenModern, nowInSeconds, type EraClient } from "./support.js";
+} from "../../../test-fixtures/conformance.js";
+import { createMCPHandler } from "../src/http/create-handler.js";
+import type { MCPHandlerOptions } from "../src/http/handler-options.js";
+import { closeEverythingAfterEachTest } from "./support/cleanup.js";
+import { ERAS, listenModern, nowInSeconds, type EraClient } from "./support/handler.js";
 
 closeEverythingAfterEachTest();
 

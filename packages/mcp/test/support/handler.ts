@@ -9,8 +9,8 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import { createMCPHandler, type MCPHandler } from "../../src/http/create-handler.js";
 import type { MCPHandlerOptions } from "../../src/http/handler-options.js";
 import { toNodeRequestListener } from "../../src/node/to-node-request-listener.js";
-import { admin, dana, priya, type TestApp } from "../support/app.js";
-import { closeAfterTest } from "../support/cleanup.js";
+import { admin, dana, priya, type TestApp } from "./app.js";
+import { closeAfterTest } from "./cleanup.js";
 
 export const ACTORS: Record<string, typeof dana> = { "tok-dana": dana, "tok-priya": priya, "tok-admin": admin };
 export const nowInSeconds = () => Math.floor(Date.now() / 1000);

@@ -17,7 +17,7 @@ type Result = { structuredContent?: unknown };
 
 describe("stdio, both eras", () => {
   it("the README example lists and calls for the v2 Client", async () => {
-    const example = { ...server, args: ["--conditions=@orpc-agent/source", "--import", "tsx", fileURLToPath(new URL("../examples/stdio-v2.ts", import.meta.url))] };
+    const example = { ...server, args: ["--conditions=@orpc-agent/source", "--import", "tsx", fileURLToPath(new URL("../examples/stdio-server.ts", import.meta.url))] };
     const client = new ModernClient({ name: "stdio-readme", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
     closeAfterTest(() => client.close());
     await client.connect(new ModernStdio(example));

@@ -20,7 +20,7 @@ import {
   STATE_KEYS,
   type UrlElicitation,
 } from "./approvals-app.js";
-import { connectLegacy, connectModern } from "./support.js";
+import { connectLegacy, connectModern } from "../support/handler.js";
 
 closeEverythingAfterEachTest();
 afterEach(() => void vi.useRealTimers());

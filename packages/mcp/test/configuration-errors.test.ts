@@ -1,8 +1,8 @@
 // Build-time mistakes are core's branded ConfigurationError (still a TypeError), naming the function the app called.
 import { describe, expect, it } from "vitest";
 import { ConfigurationError } from "@orpc-agent/core/adapter";
-import { createMCPHandler, serveMCPStdio } from "../../src/index.js";
-import { createTestApp } from "../support/app.js";
+import { createMCPHandler, serveMCPStdio } from "../src/index.js";
+import { createTestApp } from "./support/app.js";
 
 const createContext = () => null;
 

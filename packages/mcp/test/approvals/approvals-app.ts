@@ -13,7 +13,7 @@ import { serveMCPStdio } from "../../src/stdio/serve-stdio.js";
 import type { MCPHandlerOptions } from "../../src/http/handler-options.js";
 import { ap } from "../support/orpc.js";
 import { closeAfterTest } from "../support/cleanup.js";
-import { listenModern, nowInSeconds } from "./support.js";
+import { listenModern, nowInSeconds } from "../support/handler.js";
 
 export const APPROVER: Actor = Object.freeze({ id: "u_manager", kind: "user" });
 export const STATE_KEYS = [{ id: "k1", secret: "url-elicitation-test-secret-0123456789" }];

@@ -12,14 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp } from "../support/app.js";
 import { closeAfterTest, closeEverythingAfterEachTest } from "../support/cleanup.js";
 import { createInspectorApp } from "./inspector-app.js";
-import { nowInSeconds, serveApp } from "./support.js";
+import { nowInSeconds, serveApp } from "../support/handler.js";
 
 closeEverythingAfterEachTest();
 
 const packageDir = fileURLToPath(new URL("../..", import.meta.url));
 // The package's `mcp-inspector` bin (it has no exports map, so its package.json resolves).
 const inspectorBin = join(dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/inspector/package.json")), "clients/launcher/build/index.js");
-const stdioServer = [process.execPath, "--conditions=@orpc-agent/source", "--import", "tsx", "test/modern/inspector-stdio-server.ts"];
+const stdioServer = [process.execPath, "--conditions=@orpc-agent/source", "--import", "tsx", "test/interop/inspector-stdio-server.ts"];
 
 let inspectorNode: string;
 let home: string;
