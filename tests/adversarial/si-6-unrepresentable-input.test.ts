@@ -19,7 +19,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { captureStartupWarnings } from "./support/startup-warnings.js";
-import { HOSTILE_INPUTS, nested, sharedLevels, type Hostile } from "./support/hostile-inputs.js";
+import { HOSTILE_INPUTS, hostileThrowable, nested, sharedLevels, type Hostile } from "./support/hostile-inputs.js";
 import { base, dana, errorOf, meta, mo } from "./support/runtime.js";
 
 // Runtimes without a sink warn that models reach writes unaudited, on purpose.
@@ -137,6 +137,13 @@ describe("the approval gate never serializes more than the bounds allow (SI-5)",
     expect(errorOf(result).code).toBe("APPROVAL_UNSERIALIZABLE_INPUT");
     expect(ran).toEqual({ handler: 0, policies: 0, approver: 0 });
     expect(shared.reads()).toBeLessThanOrEqual(shared.maxReads);
+  });
+
+  it("SI-5: a class instance whose toJSON throws a Proxy whose every trap throws another answers APPROVAL_UNSERIALIZABLE_INPUT", async () => {
+    const { runtime, ran } = app(OBSERVERS[4]![1]);
+    const result = await runtime.invoke("op", { receipt: new Receipt(() => { throw hostileThrowable(); }) }, { actor: dana, context: {} });
+    expect(errorOf(result).code).toBe("APPROVAL_UNSERIALIZABLE_INPUT");
+    expect(ran).toEqual({ handler: 0, policies: 0, approver: 0 });
   });
 
   it("SI-5: with only an audit sink, the same input runs, audited without an input hash", async () => {

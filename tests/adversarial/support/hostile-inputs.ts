@@ -36,6 +36,14 @@ export function countingProxy<T extends object>(target: T, extra: ProxyHandler<T
   return { proxy: new Proxy(target, handler), traps: c.reads };
 }
 
+/** A Proxy every trap of which throws another such Proxy: inspecting what was thrown throws again, without end. */
+export function hostileThrowable(): object {
+  const again = () => {
+    throw hostileThrowable();
+  };
+  return new Proxy({}, { get: again, has: again, getPrototypeOf: again, ownKeys: again, getOwnPropertyDescriptor: again });
+}
+
 /** `depth` levels of `{ d: … }` or `[…]`, built without recursion. */
 export function nested(depth: number, kind: "object" | "array", leaf: unknown = 1): unknown {
   let value: unknown = leaf;
@@ -122,6 +130,14 @@ export const HOSTILE_INPUTS: HostileCase[] = [
     () => {
       const c = counter();
       const order = { amount: 1, get note(): string { c.tick(); throw new Error("getter"); } };
+      return { input: { order }, reads: c.reads, maxReads: 1, path: ["order", "note"] };
+    },
+  ],
+  [
+    "a getter that throws a Proxy whose every trap throws another",
+    () => {
+      const c = counter();
+      const order = { get note(): string { c.tick(); throw hostileThrowable(); } };
       return { input: { order }, reads: c.reads, maxReads: 1, path: ["order", "note"] };
     },
   ],

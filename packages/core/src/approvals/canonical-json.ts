@@ -30,7 +30,13 @@ export class UnserializableInputError extends Error {
  */
 class Unrepresentable {
   readonly reversedPath: (string | number)[] = [];
+  #brand = true;
   constructor(readonly reason: string) {}
+
+  /** A private-name check: unlike `instanceof`, it runs no trap of a Proxy that a `toJSON` threw. */
+  static is(value: unknown): value is Unrepresentable {
+    return typeof value === "object" && value !== null && #brand in value;
+  }
 }
 
 function formatPath(path: (string | number)[]): string {
@@ -53,7 +59,7 @@ export function canonicalJson(value: unknown): string {
   try {
     out = serialize(value, "", { stack: [], deep: undefined, values: 0 }, true);
   } catch (error) {
-    if (error instanceof Unrepresentable) throw new UnserializableInputError(error.reason, { path: error.reversedPath.reverse() });
+    if (Unrepresentable.is(error)) throw new UnserializableInputError(error.reason, { path: error.reversedPath.reverse() });
     // A throwing getter or toJSON, or nesting too deep for the stack: no canonical form either.
     throw new UnserializableInputError("reading the value threw", { cause: error });
   }
@@ -122,7 +128,7 @@ function serializeArray(array: readonly unknown[], walk: Walk): string {
       count(walk);
       item = serialize(array[i], i, walk, true);
     } catch (error) {
-      if (error instanceof Unrepresentable) error.reversedPath.push(i);
+      if (Unrepresentable.is(error)) error.reversedPath.push(i);
       throw error;
     }
     if (i > 0) out += ",";
@@ -142,7 +148,7 @@ function serializeObject(object: Record<string, unknown>, walk: Walk): string {
       count(walk);
       item = serialize(object[key], key, walk, true);
     } catch (error) {
-      if (error instanceof Unrepresentable) error.reversedPath.push(key);
+      if (Unrepresentable.is(error)) error.reversedPath.push(key);
       throw error;
     }
     if (item === undefined) continue;

@@ -18,12 +18,13 @@ export function inputSnapshot<T>(value: T): T {
   return walkInput(value) as T;
 }
 
-type UnrepresentableReason = "cycle" | "proxy" | "too-deep" | "too-large" | "unreadable";
+type UnrepresentableReason = "cycle" | "proxy" | "too-deep" | "stack" | "too-large" | "unreadable";
 
 const REASONS: Record<UnrepresentableReason, string> = {
   cycle: "The input refers to itself (a cycle).",
   proxy: "The input contains a Proxy.",
   "too-deep": `The input is nested more than ${MAX_INPUT_DEPTH} levels deep.`,
+  stack: "The input is nested deeper than the stack allows.",
   "too-large": `The input holds more than ${MAX_INPUT_VALUES} values.`,
   unreadable: "Reading the input threw.",
 };
@@ -50,10 +51,16 @@ export class UnrepresentableInputError extends Error {
  */
 class Refusal {
   readonly reversedPath: string[] = [];
+  #brand = true;
   constructor(
     readonly reason: UnrepresentableReason,
     readonly cause?: unknown,
   ) {}
+
+  /** A private-name check: unlike `instanceof`, it runs no trap of a Proxy thrown by a getter. */
+  static is(value: unknown): value is Refusal {
+    return typeof value === "object" && value !== null && #brand in value;
+  }
 }
 
 /** The containers open above the current position (cycle check), and the values read so far (budget). */
@@ -70,10 +77,15 @@ function walkInput(value: unknown): unknown {
   }
 }
 
+/** Never throws, whatever was thrown: inspecting a thrown Proxy can run its traps, which may throw in turn. */
 function asRefusal(error: unknown): Refusal {
-  if (error instanceof Refusal) return error;
-  // The platform's stack overflow: nesting the stack cannot hold, whoever recursed (the walk, a getter, a toJSON).
-  if (error instanceof RangeError && /call stack/i.test(error.message)) return new Refusal("too-deep", error);
+  if (Refusal.is(error)) return error;
+  try {
+    // The platform's stack overflow: nesting the stack cannot hold, whoever recursed (the walk, a getter, a toJSON).
+    if (!isProxy?.(error) && error instanceof RangeError && /call stack/i.test(error.message)) return new Refusal("stack", error);
+  } catch {
+    // Only a read that threw, however odd the value it threw.
+  }
   return new Refusal("unreadable", error);
 }
 
