@@ -308,6 +308,18 @@ function findVariable(source, name) {
   return found;
 }
 
+/** The module a relative `import { name }` in `source` names, parsed; undefined when `name` is not imported. */
+function importedFrom(source, name) {
+  for (const statement of source.statements) {
+    const bindings = ts.isImportDeclaration(statement) ? statement.importClause?.namedBindings : undefined;
+    if (!bindings || !ts.isNamedImports(bindings) || !bindings.elements.some((e) => e.name.text === name)) continue;
+    const specifier = statement.moduleSpecifier.text;
+    if (!specifier.startsWith(".")) return undefined;
+    return parseSource(path.posix.join(path.posix.dirname(source.fileName), specifier.replace(/\.js$/, ".ts")));
+  }
+  return undefined;
+}
+
 function findTypeAlias(source, name) {
   const found = source.statements.find((s) => ts.isTypeAliasDeclaration(s) && s.name.text === name);
   if (!found) throw new Error(`${source.fileName}: no type ${name}`);
@@ -335,7 +347,11 @@ function literalValue(node, source) {
   if (ts.isNumericLiteral(node)) return Number(node.text.replace(/_/g, ""));
   if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
   if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
-  if (ts.isIdentifier(node)) return literalValue(findVariable(source, node.text).initializer, source);
+  if (ts.isIdentifier(node)) {
+    const imported = importedFrom(source, node.text);
+    if (imported) return literalValue(findVariable(imported, node.text).initializer, imported);
+    return literalValue(findVariable(source, node.text).initializer, source);
+  }
   throw new Error(`${source.fileName}: cannot read the value ${node.getText()}`);
 }
 

@@ -1,3 +1,4 @@
+import { GENERIC_MESSAGE } from "../internal/generic-message.js";
 import type { FailureStage } from "./failure-stage.js";
 
 /** The closed error-code union. Adding a member is a breaking change. docs/architecture/spec/core.md#core-9 */
@@ -26,7 +27,7 @@ export type ErrorCode =
   | "ADAPTER_ERROR"
   | "INTERNAL_ERROR";
 
-export const GENERIC_MESSAGE = "The operation failed.";
+export { GENERIC_MESSAGE };
 
 type CodeDefaults = { stage: FailureStage; retryable: boolean; exposeToModel: boolean; message: string };
 

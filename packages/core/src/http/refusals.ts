@@ -1,5 +1,5 @@
 import type { CapabilityClientFailure, RemoteError } from "../client/types.js";
-import { GENERIC_MESSAGE } from "../errors/codes.js";
+import { GENERIC_MESSAGE } from "../internal/generic-message.js";
 
 // Statuses that mean "refused before processing" (docs/architecture/spec/distributed.md#distributed-4): nothing ran, so the answer is definite.
 // Any other status after dispatch leaves the outcome unknown.
