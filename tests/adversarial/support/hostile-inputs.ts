@@ -12,11 +12,11 @@ export type Hostile = {
   path?: string[];
 };
 
-export type HostileCase = [name: string, make: () => Hostile];
+type HostileCase = [name: string, make: () => Hostile];
 
 /** The bounds the walk keeps (packages/core/src/internal/input-limits.ts), restated as the behaviour under test. */
-export const DEPTH_LIMIT = 1_000;
-export const VALUE_LIMIT = 1_000_000;
+const DEPTH_LIMIT = 1_000;
+const VALUE_LIMIT = 1_000_000;
 
 const counter = () => {
   let n = 0;
@@ -24,7 +24,7 @@ const counter = () => {
 };
 
 /** A Proxy counting every trap its handler sees. */
-export function countingProxy<T extends object>(target: T, extra: ProxyHandler<T> = {}): { proxy: T; traps: () => number } {
+function countingProxy<T extends object>(target: T, extra: ProxyHandler<T> = {}): { proxy: T; traps: () => number } {
   const c = counter();
   const handler = new Proxy(extra, {
     get(own, trap: string | symbol) {
