@@ -6,8 +6,8 @@
 const AUTHORITY = /^(?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+)(?::[0-9]*)?$/;
 
 /**
- * Whether a `Host` header value is an authority an `http` URL can carry: the grammar above, a non-empty host (RFC 9110
- * §4.2.1) and what WHATWG URL parsing accepts (a port below 65536, a well-formed IPv6 literal).
+ * Whether a `Host` header value is an authority an `http` URL can carry: the grammar above, a non-empty host
+ * (RFC 9110 §4.2.1) and what WHATWG URL parsing accepts (a port below 65536, a well-formed IPv6 literal).
  */
 export function isHostAuthority(value: string): boolean {
   return AUTHORITY.test(value) && URL.canParse(`http://${value}`);
