@@ -51,7 +51,7 @@ export type { ModelError } from "./errors/model-error.js";
 
 // Approvals
 export { createInMemoryApprovalCoordinator } from "./approvals/in-memory-coordinator.js";
-export { approvalAlreadyApprovedError, approvalNotFoundError, approvalNotPendingError, assertApprovalDecision } from "./approvals/decide-refusals.js";
+export { approvalAlreadyApprovedError, approvalNotFoundError, approvalNotPendingError, assertApprovalDecision, readApprovalDecision } from "./approvals/decide-refusals.js";
 export { approvalProgress } from "./approvals/quorum.js";
 export type { ApprovalProgress } from "./approvals/quorum.js";
 export type {

@@ -10,7 +10,8 @@ import type { ApprovalDecision, ApprovalStatus } from "./types.js";
  * Throws unless `decision` is a decision someone can be held to: `INPUT_INVALID` for its shape (not an object, a
  * `status` other than `"approved"`/`"rejected"`, a `comment` that is not a string), then `UNAUTHENTICATED` for an
  * approver that is missing, not a well-formed actor, or `anonymous` (SI-4). Stage `approval`. Checked before the
- * record is read, so a known and an unknown id answer alike.
+ * record is read, so a known and an unknown id answer alike. A store keeps what {@link readApprovalDecision} returns,
+ * never the object it was handed: that one may answer the next read differently.
  *
  * @example
  * import { assertApprovalDecision, type ApprovalCoordinator } from "@orpc-agent/core";
@@ -21,22 +22,67 @@ import type { ApprovalDecision, ApprovalStatus } from "./types.js";
  * };
  */
 export function assertApprovalDecision(decision: unknown): asserts decision is ApprovalDecision {
-  const given = typeof decision === "object" && decision !== null ? (decision as { status?: unknown; approver?: unknown; comment?: unknown }) : undefined;
-  const status = given?.status;
-  if (status !== "approved" && status !== "rejected") {
-    throw invalid("status", 'The decision status must be "approved" or "rejected".', `Invalid decision status "${String(status)}"`);
+  readApprovalDecision(decision);
+}
+
+/**
+ * The decision to judge and keep, read once: `status`, `comment` and a string `seal` as given, the approver as its
+ * JSON copy (the form every store keeps), then checked as {@link assertApprovalDecision} documents, on that copy. So a
+ * getter cannot show the check one approver or status and the store another (SI-4). A field no read can get (a
+ * throwing getter, a revoked Proxy) and an approver without a JSON form (a cycle, a `bigint`) are refused like a
+ * malformed one: `INPUT_INVALID` for the decision's own fields, `UNAUTHENTICATED` for the approver.
+ *
+ * @example
+ * import { readApprovalDecision, type ApprovalCoordinator } from "@orpc-agent/core";
+ * declare const store: ApprovalCoordinator;
+ * const decide: ApprovalCoordinator["decide"] = async (id, decision) => store.decide(id, readApprovalDecision(decision));
+ */
+export function readApprovalDecision(decision: unknown): ApprovalDecision {
+  const given = typeof decision === "object" && decision !== null ? (decision as Record<string, unknown>) : undefined;
+  const read = (field: string, refusal: () => CapabilityError): unknown => {
+    try {
+      return given?.[field];
+    } catch {
+      throw refusal();
+    }
+  };
+  const badStatus = (status: unknown) => invalid("status", 'The decision status must be "approved" or "rejected".', `Invalid decision status "${describe(status)}"`);
+  const status = read("status", () => badStatus("<unreadable>"));
+  if (status !== "approved" && status !== "rejected") throw badStatus(status);
+  const badComment = () => invalid("comment", "The decision comment must be a string.", "The decision comment is not a string");
+  const comment = read("comment", badComment);
+  if (comment !== undefined && typeof comment !== "string") throw badComment();
+  const approver = jsonCopy(read("approver", unauthenticated));
+  if (!isWellFormedActor(approver) || approver.kind === "anonymous") throw unauthenticated();
+  const seal = read("seal", () => invalid("seal", "The decision seal must be a string.", "The decision seal cannot be read"));
+  const copy: ApprovalDecision = { status, approver };
+  if (comment !== undefined) copy.comment = comment;
+  if (typeof seal === "string") copy.seal = seal;
+  return copy;
+}
+
+/** The approver as a store keeps it; one that has no JSON form (a cycle, a `bigint`, a throwing read) is no approver. */
+function jsonCopy(approver: unknown): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(approver);
+  } catch {
+    throw unauthenticated();
   }
-  if (given!.comment !== undefined && typeof given!.comment !== "string") {
-    throw invalid("comment", "The decision comment must be a string.", "The decision comment is not a string");
-  }
-  const approver = given!.approver;
-  if (!isWellFormedActor(approver) || approver.kind === "anonymous") {
-    throw new CapabilityError({
-      code: "UNAUTHENTICATED",
-      stage: "approval",
-      cause: new Error("The decision approver is not a well-formed actor (non-empty string id and a valid kind) or is anonymous"),
-    });
-  }
+  return text === undefined ? undefined : JSON.parse(text);
+}
+
+function unauthenticated(): CapabilityError {
+  return new CapabilityError({
+    code: "UNAUTHENTICATED",
+    stage: "approval",
+    cause: new Error("The decision approver is not a well-formed actor (non-empty string id and a valid kind), is anonymous, or cannot be read"),
+  });
+}
+
+/** A status for the operator's log, never a read of anything: `String()` of an object would call its methods. */
+function describe(status: unknown): string {
+  return typeof status === "string" ? status : typeof status;
 }
 
 /** No record under `id`, or one the runtime will not show (its seal fails): `INTERNAL_ERROR`, stage `approval`, as at resume (R1). */

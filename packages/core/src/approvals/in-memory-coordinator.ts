@@ -1,5 +1,5 @@
 import type { Actor } from "../vocabulary/types.js";
-import { approvalAlreadyApprovedError, approvalNotFoundError, approvalNotPendingError, assertApprovalDecision } from "./decide-refusals.js";
+import { approvalAlreadyApprovedError, approvalNotFoundError, approvalNotPendingError, readApprovalDecision } from "./decide-refusals.js";
 import { isExpired } from "./expiry.js";
 import { isValidQuorum, quorumOf } from "./quorum.js";
 import type {
@@ -131,12 +131,8 @@ function reportedStatus(record: ApprovalRecord, at: Date): ApprovalStatus {
 
 /** Typed refusals (INPUT_INVALID, UNAUTHENTICATED) before the record is read, so known and unknown ids answer alike. */
 function validDecision(decision: ApprovalDecision): ApprovalDecision {
-  assertApprovalDecision(decision);
-  // Only the declared fields are kept: extra decision fields have no effect (SI-6).
-  const accepted: ApprovalDecision = { status: decision.status, approver: jsonCopy(decision.approver) as Actor };
-  if (decision.comment !== undefined) accepted.comment = decision.comment;
-  if (typeof decision.seal === "string") accepted.seal = decision.seal;
-  return accepted;
+  // Read once, the approver as its JSON copy: what was checked is what is kept; extra fields have no effect (SI-4, SI-6).
+  return readApprovalDecision(decision);
 }
 
 /** Picks the request fields only, each detached the way a persistent store would keep it. */

@@ -2,7 +2,7 @@ import {
   approvalAlreadyApprovedError,
   approvalNotFoundError,
   approvalNotPendingError,
-  assertApprovalDecision,
+  readApprovalDecision,
   type ApprovalCoordinator,
   type ApprovalDecision,
   type ApprovalListFilter,
@@ -97,9 +97,10 @@ export function createPgApprovalCoordinator(
       return rows.length === 0 ? null : recordFromRow(rows[0]!, at);
     },
 
-    async decide(id, decision) {
-      // Core's typed guards, before any SQL, as every store runs them (docs/architecture/spec/postgres.md#postgres-5-3).
-      assertApprovalDecision(decision);
+    async decide(id, given) {
+      // Core's typed guards, before any SQL, as every store runs them (docs/architecture/spec/postgres.md#postgres-5-3),
+      // on the decision read once: the row keeps the approver and status that were checked (SI-4).
+      const decision = readApprovalDecision(given);
       // Read once: the same instant is decidedAt, the expiry guard and the mapping reference (docs/architecture/spec/postgres.md#postgres-5-1).
       const at = now();
       const { rows } =

@@ -6,7 +6,7 @@ import { refusesSelfApproval, type SelfApprovalRule } from "../../approvals/self
 import { reRequestApproval } from "./re-request.js";
 import type { ApprovalSealer } from "../../approvals/seal/sealer.js";
 import { refusesActingAgent } from "../../approvals/acting-agent.js";
-import { approvalAlreadyApprovedError, approvalNotFoundError, assertApprovalDecision } from "../../approvals/decide-refusals.js";
+import { approvalAlreadyApprovedError, approvalNotFoundError, readApprovalDecision } from "../../approvals/decide-refusals.js";
 import { approvalProgress, quorumOf } from "../../approvals/quorum.js";
 import { sameApprover } from "../../approvals/approver-identity.js";
 import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, ApprovalRequest, RuntimeApprovals } from "../../approvals/types.js";
@@ -47,8 +47,7 @@ export function wrapCoordinator(
    */
   async function decideGuarded(id: string, given: ApprovalDecision): Promise<ApprovalRecord> {
     // Read once: the guards, the seal, the store and the audit all see one approver, whatever getters it has (SI-8).
-    const decision = decisionOnce(given);
-    assertApprovalDecision(decision);
+    const decision = readApprovalDecision(given);
     // Read even without rejectSelfApproval: a quorum record refuses its requester under every rule.
     const record = await wrapped.get(id);
     if (record === null) throw approvalNotFoundError(id);
@@ -94,16 +93,6 @@ function withoutSeal(request: ApprovalRequest): ApprovalRequest {
   if (typeof request !== "object" || request === null) return request;
   const { seal: _seal, ...rest } = request;
   return rest;
-}
-
-/** A plain copy of the decision, its approver in the JSON form a store keeps; anything malformed is kept for the coordinator to refuse. */
-function decisionOnce(given: ApprovalDecision): ApprovalDecision {
-  if (typeof given !== "object" || given === null) return given;
-  const { status, approver, comment, seal } = given;
-  const copy = { status, approver: typeof approver === "object" && approver !== null ? (JSON.parse(JSON.stringify(approver)) as typeof approver) : approver } as ApprovalDecision;
-  if (comment !== undefined) copy.comment = comment;
-  if (seal !== undefined) copy.seal = seal;
-  return copy;
 }
 
 function decisionEvent(record: ApprovalRecord, decision: ApprovalDecision, timestamp: Date): AgentAuditEvent {
