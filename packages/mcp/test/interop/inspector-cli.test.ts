@@ -2,6 +2,11 @@
 // client: over Streamable HTTP on loopback and over stdio, in both of its protocol eras (`legacy` = 2025-era
 // initialize, `modern` = 2026-07-28). The Inspector needs Node >= 22.19, so on the Node 20.19 leg it runs on a Node 24
 // binary from scripts/install-node.sh; the server under test stays on the leg's own Node.
+//
+// Time limits: the Inspector gives an ad-hoc target 15 s to connect, which a loaded machine (seven Inspectors and
+// their servers started at once on two cores) can exceed without anything being wrong. Every run passes a generous
+// --connect-timeout and each test a matching limit, so only load is waited out: a refusal, a wrong answer or a
+// crash still ends the run at once, with its own exit code and output.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -13,18 +18,22 @@ import { createTestApp } from "../support/app.js";
 import { closeAfterTest, closeEverythingAfterEachTest } from "../support/cleanup.js";
 import { createInspectorApp } from "./inspector-app.js";
 import { nowInSeconds, serveApp } from "../support/handler.js";
+import { bundleServer } from "../support/bundle-server.js";
 
 closeEverythingAfterEachTest();
 
 const packageDir = fileURLToPath(new URL("../..", import.meta.url));
 // The package's `mcp-inspector` bin (it has no exports map, so its package.json resolves).
 const inspectorBin = join(dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/inspector/package.json")), "clients/launcher/build/index.js");
-const stdioServer = [process.execPath, "--conditions=@orpc-agent/source", "--import", "tsx", "test/interop/inspector-stdio-server.ts"];
+/** How long the Inspector waits for a server to connect (its own default is 15 s), and a test for its runs. */
+const CONNECT_TIMEOUT_MS = 120_000;
+const TEST_TIMEOUT_MS = CONNECT_TIMEOUT_MS + 60_000;
 
 let inspectorNode: string;
 let home: string;
+let stdioServer: string[];
 
-beforeAll(() => {
+beforeAll(async () => {
   const [major, minor] = process.versions.node.split(".").map(Number) as [number, number];
   inspectorNode =
     major > 22 || (major === 22 && minor >= 19)
@@ -32,6 +41,8 @@ beforeAll(() => {
       : execFileSync("sh", [join(packageDir, "../../scripts/install-node.sh"), "24"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
   // The Inspector keeps a catalog, client config and OAuth state under $HOME/.mcp-inspector: never the developer's.
   home = mkdtempSync(join(tmpdir(), "orpc-agent-inspector-"));
+  // The stdio target, bundled once: each Inspector run starts its own server process.
+  stdioServer = [process.execPath, await bundleServer(fileURLToPath(new URL("./inspector-stdio-server.ts", import.meta.url)), join(home, "stdio-server"))];
 }, 180_000);
 
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -41,7 +52,7 @@ type Run = { code: number | null; stdout: string; stderr: string };
 /** Spawns `mcp-inspector --cli` quietly with JSON output; resolves with its exit code and both streams. */
 function inspector(args: string[], onSpawn?: (child: ChildProcess) => void): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(inspectorNode, [inspectorBin, "--cli", "--format", "json", "--quiet", ...args], {
+    const child = spawn(inspectorNode, [inspectorBin, "--cli", "--format", "json", "--quiet", "--connect-timeout", String(CONNECT_TIMEOUT_MS), ...args], {
       cwd: packageDir,
       env: { ...process.env, HOME: home, NO_COLOR: "1" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -73,7 +84,7 @@ const ERAS = [
   { era: "modern", revision: "2026-07-28" },
 ] as const;
 
-describe.each(ERAS)("Inspector CLI over Streamable HTTP, $era era ($revision)", ({ era }) => {
+describe.each(ERAS)("Inspector CLI over Streamable HTTP, $era era ($revision)", { timeout: TEST_TIMEOUT_MS }, ({ era }) => {
   const http = (url: URL, token: string | undefined, ...args: string[]) => httpWith(undefined, url, token, ...args);
   const httpWith = (onSpawn: ((child: ChildProcess) => void) | undefined, url: URL, token: string | undefined, ...args: string[]) =>
     inspector([url.href, "--transport", "http", "--protocol-era", era, "--stored-auth-only", ...(token === undefined ? [] : ["--header", `Authorization: Bearer ${token}`]), ...args], onSpawn);
@@ -158,7 +169,7 @@ describe.each(ERAS)("Inspector CLI over Streamable HTTP, $era era ($revision)", 
   });
 });
 
-describe.each(ERAS)("Inspector CLI over stdio, $era era ($revision)", ({ era }) => {
+describe.each(ERAS)("Inspector CLI over stdio, $era era ($revision)", { timeout: TEST_TIMEOUT_MS }, ({ era }) => {
   const stdio = (...args: string[]) => inspector(["--protocol-era", era, ...args, "--", ...stdioServer]);
 
   it("lists and calls: ok, approval required, denied, invalid input, and conceals a hidden tool", async () => {
