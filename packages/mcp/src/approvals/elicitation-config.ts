@@ -23,21 +23,37 @@ export type ApprovalElicitation = {
 
 const MEMORY_LIMIT = 10_000;
 
-/** Validates `urlElicitation`; `undefined` when URL elicitation is off. */
-export function prepareApprovalElicitation(options: { urlElicitation?: unknown; approvals?: { url?: unknown } }): ApprovalElicitation | undefined {
+/**
+ * Validates `urlElicitation`; `undefined` when URL elicitation is off. `adapter` is the function the application
+ * called, named in every message.
+ */
+export function prepareApprovalElicitation(
+  options: { urlElicitation?: unknown; approvals?: { url?: unknown } },
+  adapter: string,
+): ApprovalElicitation | undefined {
   const config = options.urlElicitation;
   if (config === undefined) return undefined;
-  if (typeof config !== "object" || config === null) throw new ConfigurationError("createMCPHandler: options.urlElicitation must be { keys: [{ id, secret }] }.");
+  if (typeof config !== "object" || config === null) throw new ConfigurationError(`${adapter}: options.urlElicitation must be { keys: [{ id, secret }] }.`);
   if (typeof options.approvals?.url !== "function") {
-    throw new ConfigurationError("createMCPHandler: options.urlElicitation needs options.approvals.url, the link into the approver UI the client opens.");
+    throw new ConfigurationError(`${adapter}: options.urlElicitation needs options.approvals.url, the link into the approver UI the client opens.`);
   }
   const { keys, decisions } = config as { keys?: readonly ApprovalSealKey[]; decisions?: unknown };
-  const mac = createKeyedMac(keys as readonly ApprovalSealKey[], "createMCPHandler: options.urlElicitation");
+  const mac = keyedMac(keys, adapter);
   if (decisions !== undefined && typeof decisions !== "function") {
-    throw new ConfigurationError("createMCPHandler: options.urlElicitation.decisions must be a function (listener) => unsubscribe.");
+    throw new ConfigurationError(`${adapter}: options.urlElicitation.decisions must be a function (listener) => unsubscribe.`);
   }
   const completions = decisions === undefined ? undefined : createElicitationCompletions(decisions as DecisionSubscription);
   return { mac, legacyPending: new BoundedMap(MEMORY_LIMIT), legacyCapabilities: new BoundedMap(MEMORY_LIMIT), completions };
+}
+
+/** Core's seal-key checks, reported as the adapter's other build-time mistakes are: a `ConfigurationError`. */
+function keyedMac(keys: readonly ApprovalSealKey[] | undefined, adapter: string): KeyedMac {
+  try {
+    return createKeyedMac(keys as readonly ApprovalSealKey[], `${adapter}: options.urlElicitation`);
+  } catch (error) {
+    if (error instanceof TypeError && !ConfigurationError.isInstance(error)) throw new ConfigurationError(error.message, { cause: error });
+    throw error;
+  }
 }
 
 export type ApprovalEnvelope = Extract<MCPEnvelope, { status: "approval-required" }>;

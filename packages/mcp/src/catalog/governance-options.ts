@@ -38,49 +38,47 @@ export type MCPGovernanceOptions = {
 
 /**
  * TypeErrors for governance options neither entry can work with, and a missing `createContext`
- * (docs/architecture/spec/adapters.md#adapters-3-1).
+ * (docs/architecture/spec/adapters.md#adapters-3-1). `adapter` is the function the application called, named in every message.
  */
-export function assertGovernanceOptions(options: unknown): asserts options is MCPGovernanceOptions {
+export function assertGovernanceOptions(options: unknown, adapter: string): asserts options is MCPGovernanceOptions {
+  const fail = (message: string): never => {
+    throw new ConfigurationError(`${adapter}: ${message}`);
+  };
   if (typeof options !== "object" || options === null) {
-    throw new ConfigurationError("createMCPServer(runtime, options): options must be an object with a createContext function.");
+    throw new ConfigurationError(`${adapter}(runtime, options): options must be an object with a createContext function.`);
   }
   const o = options as Record<string, unknown>;
   if (typeof o.createContext !== "function") {
-    throw new ConfigurationError(
-      "createMCPServer: options.createContext is required. Return { actor, context } from the session's verified authInfo (or a fixed least-privilege actor under stdio).",
-    );
+    fail("options.createContext is required. Return { actor, context } from the verified authInfo (or a fixed least-privilege actor under stdio).");
   }
   for (const key of ["filter", "toolNaming"] as const) {
-    if (o[key] !== undefined && typeof o[key] !== "function") throw new ConfigurationError(`createMCPServer: options.${key} must be a function.`);
+    if (o[key] !== undefined && typeof o[key] !== "function") fail(`options.${key} must be a function.`);
   }
   if (o.annotations !== undefined && o.annotations !== "derive" && o.annotations !== "meta-only") {
-    throw new ConfigurationError('createMCPServer: options.annotations must be "derive" or "meta-only".');
+    fail('options.annotations must be "derive" or "meta-only".');
   }
-  assertServerInfo(o.serverInfo);
-  assertApprovals(o.approvals);
+  assertServerInfo(o.serverInfo, fail);
+  assertApprovals(o.approvals, fail);
 }
 
-function assertServerInfo(serverInfo: unknown): void {
+function assertServerInfo(serverInfo: unknown, fail: (message: string) => never): void {
   if (serverInfo === undefined) return;
   const info = serverInfo as { name?: unknown; version?: unknown } | null;
   if (typeof info !== "object" || info === null || typeof info.name !== "string" || typeof info.version !== "string") {
-    throw new ConfigurationError("createMCPServer: options.serverInfo must be { name: string; version: string }.");
+    fail("options.serverInfo must be { name: string; version: string }.");
   }
 }
 
-function assertApprovals(approvals: unknown): void {
+function assertApprovals(approvals: unknown, fail: (message: string) => never): void {
   if (approvals === undefined) return;
-  if (typeof approvals !== "object" || approvals === null) throw new ConfigurationError("createMCPServer: options.approvals must be an object.");
+  if (typeof approvals !== "object" || approvals === null) fail("options.approvals must be an object.");
   const { url, resumeTool } = approvals as { url?: unknown; resumeTool?: unknown };
-  if (url !== undefined && typeof url !== "function") throw new ConfigurationError("createMCPServer: options.approvals.url must be a function.");
+  if (url !== undefined && typeof url !== "function") fail("options.approvals.url must be a function.");
   if (resumeTool === undefined || typeof resumeTool === "boolean") return;
   const tool = resumeTool as { name?: unknown; description?: unknown } | null;
-  if (typeof tool !== "object" || tool === null) {
-    throw new ConfigurationError("createMCPServer: options.approvals.resumeTool must be a boolean or { name?, description? }.");
-  }
+  if (typeof tool !== "object" || tool === null) fail("options.approvals.resumeTool must be a boolean or { name?, description? }.");
   for (const key of ["name", "description"] as const) {
-    if (tool[key] !== undefined && (typeof tool[key] !== "string" || tool[key] === "")) {
-      throw new ConfigurationError(`createMCPServer: options.approvals.resumeTool.${key} must be a non-empty string.`);
-    }
+    const value = tool[key];
+    if (value !== undefined && (typeof value !== "string" || value === "")) fail(`options.approvals.resumeTool.${key} must be a non-empty string.`);
   }
 }

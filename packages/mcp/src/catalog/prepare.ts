@@ -21,7 +21,7 @@ export function prepareMCPServer<TContext, TOptions extends MCPGovernanceOptions
   if (typeof runtime !== "object" || runtime === null || typeof runtime.describe !== "function" || typeof runtime.invoke !== "function") {
     throw new ConfigurationError(`${adapter}(runtime, options): runtime must be an AgentRuntime from createAgentRuntime.`);
   }
-  assertGovernanceOptions(options);
+  assertGovernanceOptions(options, adapter);
   const catalog = buildToolCatalog(runtime.registry, options, adapter);
   const guidance: ApprovalGuidance = { url: options.approvals?.url, resumeToolName: catalog.resumeTool?.name };
   return { runtime, options, catalog, guidance };

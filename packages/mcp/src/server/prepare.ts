@@ -16,6 +16,6 @@ export function prepareGovernedServer<TContext>(
   adapter: string,
 ): PreparedGovernedServer<TContext> {
   const prepared = prepareMCPServer(runtime, options, adapter);
-  assertTraceContextOption(options.traceContext);
-  return { ...prepared, elicitation: prepareApprovalElicitation(options) };
+  assertTraceContextOption(options.traceContext, adapter);
+  return { ...prepared, elicitation: prepareApprovalElicitation(options, adapter) };
 }

@@ -24,9 +24,9 @@ export async function withRequestTrace<T>(option: TraceContextOption, meta: Reco
   }
 }
 
-/** A `traceContext` option the server cannot call is refused at construction. */
-export function assertTraceContextOption(option: unknown): void {
+/** A `traceContext` option the server cannot call is refused at construction, naming the function the app called. */
+export function assertTraceContextOption(option: unknown, adapter: string): void {
   if (option !== undefined && typeof option !== "function") {
-    throw new ConfigurationError("createMCPHandler: options.traceContext must be a function (carrier, run) => run() inside that trace context.");
+    throw new ConfigurationError(`${adapter}: options.traceContext must be a function (carrier, run) => run() inside that trace context.`);
   }
 }
