@@ -54,8 +54,11 @@ function toWebRequest(req: IncomingMessage, signal: AbortSignal): { request: Req
   const protocol = (req.socket as Partial<TLSSocket>).encrypted === true ? "https" : "http";
   const target = req.url ?? "/";
   // A Host that is no authority (userinfo, a path, a bad port) cannot name the URL: it would throw, or move the path.
-  // The header itself is passed on as sent, for the handler's Host check to refuse like any other foreign host.
-  const host = req.headers.host;
+  // The header itself is passed on as sent, for the handler's Host check to refuse like any other foreign host. Two
+  // Host lines make a bad request (RFC 9112 §3.2), but Node keeps only the first: both go on, joined as a web request
+  // joins a repeated header, so the check refuses the pair as the malformed value it is.
+  const hosts = req.headersDistinct?.host;
+  const host = hosts !== undefined && hosts.length > 1 ? hosts.join(", ") : req.headers.host;
   const authority = host !== undefined && isHostAuthority(host) ? host : "localhost";
   let url: URL;
   let headers: Headers;
@@ -68,6 +71,7 @@ function toWebRequest(req: IncomingMessage, signal: AbortSignal): { request: Req
       if (Array.isArray(value)) for (const item of value) headers.append(name, item);
       else headers.set(name, value);
     }
+    if (host !== undefined) headers.set("host", host);
     if (method === "GET" || method === "HEAD") return { request: new Request(url, { method, headers, signal }) };
   } catch {
     return undefined;

@@ -27,10 +27,14 @@ export function toNodeRequestListener(handler: MCPHandler): ReturnType<typeof sd
   return (req, res, parsedBody) => (sdkCanCarry(req) ? sdkListener(req, res, parsedBody) : ownListener(req as IncomingMessage, res as ServerResponse));
 }
 
-/** Whether the SDK's adapter can build this request's web `Request` as sent (it reads `Host`, else `:authority`). */
-function sdkCanCarry(req: Pick<IncomingMessage, "headers" | "method">): boolean {
+/**
+ * Whether the SDK's adapter can build this request's web `Request` as sent (it reads `Host`, else `:authority`). Not
+ * with two Host lines: it would see only the first, where this package's adapter passes both on to be refused.
+ */
+function sdkCanCarry(req: Pick<IncomingMessage, "headers" | "method"> & Partial<Pick<IncomingMessage, "headersDistinct">>): boolean {
   const authority = first(req.headers.host) ?? first(req.headers[":authority"]);
-  return (authority === undefined || isHostAuthority(authority)) && !isFetchForbiddenMethod(req.method ?? "GET");
+  const hostLines = req.headersDistinct?.host?.length ?? 0;
+  return hostLines <= 1 && (authority === undefined || isHostAuthority(authority)) && !isFetchForbiddenMethod(req.method ?? "GET");
 }
 
 function first(value: string | string[] | undefined): string | undefined {
