@@ -9,7 +9,10 @@ import {
 import type { MCPHandlerOptions } from "./handler-options.js";
 
 export type BearerGate = {
-  /** The RFC 9728 document's URL, named in every challenge; undefined without `resource`. */
+  /**
+   * The RFC 9728 document's URL, named in every challenge; undefined unless this endpoint serves it (`resource` and
+   * `authorizationServers`), so a challenge never points a client at a URL that answers no document.
+   */
   resourceMetadataUrl: string | undefined;
   /** The verified `AuthInfo` (undefined on an `allowUnauthenticated` endpoint), or the 401/403 challenge to send as is. */
   authenticate(request: Request): Promise<AuthInfo | Response | undefined>;
@@ -21,7 +24,8 @@ export type BearerGate = {
  */
 export function createBearerGate(options: MCPHandlerOptions<unknown>): BearerGate {
   const resource = options.resource === undefined ? undefined : new URL(String(options.resource));
-  const resourceMetadataUrl = resource === undefined ? undefined : getOAuthProtectedResourceMetadataUrl(resource);
+  // `resource` alone is the audience check; the document (createResourceMetadata) needs the issuers too.
+  const resourceMetadataUrl = resource === undefined || options.authorizationServers === undefined ? undefined : getOAuthProtectedResourceMetadataUrl(resource);
   const requiredScopes = options.requiredScopes ?? [];
   const verify = options.verifyToken;
   if (verify === undefined) return { resourceMetadataUrl, authenticate: async () => undefined };

@@ -25,7 +25,8 @@ export type MCPAuthentication =
 export type MCPHandlerOptions<TContext = unknown> = MCPOptions<TContext> & MCPAuthentication & {
   /**
    * This endpoint's public URL, its RFC 8707 resource identifier. Turns on the audience check (a token whose
-   * `AuthInfo.resource` differs answers 401) and names the RFC 9728 document in every challenge.
+   * `AuthInfo.resource` differs answers 401). With `authorizationServers` too, the RFC 9728 document is served and
+   * every challenge names it; alone, challenges carry no `resource_metadata` (there is no document to point at).
    */
   resource?: string | URL;
   /** The authorization server issuer URL(s); with `resource`, the RFC 9728 document is served at its path-aware well-known URL. */

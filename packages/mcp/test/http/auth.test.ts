@@ -37,6 +37,37 @@ describe("RFC 9728 protected-resource metadata", () => {
     });
     expect((await fetch(new URL("/.well-known/oauth-protected-resource", url))).status).not.toBe(200);
   });
+
+  it("is not served without authorization servers, and then no challenge points at it, while the audience check holds", async () => {
+    const tokens = { "tok-elsewhere": { resource: new URL("https://other.example.com/mcp") } };
+    // `resource` set (the audience check), `authorizationServers` not: discovery is the app's business elsewhere.
+    const { url } = await serveApp(createScopedApp(), { requiredScopes: ["mcp"] }, tokens);
+    // No document here: the request falls through to the endpoint, which refuses it like any unauthenticated one.
+    expect((await fetch(new URL("/.well-known/oauth-protected-resource/mcp", url))).status).not.toBe(200);
+    const toolCall = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "reports_export", arguments: {} } });
+    const challenges = [
+      await post(url, INITIALIZE, LEGACY_HEADERS),
+      await post(url, INITIALIZE, LEGACY_HEADERS, "tok-nobody"),
+      await post(url, INITIALIZE, LEGACY_HEADERS, "tok-elsewhere"),
+      await post(url, toolCall, { ...LEGACY_HEADERS, "mcp-protocol-version": "2025-11-25" }, "tok-dana"),
+    ];
+    expect(challenges.map((response) => response.status)).toEqual([401, 401, 401, 403]);
+    for (const response of challenges) {
+      const challenge = response.headers.get("www-authenticate") ?? "";
+      expect(challenge).toMatch(/^Bearer /);
+      expect(challenge).not.toContain("resource_metadata");
+    }
+    expect(challenges[3]!.headers.get("www-authenticate")).toContain('scope="mcp reports:export"');
+  });
+
+  it("names the served document in scope challenges too", async () => {
+    const { url } = await serveApp(createScopedApp(), { authorizationServers: ["https://auth.example.com"], requiredScopes: ["mcp", "admin"] });
+    const refused = await post(url, INITIALIZE, LEGACY_HEADERS, "tok-dana");
+    expect(refused.status).toBe(403);
+    const pointer = refused.headers.get("www-authenticate")?.match(/resource_metadata="([^"]+)"/)?.[1];
+    expect(pointer).toBe(new URL("/.well-known/oauth-protected-resource/mcp", url).href);
+    expect((await fetch(pointer!)).status).toBe(200);
+  });
 });
 
 describe.each([
