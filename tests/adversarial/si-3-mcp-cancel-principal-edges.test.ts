@@ -13,7 +13,7 @@ import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cl
 import { listenModern } from "../../packages/mcp/test/support/handler.js";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
 import { connectRawStdio } from "../../packages/mcp/test/stdio/raw-stdio.js";
-import { callMessage, cancelMessage, headersFor, messagesOf, MODERN_META, post, type Era } from "./support/mcp-v2.js";
+import { callMessage, cancelMessage, headersFor, messagesOf, MODERN_META, modernHeaders, post, type Era } from "./support/mcp-v2.js";
 
 closeEverythingAfterEachTest();
 
@@ -85,7 +85,7 @@ async function outcomeOf(response: Response): Promise<Outcome | undefined> {
 
 function cancelBody(era: Era, requestId: unknown): { body: string; headers: Record<string, string> } {
   if (era === "legacy") return { body: JSON.stringify(cancelMessage(requestId)), headers: headersFor("jobs_wait", "legacy") };
-  const { "mcp-name": _name, ...headers } = headersFor("jobs_wait", "modern");
+  const { "mcp-name": _name, ...headers } = modernHeaders("jobs_wait");
   const message = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "stop", _meta: MODERN_META } };
   return { body: JSON.stringify(message), headers: { ...headers, "mcp-method": "notifications/cancelled" } };
 }
