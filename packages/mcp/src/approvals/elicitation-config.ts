@@ -1,11 +1,15 @@
 import { createKeyedMac, type ApprovalSealKey, type KeyedMac } from "@orpc-agent/core";
 import type { MCPEnvelope } from "../catalog/envelope.js";
-import { BoundedMap } from "./bounded-map.js";
+import { PrincipalBoundedMap } from "./principal-bounded-map.js";
 import { createElicitationCompletions, type DecisionSubscription, type ElicitationCompletions } from "./elicitation-completions.js";
+import { memoryLimitsOf } from "./memory-limits.js";
 import { ConfigurationError } from "@orpc-agent/core/adapter";
 
 // Built once per configuration by the governed server's preparation (server/prepare.ts); SDK-free, as the state it
 // holds is protocol-neutral.
+
+/** A principal declares its capabilities once (its latest `initialize` stands): the one key it has in `legacyCapabilities`. */
+export const DECLARED_CAPABILITIES = "initialize";
 
 /** An approval a 2025-11-25 client was sent to by `-32042`, remembered until the client retries the same call. */
 export type LegacyPending = { approvalId: string; url: string; message: string };
@@ -13,15 +17,16 @@ export type LegacyPending = { approvalId: string; url: string; message: string }
 export type ApprovalElicitation = {
   /** Protects the 2026-07-28 `requestState`. */
   mac: KeyedMac;
-  /** By `principalKey`, capability and input hash: 2025-11-25 retries carry no state, so the server remembers. */
-  legacyPending: BoundedMap<string, LegacyPending>;
-  /** Client capabilities a 2025-era client declared in `initialize`, by `principalKey` (stateless HTTP forgets them otherwise). */
-  legacyCapabilities: BoundedMap<string, { capabilities: unknown; expiresAtMs: number }>;
+  /** By `principalKey`, then capability and input hash: 2025-11-25 retries carry no state, so the server remembers. */
+  legacyPending: PrincipalBoundedMap<LegacyPending>;
+  /**
+   * Client capabilities a 2025-era client declared in `initialize`, by `principalKey` (stateless HTTP forgets them
+   * otherwise), under the key {@link DECLARED_CAPABILITIES}.
+   */
+  legacyCapabilities: PrincipalBoundedMap<{ capabilities: unknown; expiresAtMs: number }>;
   /** With `urlElicitation.decisions`: `notifications/elicitation/complete` on connections that outlive the call. */
   completions: ElicitationCompletions | undefined;
 };
-
-const MEMORY_LIMIT = 10_000;
 
 /**
  * Validates `urlElicitation`; `undefined` when URL elicitation is off. `adapter` is the function the application
@@ -43,7 +48,8 @@ export function prepareApprovalElicitation(
     throw new ConfigurationError(`${adapter}: options.urlElicitation.decisions must be a function (listener) => unsubscribe.`);
   }
   const completions = decisions === undefined ? undefined : createElicitationCompletions(decisions as DecisionSubscription);
-  return { mac, legacyPending: new BoundedMap(MEMORY_LIMIT), legacyCapabilities: new BoundedMap(MEMORY_LIMIT), completions };
+  const limits = memoryLimitsOf(options);
+  return { mac, legacyPending: new PrincipalBoundedMap(limits.legacyPending), legacyCapabilities: new PrincipalBoundedMap(limits.legacyCapabilities), completions };
 }
 
 /** Core's seal-key checks, reported as the adapter's other build-time mistakes are: a `ConfigurationError`. */

@@ -91,12 +91,13 @@ async function governed<TContext>(
     return retryWithState(prepared, elicitation, identity, capabilityId, call, request, principal);
   }
   const inputHash = await canonicalInputHash(args);
-  const legacyKey = inputHash === undefined ? undefined : JSON.stringify([principal, capabilityId, inputHash]);
+  // The call, within its principal's share of the remembered retries.
+  const legacyKey = inputHash === undefined ? undefined : JSON.stringify([capabilityId, inputHash]);
   if (request.era === "legacy" && legacyKey !== undefined) {
-    const pending = elicitation.legacyPending.get(legacyKey);
+    const pending = elicitation.legacyPending.get(principal, legacyKey);
     if (pending !== undefined) {
       const outcome = await resumeApproval(prepared, identity, pending.approvalId, call, () => ({ kind: "url-required", pending }));
-      if (outcome.kind !== "url-required") elicitation.legacyPending.delete(legacyKey);
+      if (outcome.kind !== "url-required") elicitation.legacyPending.delete(principal, legacyKey);
       return outcome;
     }
   }
@@ -109,7 +110,7 @@ async function governed<TContext>(
   const message = elicitationMessage(result);
   if (request.era === "legacy") {
     const pending = { approvalId: result.approval.id, url: envelope.url, message };
-    elicitation.legacyPending.set(legacyKey, pending);
+    elicitation.legacyPending.set(principal, legacyKey, pending);
     return { kind: "url-required", pending };
   }
   const state: ApprovalState = {

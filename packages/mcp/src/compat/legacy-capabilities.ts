@@ -1,5 +1,5 @@
 import type { AuthInfo, Server, Transport } from "@modelcontextprotocol/server";
-import type { ApprovalElicitation } from "../approvals/elicitation-config.js";
+import { DECLARED_CAPABILITIES, type ApprovalElicitation } from "../approvals/elicitation-config.js";
 
 type Capabilities = { elicitation?: { url?: unknown } } | undefined;
 
@@ -29,7 +29,7 @@ export function rememberLegacyCapabilities(
           if (principal !== undefined) {
             const expiresAt = authInfo?.expiresAt;
             const expiresAtMs = typeof expiresAt === "number" ? expiresAt * 1000 : Number.POSITIVE_INFINITY;
-            elicitation.legacyCapabilities.set(principal, { capabilities: m.params?.capabilities, expiresAtMs });
+            elicitation.legacyCapabilities.set(principal, DECLARED_CAPABILITIES, { capabilities: m.params?.capabilities, expiresAtMs });
           }
           deliver.call(transport, message, extra);
         })
@@ -41,10 +41,10 @@ export function rememberLegacyCapabilities(
 /** Whether a 2025-era client declared URL elicitation: on this connection (stdio), else remembered for its principal. */
 export function legacyUrlCapable(server: Server, elicitation: ApprovalElicitation, principal: string): boolean {
   if (declaresUrl(server.getClientCapabilities())) return true;
-  const remembered = elicitation.legacyCapabilities.get(principal);
+  const remembered = elicitation.legacyCapabilities.get(principal, DECLARED_CAPABILITIES);
   if (remembered === undefined) return false;
   if (!(remembered.expiresAtMs > Date.now())) {
-    elicitation.legacyCapabilities.delete(principal);
+    elicitation.legacyCapabilities.delete(principal, DECLARED_CAPABILITIES);
     return false;
   }
   return declaresUrl(remembered.capabilities);
