@@ -4,13 +4,15 @@
 // form, an id built from the key encoding's own delimiters, lone surrogates) and the timing (a cancellation sent
 // before the call it names, a request id reused by another principal after the first call finished, two principals'
 // calls in flight under one id). A cancellation reaches exactly the calls its own principal made, however alike the
-// other principal looks.
+// other principal looks. On v1 stateful sessions, such a look-alike naming the victim's session is an unknown session.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance, type Actor } from "@orpc-agent/core";
 import { createMCPHandler } from "@orpc-agent/mcp";
+import { createMCPHttpHandler } from "@orpc-agent/mcp/v1";
 import { describe, expect, it } from "vitest";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { listenModern } from "../../packages/mcp/test/support/handler.js";
+import { listen } from "../../packages/mcp/test/support/http.js";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
 import { connectRawStdio } from "../../packages/mcp/test/stdio/raw-stdio.js";
 import { callMessage, cancelMessage, headersFor, messagesOf, MODERN_META, modernHeaders, post, type Era } from "./support/mcp-v2.js";
@@ -219,5 +221,48 @@ describe.each<Era>(["legacy", "modern"])("SI-3: stdio, %s era: a look-alike sign
     app.gate(0).release();
     const answer = (await call) as { result?: { structuredContent?: { data?: { outcome?: Outcome } } } };
     expect(answer.result?.structuredContent?.data?.outcome).toBe("released");
+  });
+});
+
+describe("SI-3: v1 stateful sessions under allowUnauthenticated: a look-alike principal naming the victim's session", () => {
+  const V1_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const UNKNOWN_SESSION = "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9";
+
+  async function serveV1(app: ReturnType<typeof gatesApp>) {
+    const handler = createMCPHttpHandler(app.runtime, {
+      allowUnauthenticated: true,
+      createContext: () => {
+        const actor = principalOfRequest.getStore();
+        return actor === undefined ? null : { actor, context: {} };
+      },
+    });
+    return listen((request: Request) => {
+      const named = request.headers.get("x-principal");
+      return principalOfRequest.run(named === null ? undefined : (JSON.parse(decodeURIComponent(named)) as Actor), () => handler(request));
+    });
+  }
+
+  async function open(url: URL, actor: Actor): Promise<string> {
+    const body = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+    const opened = await post(url, JSON.stringify(body), { ...V1_HEADERS, ...as(actor) });
+    await opened.text();
+    const sessionId = opened.headers.get("mcp-session-id")!;
+    await (await post(url, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), { ...V1_HEADERS, ...as(actor), "mcp-session-id": sessionId })).text();
+    return sessionId;
+  }
+
+  it.each(LOOK_ALIKES)("SI-3: differing in %s, the look-alike's cancel on the victim's session answers as an unknown session and the call runs on", async (_label, victim, attacker) => {
+    const app = gatesApp();
+    const { url } = await serveV1(app);
+    const sessionId = await open(url, victim);
+    const call = post(url, JSON.stringify(callMessage("jobs_wait", "legacy", 1)), { ...V1_HEADERS, ...as(victim), "mcp-session-id": sessionId });
+    await app.gate(0).started;
+    const cancel = JSON.stringify(cancelMessage(1));
+    const attack = await post(url, cancel, { ...V1_HEADERS, ...as(attacker), "mcp-session-id": sessionId });
+    const unknown = await post(url, cancel, { ...V1_HEADERS, ...as(attacker), "mcp-session-id": UNKNOWN_SESSION });
+    expect({ status: attack.status, body: await attack.text() }).toEqual({ status: unknown.status, body: await unknown.text() });
+    expect(app.gate(0).wasAborted()).toBe(false);
+    app.gate(0).release();
+    expect(await outcomeOf(await call)).toBe("released");
   });
 });
