@@ -39,9 +39,36 @@ export function toEnvelope(result: ExecutionResult, guidance: ApprovalGuidance):
   }
 }
 
-/** Core's model serialization (SI-9): concealed unless exposed, `details` only for `INPUT_INVALID`. */
+/**
+ * Core's model serialization (SI-9): concealed unless exposed, `details` only for `INPUT_INVALID`. Those details are
+ * sent as the envelope schema declares them, the input's issues (`{ issues: [{ path, message }] }`); details of
+ * another shape (a handler's own `INPUT_INVALID`) are left out, so `structuredContent` always validates.
+ */
 export function serializeError(error: CapabilityError): MCPModelError {
-  return toModelError(error);
+  const { details, ...model } = toModelError(error);
+  if (details === undefined) return model;
+  const issues = issuesOf(details);
+  return issues === undefined ? model : { ...model, details: { issues } };
+}
+
+/** Each issue's `path` (strings) and `message`, nothing else; `undefined` for anything that has no such issues. */
+function issuesOf(details: unknown): { path: string[]; message: string }[] | undefined {
+  try {
+    const issues = typeof details === "object" && details !== null ? (details as { issues?: unknown }).issues : undefined;
+    if (!Array.isArray(issues)) return undefined;
+    const read: { path: string[]; message: string }[] = [];
+    for (const issue of issues as unknown[]) {
+      const { path, message } = (issue ?? {}) as { path?: unknown; message?: unknown };
+      if (!Array.isArray(path) || typeof message !== "string") return undefined;
+      const segments = [...(path as unknown[])];
+      if (!segments.every((segment) => typeof segment === "string")) return undefined;
+      read.push({ path: segments as string[], message });
+    }
+    return read;
+  } catch {
+    // A getter or Proxy trap that throws: nothing readable to send.
+    return undefined;
+  }
 }
 
 function approvalEnvelope(record: ApprovalRecord, guidance: ApprovalGuidance): MCPEnvelope {

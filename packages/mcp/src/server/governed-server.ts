@@ -49,7 +49,7 @@ export function createGovernedServer<TContext>(prepared: PreparedGovernedServer<
   const { runtime, options, catalog } = prepared;
   const fixedAuth = channel.kind === "http" ? channel.authInfo : undefined;
   const callsAs = channel.kind === "http" ? channel.callsAs : undefined;
-  const decoration = modernToolDecoration(runtime as never);
+  const decoration = modernToolDecoration(prepared as never);
   const server = new Server(options.serverInfo ?? { name: "orpc-agent", version: PACKAGE_VERSION }, {
     capabilities: { tools: { listChanged: false } },
     // The list differs per actor: never cacheable by a shared cache, and stale the moment governance changes.

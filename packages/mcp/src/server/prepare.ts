@@ -1,5 +1,6 @@
 import type { AgentRuntime } from "@orpc-agent/core";
 import { prepareApprovalElicitation, type ApprovalElicitation } from "../approvals/elicitation-config.js";
+import { dataSchemaOf, type DataSchema } from "../catalog/output-data-schema.js";
 import { prepareMCPServer, type PreparedMCPServer } from "../catalog/prepare.js";
 import type { MCPOptions } from "./options.js";
 import { assertTraceContextOption } from "./trace-context.js";
@@ -7,6 +8,8 @@ import { assertTraceContextOption } from "./trace-context.js";
 /** The governed server's configuration: what both entries prepare, plus URL elicitation of approvals. */
 export type PreparedGovernedServer<TContext> = PreparedMCPServer<TContext, MCPOptions<TContext>> & {
   elicitation: ApprovalElicitation | undefined;
+  /** The output schema each listed tool's envelope carries for `data`, by capability id; absent ⇒ `data` is open. */
+  dataSchemas: ReadonlyMap<string, DataSchema>;
 };
 
 /** Validates the options, then builds the catalog and the URL elicitation state once; `TypeError` for anything refused. */
@@ -17,5 +20,16 @@ export function prepareGovernedServer<TContext>(
 ): PreparedGovernedServer<TContext> {
   const prepared = prepareMCPServer(runtime, options, adapter);
   assertTraceContextOption(options.traceContext, adapter);
-  return { ...prepared, elicitation: prepareApprovalElicitation(options, adapter) };
+  return { ...prepared, elicitation: prepareApprovalElicitation(options, adapter), dataSchemas: dataSchemasOf(prepared) };
+}
+
+/** Converted once per configuration, for the capabilities that have a tool. */
+function dataSchemasOf<TContext>({ runtime, catalog }: PreparedMCPServer<TContext, MCPOptions<TContext>>): ReadonlyMap<string, DataSchema> {
+  const schemas = new Map<string, DataSchema>();
+  for (const capability of runtime.registry.capabilities()) {
+    if (catalog.nameOf(capability.id) === undefined) continue;
+    const schema = dataSchemaOf(capability);
+    if (schema !== undefined) schemas.set(capability.id, schema);
+  }
+  return schemas;
 }

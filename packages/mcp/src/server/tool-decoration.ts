@@ -1,16 +1,20 @@
-import type { AgentRuntime, CapabilityDescriptor } from "@orpc-agent/core";
+import type { CapabilityDescriptor } from "@orpc-agent/core";
 import type { ToolDecoration } from "../catalog/list-tools.js";
 import { envelopeOutputSchema } from "../catalog/envelope-schema.js";
+import type { PreparedGovernedServer } from "./prepare.js";
 
 /** The namespaced `_meta` key of each tool's governance facts: facts for clients and hosts, never authority. */
 const GOVERNANCE_META_KEY = "orpc-agent/governance";
 
 /**
  * What the v2 path adds to each listed tool: the envelope's `outputSchema` (so `structuredContent` validates, every
- * status), `title` from `meta.adapters.mcp.annotations.title`, and the governance facts under `_meta`.
+ * status; `data` typed by the capability's output schema where it has one), `title` from
+ * `meta.adapters.mcp.annotations.title`, and the governance facts under `_meta`.
  */
-export function modernToolDecoration(runtime: AgentRuntime<never>): ToolDecoration {
-  // Built per exchange, so one copy serves every tool of one listing: copying it per tool was a tenth of a listing.
+export function modernToolDecoration(prepared: Pick<PreparedGovernedServer<never>, "runtime" | "dataSchemas">): ToolDecoration {
+  const { runtime, dataSchemas } = prepared;
+  // Built per exchange, so one copy serves every tool of one listing whose `data` is open: copying it per tool was a
+  // tenth of a listing. A tool with its own output schema gets its own envelope.
   const outputSchema = envelopeOutputSchema();
   return {
     // `tool` is built fresh for this listing, so it is completed in place: spreading it anew per tool was the
@@ -18,7 +22,8 @@ export function modernToolDecoration(runtime: AgentRuntime<never>): ToolDecorati
     capability(tool, descriptor: CapabilityDescriptor) {
       const title = runtime.registry.get(descriptor.id)?.meta.adapters?.mcp?.annotations?.title;
       if (typeof title === "string" && title.length > 0) tool.title = title;
-      tool.outputSchema = outputSchema;
+      const data = dataSchemas.get(descriptor.id);
+      tool.outputSchema = data === undefined ? outputSchema : envelopeOutputSchema(data);
       tool._meta = {
         [GOVERNANCE_META_KEY]: {
           capabilityId: descriptor.id,

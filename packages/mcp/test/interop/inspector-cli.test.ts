@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp } from "../support/app.js";
 import { closeAfterTest, closeEverythingAfterEachTest } from "../support/cleanup.js";
 import { createInspectorApp } from "./inspector-app.js";
+import { createTypedApp } from "../server/typed-app.js";
 import { nowInSeconds, serveApp } from "../support/handler.js";
 import { bundleServer } from "../support/bundle-server.js";
 
@@ -154,6 +155,18 @@ describe.each(ERAS)("Inspector CLI over Streamable HTTP, $era era ($revision)", 
     // 403 insufficient_scope is no login prompt for the Inspector: a general failure naming the scope to step up to.
     expect(noscope).toEqual({ code: 1, error: { code: "error", message: 'Insufficient scope: required "mcp"' } });
     for (const run of runs.slice(0, 5)) expect(run.stdout).toBe("");
+  });
+
+  it("--strict: the only portability finding is the open data of tools whose capability declares no output schema", async () => {
+    const { url } = await serveApp(createTypedApp());
+    const run = await http(url, "tok-dana", "--method", "tools/list", "--strict");
+    expect(run.code, run.stderr).toBe(0);
+    // Each finding: `Warning: tool "<name>"` then `  Path: <where>`.
+    const findings = [...run.stderr.matchAll(/^(Warning|Error): tool "([^"]+)"\n\s+Path: (\S+)/gm)].map(([, level, tool, path]) => ({ level, tool, path }));
+    expect(findings).toEqual(
+      ["refunds_masked", "refunds_plain", "forms_own", "forms_issues"].map((tool) => ({ level: "Warning", tool, path: "outputSchema.oneOf[0].properties.data" })),
+    );
+    expect(run.stderr).toContain("0 errors, 4 warnings across 4 tools.");
   });
 
   it("cancellation: the Inspector dying mid-call closes the stream, which reaches the handler as an abort", async () => {

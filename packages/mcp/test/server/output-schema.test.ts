@@ -3,6 +3,7 @@
 // governance facts under the namespaced `_meta` key.
 import { describe, expect, it } from "vitest";
 import { createTestApp } from "../support/app.js";
+import { createTypedApp } from "./typed-app.js";
 import { closeEverythingAfterEachTest } from "../support/cleanup.js";
 import { connectModern, ERAS, serveApp } from "../support/handler.js";
 
@@ -26,7 +27,7 @@ describe.each(ERAS)("$era", ({ connect }) => {
       expect(tool.outputSchema?.type).toBe("object");
       expect(tool.outputSchema?.oneOf).toHaveLength(3);
       // One versioned id: both SDK clients compile the validator once per id instead of once per tool and listing.
-      expect(tool.outputSchema?.$id).toBe("urn:orpc-agent:mcp:result-envelope:1");
+      expect(tool.outputSchema?.$id).toBe("urn:orpc-agent:mcp:result-envelope:2");
     }
   });
 
@@ -57,5 +58,36 @@ describe("the SDK client really checks structuredContent against the schema", ()
     const whoami = tools.find((tool) => tool.name === "notes_whoami")!;
     const onlyErrors = { ...whoami, outputSchema: { type: "object" as const, properties: { status: { const: "error" } }, required: ["status"] } };
     await expect(client.callTool({ name: "notes_whoami", arguments: {} }, { toolDefinition: onlyErrors })).rejects.toThrow(/structured content does not match|outputSchema|validat/i);
+  });
+});
+
+describe.each(ERAS)("a capability's output schema types data ($era)", ({ connect }) => {
+  type Listed = { name: string; outputSchema?: { $id?: string; $defs?: { data?: unknown }; oneOf?: { properties?: { data?: unknown } }[] } };
+
+  it("a tool whose capability declares an output schema carries it for data, under no shared $id; the others keep data open", async () => {
+    const client = await connect((await serveApp(createTypedApp())).url, "tok-dana");
+    const { tools } = (await client.listTools()) as { tools: Listed[] };
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool.outputSchema]));
+    expect(byName.refunds_create?.$id).toBeUndefined();
+    expect(byName.refunds_create?.oneOf?.[0]?.properties?.data).toEqual({ $ref: "#/$defs/data" });
+    expect(byName.refunds_create?.$defs?.data).toMatchObject({ type: "object", required: ["refundId", "amountCents"] });
+    for (const open of ["refunds_masked", "refunds_plain"]) {
+      expect(byName[open]?.$id).toBe("urn:orpc-agent:mcp:result-envelope:2");
+      expect(byName[open]?.$defs).toBeUndefined();
+    }
+  });
+
+  it.each([
+    ["refunds_create", { status: "ok", data: { refundId: "r_1", amountCents: 500 } }],
+    ["refunds_masked", { status: "ok", data: { refundId: "[redacted]" } }],
+    ["refunds_plain", { status: "ok", data: { anything: [1, "two"] } }],
+    ["forms_own", { status: "error", error: { code: "INPUT_INVALID", message: "Row 7 is invalid.", retryable: false } }],
+    ["forms_issues", { status: "error", error: { code: "INPUT_INVALID", message: "Input validation failed.", retryable: false, details: { issues: [{ path: ["amount"], message: "Too large." }] } } }],
+  ])("%s: structuredContent validates in the SDK client", async (name, expected) => {
+    const client = await connect((await serveApp(createTypedApp())).url, "tok-dana");
+    await client.listTools(); // the SDK validates results against the listed outputSchema
+    const result = (await client.callTool({ name, arguments: {} })) as Result & { content?: { text?: string }[] };
+    expect(result.structuredContent).toEqual(expected);
+    expect(JSON.parse(result.content![0]!.text!)).toEqual(expected);
   });
 });
