@@ -85,7 +85,7 @@ describe("SI-8: hidden equals unknown at the runtime", () => {
 });
 
 describe("SI-8: input that cannot be snapshotted (found by attacking the fix)", () => {
-  it("SI-8: input nested past the stack on a hidden capability answers as an unknown id, not INTERNAL_ERROR", async () => {
+  it("SI-8: input nested past the stack on a hidden capability answers as an unknown id, not INTERNAL_ERROR or INPUT_INVALID", async () => {
     const blob = base
       .meta({ agent: meta({ expose: { direct: true, mcp: true } }) })
       .input(z.object({ data: z.unknown() }))
@@ -95,8 +95,8 @@ describe("SI-8: input that cannot be snapshotted (found by attacking the fix)", 
     const unknown = answer(await runtime.invoke("admin.nope", deep, { actor: dana, context: {} }));
     expect(unknown.code).toBe("CAPABILITY_NOT_FOUND");
     expect(answer(await runtime.invoke("admin.blob", deep, { actor: dana, context: {} }))).toEqual(unknown);
-    // Someone who may see it gets a closed failure, never an execution of an unbound value.
-    expect(answer(await runtime.invoke("admin.blob", deep, { actor: mo, context: {} })).code).toBe("INTERNAL_ERROR");
+    // Someone who may see it gets a typed refusal (issue 43, finding 4), never an execution of an unbound value.
+    expect(answer(await runtime.invoke("admin.blob", deep, { actor: mo, context: {} })).code).toBe("INPUT_INVALID");
   });
 });
 
