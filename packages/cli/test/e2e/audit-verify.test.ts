@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -26,10 +26,11 @@ let dir: string;
 let publicKeyPath: string;
 let receipt: string;
 
-function writer(keyPath: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function writer(keyPath: string, barrier: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const script = fileURLToPath(new URL("./audit-writer.ts", import.meta.url));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=@orpc-agent/source", "--import", "tsx", script, url, table, String(CALLS_PER_WRITER), keyPath, "audit-key-1"], {
+    const args = [script, url, table, String(CALLS_PER_WRITER), keyPath, "audit-key-1", barrier, "2"];
+    const child = spawn(process.execPath, ["--conditions=@orpc-agent/source", "--import", "tsx", ...args], {
       cwd: repoRoot,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -70,7 +71,9 @@ describe.skipIf(!BUILT)("orpc-agent audit verify on a real server (ADR-025)", ()
     writeFileSync(privateKeyPath, keys.privateKey.export({ type: "pkcs8", format: "pem" }));
     writeFileSync(publicKeyPath, keys.publicKey.export({ type: "spki", format: "pem" }));
 
-    const [a, b] = await Promise.all([writer(privateKeyPath), writer(privateKeyPath)]);
+    const barrier = join(dir, "writers");
+    mkdirSync(barrier);
+    const [a, b] = await Promise.all([writer(privateKeyPath, barrier), writer(privateKeyPath, barrier)]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     receipt = a.stdout.trim().split(" ")[2] as string;

@@ -1,14 +1,16 @@
 // One writer process of the audit-verify end-to-end test: a chained runtime over the Postgres sink, signing
 // checkpoints, invoking a capability `calls` times (a few at once, so two writers interleave in one table).
-// Run with: node --conditions=@orpc-agent/source --import tsx audit-writer.ts <url> <table> <calls> <key.pem> <keyId>
-import { readFileSync } from "node:fs";
+// Run with: node --conditions=@orpc-agent/source --import tsx audit-writer.ts <url> <table> <calls> <key.pem> <keyId> [<barrier dir> <writers>]
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { os } from "@orpc/server";
 import pg from "pg";
 import { z } from "zod";
 import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
 import { createPgAuditSink } from "../../../postgres/src/index.js";
 
-const [url, table, callsText, keyPath, keyId] = process.argv.slice(2) as [string, string, string, string, string];
+const [url, table, callsText, keyPath, keyId, barrier, writersText] = process.argv.slice(2) as [string, string, string, string, string, string?, string?];
 const pool = new pg.Pool({ connectionString: url, max: 4 });
 const sink = createPgAuditSink({
   query: (sql, params) => pool.query(sql, params),
@@ -28,6 +30,12 @@ const governance = defineGovernance({
   }),
 });
 const runtime = createAgentRuntime({ governance, audit: { sinks: [sink], chain: true } });
+
+// Writers start together once each is loaded: one process's start-up can otherwise outlast the other's whole run.
+if (barrier !== undefined) {
+  writeFileSync(join(barrier, String(process.pid)), "");
+  while (readdirSync(barrier).length < Number(writersText)) await sleep(10);
+}
 
 const calls = Number(callsText);
 const receipts: string[] = [];
