@@ -7,4 +7,5 @@ export { defaultToolName, isReservedToolName, resolveToolName, type ToolSurface 
 export { isWellFormedActor } from "../vocabulary/types.js";
 export { matchesRequester } from "../runtime/resume-guard.js";
 export { toModelError } from "../errors/capability-error.js";
+export { approvalDemand, type ApprovalDemand } from "./approval-demand.js";
 export type { ModelError } from "../errors/model-error.js";

@@ -1,4 +1,5 @@
 import type { AgentRuntime } from "@orpc-agent/core";
+import { approvalDemand, type ApprovalDemand } from "@orpc-agent/core/adapter";
 import { prepareApprovalElicitation, type ApprovalElicitation } from "../approvals/elicitation-config.js";
 import { dataSchemaOf, type DataSchema } from "../catalog/output-data-schema.js";
 import { prepareMCPServer, type PreparedMCPServer } from "../catalog/prepare.js";
@@ -10,6 +11,8 @@ export type PreparedGovernedServer<TContext> = PreparedMCPServer<TContext, MCPOp
   elicitation: ApprovalElicitation | undefined;
   /** The output schema each listed tool's envelope carries for `data`, by capability id; absent ⇒ `data` is open. */
   dataSchemas: ReadonlyMap<string, DataSchema>;
+  /** Whether a call of each tool can stop for approval, as far as static facts tell (per actor, discovery adds "always"). */
+  approvalDemands: ReadonlyMap<string, ApprovalDemand>;
 };
 
 /** Validates the options, then builds the catalog and the URL elicitation state once; `TypeError` for anything refused. */
@@ -20,16 +23,19 @@ export function prepareGovernedServer<TContext>(
 ): PreparedGovernedServer<TContext> {
   const prepared = prepareMCPServer(runtime, options, adapter);
   assertTraceContextOption(options.traceContext, adapter);
-  return { ...prepared, elicitation: prepareApprovalElicitation(options, adapter), dataSchemas: dataSchemasOf(prepared) };
+  const { dataSchemas, approvalDemands } = toolFactsOf(prepared);
+  return { ...prepared, elicitation: prepareApprovalElicitation(options, adapter), dataSchemas, approvalDemands };
 }
 
-/** Converted once per configuration, for the capabilities that have a tool. */
-function dataSchemasOf<TContext>({ runtime, catalog }: PreparedMCPServer<TContext, MCPOptions<TContext>>): ReadonlyMap<string, DataSchema> {
-  const schemas = new Map<string, DataSchema>();
+/** Worked out once per configuration, for the capabilities that have a tool. */
+function toolFactsOf<TContext>({ runtime, catalog }: PreparedMCPServer<TContext, MCPOptions<TContext>>) {
+  const dataSchemas = new Map<string, DataSchema>();
+  const approvalDemands = new Map<string, ApprovalDemand>();
   for (const capability of runtime.registry.capabilities()) {
     if (catalog.nameOf(capability.id) === undefined) continue;
     const schema = dataSchemaOf(capability);
-    if (schema !== undefined) schemas.set(capability.id, schema);
+    if (schema !== undefined) dataSchemas.set(capability.id, schema);
+    approvalDemands.set(capability.id, approvalDemand(runtime.governance, capability.id, "mcp"));
   }
-  return schemas;
+  return { dataSchemas, approvalDemands };
 }

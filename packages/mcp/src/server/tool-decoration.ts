@@ -11,8 +11,8 @@ const GOVERNANCE_META_KEY = "orpc-agent/governance";
  * status; `data` typed by the capability's output schema where it has one), `title` from
  * `meta.adapters.mcp.annotations.title`, and the governance facts under `_meta`.
  */
-export function modernToolDecoration(prepared: Pick<PreparedGovernedServer<never>, "runtime" | "dataSchemas">): ToolDecoration {
-  const { runtime, dataSchemas } = prepared;
+export function modernToolDecoration(prepared: Pick<PreparedGovernedServer<never>, "runtime" | "dataSchemas" | "approvalDemands">): ToolDecoration {
+  const { runtime, dataSchemas, approvalDemands } = prepared;
   // Built per exchange, so one copy serves every tool of one listing whose `data` is open: copying it per tool was a
   // tenth of a listing. A tool with its own output schema gets its own envelope.
   const outputSchema = envelopeOutputSchema();
@@ -29,7 +29,10 @@ export function modernToolDecoration(prepared: Pick<PreparedGovernedServer<never
           capabilityId: descriptor.id,
           risk: descriptor.risk,
           sideEffect: descriptor.sideEffect,
+          // The static gate or this actor's discovery verdict, as in the description's " Requires approval.".
           requiresApproval: descriptor.requiresApproval === true,
+          // And when it depends on the call: `false` above must not read as "never" (a threshold policy).
+          approval: descriptor.requiresApproval === true ? "always" : (approvalDemands.get(descriptor.id) ?? "never"),
         },
       };
       return tool;

@@ -44,9 +44,9 @@ describe.each(ERAS)("$era", ({ connect }) => {
     const { url } = await serveApp(app);
     const { tools } = (await (await connect(url, "tok-dana")).listTools()) as { tools: { name: string; title?: string; _meta?: Record<string, unknown> }[] };
     const refund = tools.find((tool) => tool.name === "orders_refund")!;
-    expect(refund._meta?.["orpc-agent/governance"]).toEqual({ capabilityId: "orders.refund", risk: "high", sideEffect: "write", requiresApproval: true });
+    expect(refund._meta?.["orpc-agent/governance"]).toEqual({ capabilityId: "orders.refund", risk: "high", sideEffect: "write", requiresApproval: true, approval: "always" });
     const get = tools.find((tool) => tool.name === "orders_get")!;
-    expect(get._meta?.["orpc-agent/governance"]).toEqual({ capabilityId: "orders.get", risk: "low", sideEffect: "read", requiresApproval: false });
+    expect(get._meta?.["orpc-agent/governance"]).toEqual({ capabilityId: "orders.get", risk: "low", sideEffect: "read", requiresApproval: false, approval: "never" });
     expect(get.title).toBeUndefined();
   });
 });
