@@ -63,6 +63,7 @@ function issue49Table() {
   const trips = (key) => (s) => s[`${key}RoundTrips`].toFixed(2);
   const rate = (key) => (s) => `${Math.round(s[key])} req/s`;
   const ratio = (key) => (s) => `${s[key].toFixed(2)}×`;
+  const us = (key) => (s) => `${s[key].toFixed(0)} µs`;
   const rows = [
     ["round trips per strict-audited call, 1 caller (default sink)", trips("pgStrict1"), "report"],
     ["round trips per strict-audited call, 100 concurrent callers (default sink)", trips("pgStrict100"), "≤ 1"],
@@ -74,6 +75,11 @@ function issue49Table() {
     ["MCP req/s, governed, strict PostgreSQL audit", rate("mcpStrictPgPerSec"), "—"],
     ["MCP req/s, governed, strict audit on the batched sink", rate("mcpBatchedPgPerSec"), "—"],
     ["MCP req/s, hand-written MCP SDK v2 server", rate("mcpHandWrittenPerSec"), "—"],
+    ["server CPU per call, no audit", us("mcpNoAuditCpuUs"), "—"],
+    ["server CPU per call, strict PostgreSQL audit", us("mcpStrictPgCpuUs"), "—"],
+    ["server CPU per call, strict audit on the batched sink", us("mcpBatchedPgCpuUs"), "—"],
+    ["server CPU per call, hand-written", us("mcpHandWrittenCpuUs"), "—"],
+    ["PostgreSQL backend CPU per call, strict audit (default / batched sink)", (s) => (s.mcpStrictPgBackendCpuUs === undefined ? "—" : `${s.mcpStrictPgBackendCpuUs.toFixed(0)} / ${s.mcpBatchedPgBackendCpuUs.toFixed(0)} µs`), "—"],
     ["strict PostgreSQL audit / no audit", ratio("mcpStrictPgRatio"), "≥ 0.8×"],
     ["batched sink / no audit", ratio("mcpBatchedPgRatio"), "report"],
     ["no audit / hand-written", ratio("mcpNoAuditVsHandRatio"), "report"],

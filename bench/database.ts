@@ -41,7 +41,7 @@ export function databaseRows(section: DatabaseSection) {
     rows.push({ path: `pg round trips: ${row.flow}`, subject: row.perFlow.toFixed(2), baseline: row.detail, ratio: NaN, budget: target });
     json[`${row.key}RoundTrips`] = row.perFlow;
   }
-  const { perSec, overNoAudit, statementsPerCall } = section.mcp;
+  const { perSec, overNoAudit, statementsPerCall, serverCpuUs, pgCpuUs } = section.mcp;
   const rate = (n: number) => `${Math.round(n)} req/s`;
   const spread = (s: keyof typeof overNoAudit) => `${overNoAudit[s].min.toFixed(2)}–${overNoAudit[s].max.toFixed(2)}`;
   const versusNoAudit = (name: string, s: keyof typeof overNoAudit, budget: string) =>
@@ -49,6 +49,13 @@ export function databaseRows(section: DatabaseSection) {
   versusNoAudit("strict pg audit vs no audit", "strict", "≥ 0.8×");
   versusNoAudit("batched pg audit vs no audit", "batched", "report");
   versusNoAudit("hand-written vs no audit", "handWritten", "report");
+  const us = (n: number) => `${n.toFixed(0)} µs`;
+  for (const [name, s] of [["strict pg audit", "strict"], ["batched pg audit", "batched"], ["hand-written", "handWritten"]] as const) {
+    rows.push({ path: `mcp http server CPU per call: ${name} vs no audit`, subject: us(serverCpuUs[s]), baseline: us(serverCpuUs.noAudit), ratio: serverCpuUs[s] / serverCpuUs.noAudit, spread: "", budget: "report" });
+  }
+  if (pgCpuUs.strict !== undefined && pgCpuUs.batched !== undefined) {
+    rows.push({ path: "mcp http PostgreSQL CPU per call: strict vs batched", subject: us(pgCpuUs.strict), baseline: us(pgCpuUs.batched), ratio: pgCpuUs.strict / pgCpuUs.batched, spread: "", budget: "report" });
+  }
   rows.push({ path: "mcp http ×100 clients: strict pg round trips", subject: `${statementsPerCall.strict.toFixed(2)} / call`, baseline: `${statementsPerCall.batched.toFixed(2)} batched`, ratio: NaN, budget: "≤ 1 / call" });
   Object.assign(json, {
     mcpNoAuditPerSec: perSec.noAudit,
@@ -61,6 +68,12 @@ export function databaseRows(section: DatabaseSection) {
     mcpStrictPgVsHandRatio: overNoAudit.strict.median / overNoAudit.handWritten.median,
     mcpNoAuditVsHandRatio: 1 / overNoAudit.handWritten.median,
     mcpStrictPgRoundTrips: statementsPerCall.strict,
+    mcpNoAuditCpuUs: serverCpuUs.noAudit,
+    mcpStrictPgCpuUs: serverCpuUs.strict,
+    mcpBatchedPgCpuUs: serverCpuUs.batched,
+    mcpHandWrittenCpuUs: serverCpuUs.handWritten,
+    ...(pgCpuUs.strict === undefined ? {} : { mcpStrictPgBackendCpuUs: pgCpuUs.strict }),
+    ...(pgCpuUs.batched === undefined ? {} : { mcpBatchedPgBackendCpuUs: pgCpuUs.batched }),
     mcpBatchedPgRoundTrips: statementsPerCall.batched,
   });
   return { rows, json };

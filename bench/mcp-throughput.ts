@@ -14,6 +14,7 @@ import { countingQuery, type CountingQuery } from "./counting-query.js";
 import { median } from "./harness.js";
 import type { LoadCommand, LoadReply } from "./mcp-load.js";
 import { benchGovernance, closeListening, handWrittenMcpHandler, listen, toolSchemas } from "./mcp-v2-servers.js";
+import { backendCpu, cpuSpent } from "./pg-backend-cpu.js";
 import type { BenchSchema } from "./pg-database.js";
 
 export type McpThroughput = {
@@ -23,10 +24,14 @@ export type McpThroughput = {
   overNoAudit: Record<Subject, { median: number; min: number; max: number }>;
   /** PostgreSQL statements per call of the audited subjects, median over rounds. */
   statementsPerCall: { strict: number; batched: number };
+  /** CPU microseconds per call of this process (the servers; the clients run elsewhere), median over rounds. */
+  serverCpuUs: Record<Subject, number>;
+  /** CPU microseconds per call of the audit pool's PostgreSQL backends, where /proc shows them. */
+  pgCpuUs: { strict?: number; batched?: number };
 };
 export type Subject = "noAudit" | "strict" | "batched" | "handWritten";
 
-type Governed = { runtime: AgentRuntime; sink?: PgAuditSink; counted?: CountingQuery };
+type Governed = { runtime: AgentRuntime; sink?: PgAuditSink; counted?: CountingQuery; applicationName?: string };
 
 function loadProcess(): { child: ChildProcess; send(command: LoadCommand): Promise<LoadReply> } {
   // Same Node, same loader flags (tsx), same environment: the child resolves modules as this process does.
@@ -54,10 +59,12 @@ export async function mcpThroughput(db: BenchSchema, options: { rounds: number; 
   const governance = benchGovernance(schemas);
   const identity = { allowUnauthenticated: true, createContext: () => ({ actor: { id: "bench", kind: "service" as const }, context: {} }) } as const;
   const audited = (batched: boolean): Governed => {
-    const counted = countingQuery(db.queryOf(db.pool()));
+    const applicationName = `orpc_bench_${batched ? "batched" : "strict"}_${process.pid}`;
+    const counted = countingQuery(db.queryOf(db.pool(applicationName)));
     const sink = createPgAuditSink(batched ? { query: counted.query, batch: { size: 50, flushMs: 250 } } : { query: counted.query });
-    return { runtime: createAgentRuntime({ governance, audit: { sinks: [sink], strict: true } }), sink, counted };
+    return { runtime: createAgentRuntime({ governance, audit: { sinks: [sink], strict: true } }), sink, counted, applicationName };
   };
+  const inspect = db.queryOf(db.pool());
   const governed: Record<Exclude<Subject, "handWritten">, Governed> = {
     noAudit: { runtime: createAgentRuntime({ governance }) },
     strict: audited(false),
@@ -73,19 +80,30 @@ export async function mcpThroughput(db: BenchSchema, options: { rounds: number; 
   const load = loadProcess();
   const samples: Record<Subject, number[]> = { noAudit: [], strict: [], batched: [], handWritten: [] };
   const statements: Record<"strict" | "batched", number[]> = { strict: [], batched: [] };
+  const serverCpu: Record<Subject, number[]> = { noAudit: [], strict: [], batched: [], handWritten: [] };
+  const pgCpu: Record<"strict" | "batched", number[]> = { strict: [], batched: [] };
 
   const runOnce = async (subject: Subject, calls: number) => {
     const g = subject === "handWritten" ? undefined : governed[subject];
     const before = g?.counted?.count ?? 0;
+    const backendsBefore = g?.applicationName === undefined ? undefined : await backendCpu(inspect, g.applicationName);
+    const cpuBefore = process.cpuUsage();
     const reply = await load.send({ type: "run", subject, calls });
     if (reply.type !== "done") throw new Error("bench: the MCP load process answered out of turn");
     if (reply.failures > 0) throw new Error(`bench: ${reply.failures} of ${calls} MCP calls to ${subject} failed: ${reply.firstFailure}`);
-    // Outside the timed run: every event of the run is written before the next subject is measured.
+    // Every event of the run is written before the next subject is measured; its CPU counts for this run.
     if (g?.sink) {
       await g.runtime.drainAudit();
       await g.sink.flush();
     }
-    return { perSec: calls / (reply.ns / 1e9), statements: g?.counted === undefined ? 0 : (g.counted.count - before) / calls };
+    const cpu = process.cpuUsage(cpuBefore);
+    const backends = g?.applicationName === undefined ? undefined : cpuSpent(backendsBefore, await backendCpu(inspect, g.applicationName));
+    return {
+      perSec: calls / (reply.ns / 1e9),
+      statements: g?.counted === undefined ? 0 : (g.counted.count - before) / calls,
+      serverCpuUs: (cpu.user + cpu.system) / calls,
+      pgCpuUs: backends === undefined ? undefined : (backends * 1000) / calls,
+    };
   };
 
   try {
@@ -97,7 +115,11 @@ export async function mcpThroughput(db: BenchSchema, options: { rounds: number; 
       for (const subject of order) {
         const measured = await runOnce(subject, options.calls);
         samples[subject].push(measured.perSec);
-        if (subject === "strict" || subject === "batched") statements[subject].push(measured.statements);
+        serverCpu[subject].push(measured.serverCpuUs);
+        if (subject === "strict" || subject === "batched") {
+          statements[subject].push(measured.statements);
+          if (measured.pgCpuUs !== undefined) pgCpu[subject].push(measured.pgCpuUs);
+        }
       }
     }
   } finally {
@@ -117,5 +139,10 @@ export async function mcpThroughput(db: BenchSchema, options: { rounds: number; 
     perSec: Object.fromEntries(subjects.map((s) => [s, median(samples[s])])) as Record<Subject, number>,
     overNoAudit: Object.fromEntries(subjects.map((s) => [s, ratio(s)])) as McpThroughput["overNoAudit"],
     statementsPerCall: { strict: median(statements.strict), batched: median(statements.batched) },
+    serverCpuUs: Object.fromEntries(subjects.map((s) => [s, median(serverCpu[s])])) as Record<Subject, number>,
+    pgCpuUs: {
+      ...(pgCpu.strict.length === 0 ? {} : { strict: median(pgCpu.strict) }),
+      ...(pgCpu.batched.length === 0 ? {} : { batched: median(pgCpu.batched) }),
+    },
   };
 }

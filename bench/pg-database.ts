@@ -5,8 +5,8 @@ import pg from "pg";
 import { APPROVALS_DDL, AUDIT_DDL, type PgQuery } from "@orpc-agent/postgres";
 
 export type BenchSchema = {
-  /** A pool of ten connections (node-postgres' default) in the run's schema. */
-  pool(): pg.Pool;
+  /** A pool of ten connections (node-postgres' default) in the run's schema, its connections named `applicationName`. */
+  pool(applicationName?: string): pg.Pool;
   queryOf(pool: pg.Pool): PgQuery;
   /** Empties the audit and approvals tables between measurements. */
   truncate(): Promise<void>;
@@ -19,8 +19,8 @@ export async function createBenchSchema(url: string): Promise<BenchSchema> {
   admin.on("error", () => {});
   await admin.query(`create schema ${schema}`);
   const pools: pg.Pool[] = [];
-  const pool = () => {
-    const created = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}` });
+  const pool = (applicationName = "orpc_bench") => {
+    const created = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}`, application_name: applicationName });
     created.on("error", () => {});
     pools.push(created);
     return created;
