@@ -27,6 +27,9 @@ const CORE_LAYERS = [
 ];
 
 const CORE = "^packages/core/src/";
+const MCP = "^packages/mcp/src/";
+// The MCP SDK v2 packages, resolved (a path through node_modules) or not (the bare name).
+const MCP_V2_SDK = "(^|/)@modelcontextprotocol/(server|node)(/|$)";
 const folders = (names) => `${CORE}(${names.join("|")})/`;
 // The entry files at the root of src (index.ts) sit above every folder.
 const ROOT_FILES = `${CORE}[^/]+$`;
@@ -61,11 +64,43 @@ module.exports = {
       from: { path: `${CORE}[^/]+/`, pathNot: folders(CORE_LAYERS) },
       to: { path: CORE },
     },
+    // The deprecated SDK-v1 entry is one folder: deleting it is deleting packages/mcp/src/v1/
+    // (docs/architecture/packages.md, "Inside the MCP adapter").
+    {
+      name: "mcp-v1-private",
+      severity: "error",
+      comment: "only packages/mcp/src/v1/ imports from v1/: move what both entries need to catalog/ (SDK-free)",
+      from: { path: MCP, pathNot: `${MCP}v1/` },
+      to: { path: `${MCP}v1/` },
+    },
+    {
+      name: "mcp-v1-sdk-free",
+      severity: "error",
+      comment: "v1/ imports only its own files and the SDK-free shared code: catalog/, node/ and http/web-request-shape.ts",
+      from: { path: `${MCP}v1/` },
+      to: { path: MCP, pathNot: [`${MCP}(v1|catalog|node)/`, `${MCP}http/web-request-shape\\.ts$`] },
+    },
+    {
+      name: "mcp-v1-sdk-free",
+      severity: "error",
+      comment: "v1/ never reaches the MCP SDK v2 (@modelcontextprotocol/server or /node), directly or through a shared file",
+      from: { path: `${MCP}v1/` },
+      to: { path: MCP_V2_SDK, reachable: true },
+    },
+    {
+      name: "mcp-catalog-core-only",
+      severity: "error",
+      comment: "catalog/ is SDK-free: it imports only @orpc-agent/core (and its subpaths), its own files and the package's package.json",
+      from: { path: `${MCP}catalog/` },
+      to: { pathNot: [`${MCP}catalog/`, "^packages/mcp/package\\.json$", "(^|/)@orpc-agent/core(/|$)", "^packages/core/"] },
+    },
   ],
   options: {
     // `import type` and `export type` are dependencies too.
     tsPreCompilationDeps: true,
-    doNotFollow: { path: "node_modules" },
-    exclude: { path: "(^|/)(node_modules|dist)/" },
+    // Packages are leaves of the graph, never crawled, but kept: the MCP rules judge imports of the SDKs by where
+    // they resolve, so excluding node_modules would hide exactly those edges.
+    doNotFollow: { path: "(^|/)node_modules/" },
+    exclude: { path: "(^|/)dist/" },
   },
 };

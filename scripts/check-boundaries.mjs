@@ -5,8 +5,10 @@
 //   node scripts/check-boundaries.mjs [root]     root defaults to this repository
 //
 // It also checks the import graph inside packages (issue 44) with dependency-cruiser and the rules of
-// .dependency-cruiser.cjs: no import circle in core, ai-sdk or mcp (type-only imports count), and no import in core
-// from a folder to one above it in the layer order (docs/architecture/packages.md, "Layers inside core").
+// .dependency-cruiser.cjs: no import circle in core, ai-sdk or mcp (type-only imports count), no import in core
+// from a folder to one above it in the layer order (docs/architecture/packages.md, "Layers inside core"), and the
+// MCP adapter's folders kept apart: v1/ private and free of the SDK v2, catalog/ on core alone
+// (docs/architecture/packages.md, "Inside the MCP adapter").
 //
 // Exit 0 and "check:boundaries: ok (N files)" when clean; exit 1 listing `file:line [rule] message`
 // per violation; exit 2 when the root cannot be checked at all.
@@ -276,10 +278,51 @@ async function checkImportGraph() {
         : `${from}/ imports ${v.to}, above it in core's layer order (${layers.join(" < ")}); ` +
           "move what both need down to where it belongs (docs/architecture/packages.md)";
       violations.push({ file: v.from, line: importLine(v.from, v.to), rule: "core-layers", message });
+    } else if (v.type === "module") {
+      // A `reachable` rule: the module reaches a forbidden one, maybe through others; name the whole path.
+      const rule = ruleOf(v.rule.name, true);
+      const chain = reachingPath(output.modules, v.from, new RegExp(rule?.to?.path ?? "$^")) ?? [v.from];
+      const named = chain.map((module, index) => (index === chain.length - 1 ? bareNameOf(output.modules, chain[index - 1], module) : module));
+      violations.push({ file: v.from, line: importLine(v.from, chain[1] ?? v.to), rule: v.rule.name, message: `${named.join(" → ")}: ${rule?.comment ?? ""}` });
     } else {
-      violations.push({ file: v.from, line: importLine(v.from, v.to), rule: v.rule.name, message: `${v.from} → ${v.to}` });
+      const rule = ruleOf(v.rule.name, false);
+      const target = v.unresolvedTo !== undefined && !v.unresolvedTo.startsWith(".") ? v.unresolvedTo : v.to;
+      violations.push({ file: v.from, line: importLine(v.from, v.to, v.unresolvedTo), rule: v.rule.name, message: `${v.from} imports ${target}: ${rule?.comment ?? ""}` });
     }
   }
+}
+
+/** The rule of .dependency-cruiser.cjs a violation names: its `reachable` form, or its direct one. */
+function ruleOf(name, reachable) {
+  return GRAPH_CONFIG.forbidden.find((rule) => rule.name === name && (rule.to?.reachable === true) === reachable);
+}
+
+/** The shortest import path from `from` to a module whose path matches `target`, as module paths; undefined if none. */
+function reachingPath(modules, from, target) {
+  const byName = new Map(modules.map((module) => [module.source, module]));
+  const previous = new Map([[from, undefined]]);
+  const queue = [from];
+  while (queue.length > 0) {
+    const current = queue.shift();
+    for (const dependency of byName.get(current)?.dependencies ?? []) {
+      const next = dependency.resolved;
+      if (previous.has(next)) continue;
+      previous.set(next, current);
+      if (target.test(next)) {
+        const chain = [next];
+        for (let step = current; step !== undefined; step = previous.get(step)) chain.unshift(step);
+        return chain;
+      }
+      queue.push(next);
+    }
+  }
+  return undefined;
+}
+
+/** How `importer` names a package it imports (`@scope/name/...` as written), else the resolved path. */
+function bareNameOf(modules, importer, resolved) {
+  const dependency = modules.find((module) => module.source === importer)?.dependencies.find((d) => d.resolved === resolved);
+  return dependency !== undefined && !dependency.module.startsWith(".") ? dependency.module : resolved;
 }
 
 /** The layer order, read back from the per-layer rules of .dependency-cruiser.cjs (one `from` folder each). */
@@ -297,11 +340,15 @@ function coreFolderOf(file) {
   return /^packages\/core\/src\/([^/]+)\//.exec(file)?.[1];
 }
 
-/** The line of `from` whose import resolves to `to` (both relative to the root), or 1 when none is found. */
-function importLine(from, to) {
+/**
+ * The line of `from` whose import resolves to `to` (both relative to the root), or that imports the package specifier
+ * `written` (as dependency-cruiser read it), or 1 when none is found.
+ */
+function importLine(from, to, written) {
   const file = path.join(root, from);
   if (!existsSync(file)) return 1;
   for (const { specifier, line } of findImports(file)) {
+    if (specifier !== undefined && specifier === written) return line;
     if (specifier === undefined || !specifier.startsWith(".")) continue;
     const base = path.resolve(path.dirname(file), specifier);
     const stem = base.replace(/\.[cm]?jsx?$/, "");

@@ -305,6 +305,92 @@ describe("check-boundaries", { timeout: 30_000 }, () => {
     expect(result.stderr).toContain("helpers/ has no place in core's layer order");
   });
 
+  it("fails when anything outside packages/mcp/src/v1/ imports from it, naming file, line and rule", async () => {
+    const result = await check(
+      tree({
+        "packages/mcp/src/v1/options.ts": "export type MCPServerOptions = { name: string };\n",
+        "packages/mcp/src/http/handler.ts": '// planted\nimport type { MCPServerOptions } from "../v1/options.js";\nexport type O = MCPServerOptions;\n',
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("check:boundaries: 1 violation(s)");
+    expect(result.stderr).toContain(
+      "packages/mcp/src/http/handler.ts:2 [mcp-v1-private] packages/mcp/src/http/handler.ts imports packages/mcp/src/v1/options.ts: only packages/mcp/src/v1/ imports from v1/",
+    );
+  });
+
+  it("fails when v1/ imports a folder of the v2 entry, or reaches the SDK v2 directly or through a shared file", async () => {
+    const result = await check(
+      tree({
+        "packages/mcp/src/server/identity.ts": "export const resolveIdentity = () => null;\n",
+        "packages/mcp/src/node/to-node.ts": 'import { toNodeHandler } from "@modelcontextprotocol/node";\nexport { toNodeHandler };\n',
+        "packages/mcp/src/v1/session.ts": 'import { resolveIdentity } from "../server/identity.js";\nexport { resolveIdentity };\n',
+        "packages/mcp/src/v1/listen.ts": '\nimport { toNodeHandler } from "../node/to-node.js";\nexport { toNodeHandler };\n',
+        "packages/mcp/src/v1/direct.ts": 'import type { AuthInfo } from "@modelcontextprotocol/server";\nexport type A = AuthInfo;\n',
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("check:boundaries: 3 violation(s)");
+    expect(result.stderr).toContain("packages/mcp/src/v1/session.ts:1 [mcp-v1-sdk-free] packages/mcp/src/v1/session.ts imports packages/mcp/src/server/identity.ts: v1/ imports only");
+    expect(result.stderr).toContain("packages/mcp/src/v1/listen.ts:2 [mcp-v1-sdk-free] packages/mcp/src/v1/listen.ts → packages/mcp/src/node/to-node.ts → @modelcontextprotocol/node: v1/ never reaches the MCP SDK v2");
+    expect(result.stderr).toContain("packages/mcp/src/v1/direct.ts:1 [mcp-v1-sdk-free] packages/mcp/src/v1/direct.ts → @modelcontextprotocol/server: v1/ never reaches the MCP SDK v2");
+  });
+
+  it("fails when catalog/ imports anything but core and its own files", async () => {
+    const result = await check(
+      tree({
+        "packages/mcp/src/server/identity.ts": "export const resolveIdentity = () => null;\n",
+        "packages/mcp/src/catalog/list-tools.ts": [
+          'import { ProtocolError } from "@modelcontextprotocol/server";',
+          'import { resolveIdentity } from "../server/identity.js";',
+          'import { z } from "zod";',
+          "export { ProtocolError, resolveIdentity, z };",
+        ].join("\n"),
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("check:boundaries: 3 violation(s)");
+    expect(result.stderr).toContain("packages/mcp/src/catalog/list-tools.ts:1 [mcp-catalog-core-only] packages/mcp/src/catalog/list-tools.ts imports @modelcontextprotocol/server: catalog/ is SDK-free");
+    expect(result.stderr).toContain("packages/mcp/src/catalog/list-tools.ts:2 [mcp-catalog-core-only] packages/mcp/src/catalog/list-tools.ts imports packages/mcp/src/server/identity.ts");
+    expect(result.stderr).toContain("packages/mcp/src/catalog/list-tools.ts:3 [mcp-catalog-core-only] packages/mcp/src/catalog/list-tools.ts imports zod");
+  });
+
+  it("judges an installed SDK by where it resolves: node_modules stays in the graph as a leaf", async () => {
+    const result = await check(
+      tree({
+        "packages/mcp/node_modules/@modelcontextprotocol/server/package.json": JSON.stringify({ name: "@modelcontextprotocol/server", main: "index.js" }),
+        "packages/mcp/node_modules/@modelcontextprotocol/server/index.js": "export const Server = 1;\n",
+        "packages/mcp/src/v1/server.ts": 'import { Server } from "@modelcontextprotocol/server";\nexport { Server };\n',
+        "packages/mcp/src/catalog/server.ts": 'import { Server } from "@modelcontextprotocol/server";\nexport { Server };\n',
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("check:boundaries: 2 violation(s)");
+    expect(result.stderr).toContain("packages/mcp/src/v1/server.ts:1 [mcp-v1-sdk-free] packages/mcp/src/v1/server.ts → @modelcontextprotocol/server: v1/ never reaches the MCP SDK v2");
+    expect(result.stderr).toContain("packages/mcp/src/catalog/server.ts:1 [mcp-catalog-core-only] packages/mcp/src/catalog/server.ts imports @modelcontextprotocol/server");
+  });
+
+  it("passes the MCP folders used as intended: v1 on the v1 SDK and the shared SDK-free code, catalog on core", async () => {
+    const result = await check(
+      tree({
+        "packages/mcp/src/catalog/names.ts": 'import { toolNameMap } from "@orpc-agent/core/adapter";\nimport type { Actor } from "@orpc-agent/core";\nimport pkg from "../../package.json" with { type: "json" };\nimport { tag } from "./tag.js";\nexport { toolNameMap, pkg, tag };\nexport type A = Actor;\n',
+        "packages/mcp/src/catalog/tag.ts": "export const tag = 1;\n",
+        "packages/mcp/src/http/web-request-shape.ts": "export const isHostAuthority = (host: string) => host.length > 0;\n",
+        "packages/mcp/src/node/listener.ts": "export const listener = () => undefined;\n",
+        "packages/mcp/src/v1/index.ts": [
+          'import { Server } from "@modelcontextprotocol/sdk/server/index.js";',
+          'import { toolNameMap } from "../catalog/names.js";',
+          'import { isHostAuthority } from "../http/web-request-shape.js";',
+          'import { listener } from "../node/listener.js";',
+          "export { Server, toolNameMap, isHostAuthority, listener };",
+        ].join("\n"),
+        "packages/mcp/src/index.ts": 'import { toolNameMap } from "./catalog/names.js";\nexport { toolNameMap };\n',
+      }),
+    );
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+  });
+
   // The whole repository's import graph: dependency-cruiser parses a few hundred modules.
   it("passes on the real repository tree (the default root)", { timeout: 120_000 }, async () => {
     const result = await check();
