@@ -23,7 +23,8 @@ const url = process.env.TEST_DATABASE_URL as string;
 const schema = `audit_cli_attacks_${process.pid}`;
 const template = `${schema}.trail`;
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-const CLI = fileURLToPath(new URL("../../packages/cli/src/cli.ts", import.meta.url));
+// The published binary, built from the current sources by the project's global setup (packages/cli/test/global-setup.ts).
+const CLI = fileURLToPath(new URL("../../packages/cli/bin/orpc-agent.js", import.meta.url));
 const CALLS = 5; // 3 events each: 15 events per chain
 const STACK_FRAME = /^\s+at .+[:(]/m;
 
@@ -35,10 +36,10 @@ let copies = 0;
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
-/** The CLI from source, as its own process: what an auditor runs, with nothing of this test's state. */
+/** The CLI as its own process: what an auditor runs, with nothing of this test's state. */
 function cli(args: readonly string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=@orpc-agent/source", "--import", "tsx", CLI, ...args], {
+    const child = spawn(process.execPath, [CLI, ...args], {
       cwd: repoRoot,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NO_COLOR: "1" },
