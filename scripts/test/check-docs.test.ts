@@ -84,6 +84,7 @@ const CLEAN: Record<string, string> = {
     "",
     "Start with [the guide](./guide/start.md), its [setup section](./guide/start.md#set-up-creatething-size), or",
     "[the second step](/guide/start#step-1). The [reference](./reference/) lists exports.",
+    "Install with `npx -y pnpm@10.34.9 install`.",
   ].join("\n"),
   "docs/guide/start.md": [
     "# Start",
@@ -130,7 +131,7 @@ describe("check-docs", { timeout: 60_000 }, () => {
   it("passes a site whose links, anchors (VitePress slugs, duplicates, custom ids), snippets, tables and blocks agree with the code", async () => {
     const result = await check(tree());
     expect(result.stderr).toBe("");
-    expect(result.stdout.trim()).toBe("check:docs: ok (3 pages, 9 links, 1 snippets, 2 generated blocks, 1 name tables, 1 entry points)");
+    expect(result.stdout.trim()).toBe("check:docs: ok (3 pages, 9 links, 1 snippets, 2 generated blocks, 1 name tables, 1 entry points, 1 pnpm commands)");
     expect(result.code).toBe(0);
   });
 
