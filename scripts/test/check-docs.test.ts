@@ -225,7 +225,7 @@ describe("check-docs", { timeout: 60_000 }, () => {
   it("passes on this repository", async () => {
     const result = await check();
     expect(result.stderr).toBe("");
-    expect(result.stdout).toMatch(/^check:docs: ok \(\d+ pages, \d+ links, \d+ snippets, 5 generated blocks, \d+ name tables, \d+ entry points\)\n$/);
+    expect(result.stdout).toMatch(/^check:docs: ok \(\d+ pages, \d+ links, \d+ snippets, 5 generated blocks, \d+ name tables, \d+ entry points, \d+ pnpm commands\)\n$/);
     expect(result.code).toBe(0);
   });
 });
