@@ -83,7 +83,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const section = await databaseSection({ quick: process.argv.includes("--quick") });
   console.log(`database: ${section.server}, node ${process.version}`);
   for (const row of databaseRows(section).rows) {
-    const ratio = Number.isNaN(row.ratio) ? "" : `${row.ratio.toFixed(2)}× (${row.spread})`;
+    const ratio = Number.isNaN(row.ratio) ? "" : `${row.ratio.toFixed(2)}×${row.spread ? ` (${row.spread})` : ""}`;
     console.log(`${row.path.padEnd(64)} ${row.subject.padStart(12)}  ${row.baseline.padEnd(60)} ${ratio.padEnd(20)} ${row.budget}`);
   }
 }
