@@ -145,7 +145,7 @@ describe("SI-6: the remote client and an input it cannot encode", () => {
     const hostile = make();
     const result = await client.invoke({ capabilityId: "op", input: { v: hostile.input }, invocationId: "inv-si6-client" });
     if (requests() === 0) {
-      // Not sent: the generic failure of distributed.md §4 ("before dispatch"), never retryable, nothing ran.
+      // Not sent: the generic failure of docs/architecture/spec/distributed.md#distributed-4 ("before dispatch"), never retryable, nothing ran.
       expect(result).toMatchObject({ status: "failed", error: { code: "INTERNAL_ERROR", retryable: false } });
       expect(ran).toMatchObject({ handler: 0, policies: 0 });
     } else {

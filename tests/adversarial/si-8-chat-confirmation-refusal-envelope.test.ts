@@ -1,6 +1,6 @@
 // The envelope of a refused chat confirmation (issue 43). A refusal says nothing about why: a forged approval id,
 // another principal's approval and a malformed answer all answer alike (SI-8), and the code the model and the app
-// read is one of core's closed registry (core.md §9; adapters.md §1.5), as every envelope's is: FORBIDDEN with the
+// read is one of core's closed registry (docs/architecture/spec/core.md#core-9; docs/architecture/spec/adapters.md#adapters-1-5), as every envelope's is: FORBIDDEN with the
 // refusal's own public message (this answer may not decide this call), never a code no other part of the system knows.
 // Runs in the adversarial project (ai 5: the app passes the answer) and in the ai-sdk legs (ai 6, 7: the SDK's part).
 import { z } from "zod";

@@ -126,7 +126,7 @@ function byApprovalId(answers: unknown): { explicit: Map<string, unknown>; stray
 }
 
 /**
- * A code of core's closed registry, as every envelope's (adapters.md §1.5): `FORBIDDEN`, this answer may not decide
+ * A code of core's closed registry, as every envelope's (docs/architecture/spec/adapters.md#adapters-1-5): `FORBIDDEN`, this answer may not decide
  * this call, with a message that says nothing about why (forged id, another principal, malformed, replayed alike).
  */
 function refusedResult(): AISDKToolResult {

@@ -36,7 +36,7 @@ export function executionBoundMs(record: ApprovalRecord, defaults: ResolvedRunti
   const retries = capability?.retry?.maxAttempts;
   const reAttempts = typeof retries === "number" && Number.isSafeInteger(retries) && retries > 0 ? retries : 0;
   const backoffMs = isPositive(capability?.retry?.backoffMs) ? capability.retry.backoffMs : CORE_BACKOFF_MS;
-  // Re-attempt n waits backoffMs × 2^(n−1) first (core §6.2), so all the waits add up to backoffMs × (2^n − 1).
+  // Re-attempt n waits backoffMs × 2^(n−1) first (docs/architecture/spec/core.md#core-6-1), so all the waits add up to backoffMs × (2^n − 1).
   return defaults.policyTimeoutMs + (reAttempts + 1) * timeoutMs + backoffMs * (2 ** reAttempts - 1);
 }
 
