@@ -5,7 +5,7 @@ export { agentProcedure } from "./capability/agent-procedure.js";
 export type { AgentProcedureContext, AgentProcedureMeta, ORPCV2BuilderLike, OrpcV2BuilderLike } from "./capability/agent-procedure.js";
 export { agentMeta } from "./capability/agent-meta.js";
 export type { AgentMetaDeclaration } from "./capability/agent-meta.js";
-export type { AgentInvocationInfo, AgentMeta, MCPToolAnnotations, McpToolAnnotations } from "./capability/types.js";
+export type { AgentInvocationInfo, AgentMeta, MCPToolAnnotations, McpToolAnnotations, ProgressUpdate } from "./capability/types.js";
 export type { Actor, ActingAgent, ExposureSurface, RiskLevel, SideEffect } from "./vocabulary/types.js";
 
 // Registry

@@ -44,7 +44,8 @@ type AuditEventData = {
   "capability.shadow_diverged": { policy: string; phase: PolicyPhase; decision: PolicyDecisionRecord["type"]; enforced: PolicyBatchVerdict };
   "capability.started": { attempt: 1; approvalId?: string };
   "capability.retried": { attempt: number; previousErrorCode: ErrorCode };
-  "capability.completed": { durationMs: number; attempts: number };
+  /** `events`: a streaming capability's event count (every terminal event of a stream carries it). */
+  "capability.completed": { durationMs: number; attempts: number; events?: number };
   "capability.failed": {
     code: ErrorCode;
     stage: FailureStage;
@@ -53,8 +54,9 @@ type AuditEventData = {
     executedBeforeFailure?: true;
     effectStatus?: "unknown";
     policyDecisions?: PolicyDecisionRecord[];
+    events?: number;
   };
-  "capability.cancelled": { code: "TIMEOUT" | "CANCELLED"; durationMs: number; effectStatus?: "unknown" };
+  "capability.cancelled": { code: "TIMEOUT" | "CANCELLED"; durationMs: number; effectStatus?: "unknown"; events?: number };
 };
 
 export type AgentAuditEventType = keyof AuditEventData;

@@ -38,12 +38,25 @@ export type AgentMeta = {
   redact?: { output?: (output: unknown) => unknown; approvalInput?: (input: unknown) => unknown };
   policies?: AgentPolicy[];
   discovery?: "discoverable" | "contextual";
+  /**
+   * Bounds of a streaming capability (an event-iterator output); refused on any other. `idleTimeoutMs`: the most the
+   * handler may take to yield its next event (time the caller spends consuming an event does not count);
+   * `maxEvents`: events past this many end the stream as failed. Defaults: `defaults.streamIdleTimeoutMs`,
+   * `defaults.streamMaxEvents` of the runtime. `timeoutMs` covers the whole stream.
+   */
+  stream?: { idleTimeoutMs?: number; maxEvents?: number };
   adapters?: {
     aiSdk?: { toolName?: string };
     /** `scopes`: OAuth scopes a `tools/call` needs on the MCP endpoint (`403 insufficient_scope` otherwise, for step-up). */
     mcp?: { toolName?: string; annotations?: MCPToolAnnotations; scopes?: string[] };
   };
 };
+
+/**
+ * One progress report of a capability in flight (the MCP progress shape): `progress` increases on every report,
+ * `total` when known, `message` a short human-readable line.
+ */
+export type ProgressUpdate = { progress: number; total?: number; message?: string };
 
 /** `ctx.agent` inside the procedure call made by the runtime. docs/architecture/spec/core.md#core-1-2 */
 export type AgentInvocationInfo = {
@@ -56,6 +69,11 @@ export type AgentInvocationInfo = {
   idempotencyKey: string;
   /** Set when the invocation service runs the call: the caller's invocation id, the key of its journal row. */
   invocationId?: string;
+  /**
+   * Reports progress to the caller, if it asked (`onProgress`); otherwise does nothing. Never throws and never waits:
+   * the runtime validates, throttles and delivers updates (an invalid one, or one not above the last, is dropped).
+   */
+  reportProgress(update: ProgressUpdate): void;
 };
 
 // The policy contract (docs/architecture/spec/core.md#core-3).

@@ -20,6 +20,7 @@ const AGENT_META_KEYS: ReadonlySet<string> = new Set([
   "redact",
   "policies",
   "discovery",
+  "stream",
   "adapters",
 ]);
 const DISCOVERY_MODES: readonly string[] = ["discoverable", "contextual"];
@@ -157,9 +158,27 @@ export function validateAgentMeta(id: string, agent: unknown, problems: string[]
   }
 
   if (adapters !== undefined) validateAdapters(adapters, id, problems);
+  if (agent.stream !== undefined) validateStreamBounds(agent.stream, id, problems);
 
   if (problems.length !== before) return undefined;
   return normalizeAgentMeta(agent as AgentMeta);
+}
+
+/** `meta.stream` (streaming capabilities): that the procedure streams at all is checked by the walk, which sees its output. */
+function validateStreamBounds(stream: unknown, id: string, problems: string[]): void {
+  if (!isPlainObject(stream)) {
+    bad(problems, id, `stream must be a plain object { idleTimeoutMs?, maxEvents? }, got ${describeValue(stream)}`);
+    return;
+  }
+  for (const key of Object.keys(stream)) {
+    if (key !== "idleTimeoutMs" && key !== "maxEvents") bad(problems, id, `stream.${key} is not a stream bound (expected idleTimeoutMs or maxEvents)`);
+  }
+  if (stream.idleTimeoutMs !== undefined && !isPositiveFinite(stream.idleTimeoutMs)) {
+    bad(problems, id, `stream.idleTimeoutMs must be a finite number > 0, got ${describeValue(stream.idleTimeoutMs)}`);
+  }
+  if (stream.maxEvents !== undefined && !(Number.isInteger(stream.maxEvents) && (stream.maxEvents as number) >= 1)) {
+    bad(problems, id, `stream.maxEvents must be an integer >= 1, got ${describeValue(stream.maxEvents)}`);
+  }
 }
 
 // Unknown keys inside `adapters` are ignored on purpose: they are protocol hints (docs/architecture/spec/core.md#core-2-2).
@@ -233,6 +252,7 @@ export function normalizeAgentMeta(agent: AgentMeta): AgentMeta {
   if (agent.redact !== undefined) meta.redact = frozenCopy(agent.redact);
   if (agent.retry !== undefined) meta.retry = frozenCopy(agent.retry);
   if (agent.adapters !== undefined) meta.adapters = frozenCopy(agent.adapters);
+  if (agent.stream !== undefined) meta.stream = frozenCopy(agent.stream);
   if (agent.idempotent === undefined) meta.idempotent = false;
   return Object.freeze(meta);
 }

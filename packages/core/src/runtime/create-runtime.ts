@@ -27,9 +27,12 @@ const DEFAULTS: ResolvedDefaults = Object.freeze({
   policyConcurrency: 16,
   discoveryBudgetMs: 30_000,
   approvalExpiresInMs: 900_000,
+  streamIdleTimeoutMs: 10_000,
+  streamMaxEvents: 10_000,
+  progressIntervalMs: 100,
 });
 
-/** Runtime-wide defaults; each must be a finite number above 0 (`policyConcurrency` a positive integer). */
+/** Runtime-wide defaults; each must be a finite number above 0 (`policyConcurrency` and `streamMaxEvents` positive integers). */
 export type RuntimeDefaults = {
   /**
    * Each attempt of a capability without its own `meta.timeoutMs`.
@@ -56,6 +59,23 @@ export type RuntimeDefaults = {
    * @default 900_000 (15 minutes)
    */
   approvalExpiresInMs?: number;
+  /**
+   * A streaming capability without its own `meta.stream.idleTimeoutMs`: the most its handler may take to yield the
+   * next event (or to end). The caller's time in `onEvent` does not count.
+   * @default 10_000
+   */
+  streamIdleTimeoutMs?: number;
+  /**
+   * A streaming capability without its own `meta.stream.maxEvents`: one event more fails the stream. A positive integer.
+   * @default 10_000
+   */
+  streamMaxEvents?: number;
+  /**
+   * Progress delivery: at most one `onProgress` call per this many milliseconds per execution; the latest update in
+   * between is kept and delivered at the end of the window or just before the result.
+   * @default 100
+   */
+  progressIntervalMs?: number;
 };
 
 /** Options of {@link createAgentRuntime}. */
@@ -159,6 +179,8 @@ function checkTracing(tracing: TracingAdapter): TracingAdapter {
   return tracing;
 }
 
+const INTEGER_DEFAULTS: ReadonlySet<string> = new Set(["policyConcurrency", "streamMaxEvents"]);
+
 function resolveDefaults(given: RuntimeDefaults | undefined): ResolvedDefaults {
   if (given === undefined) return DEFAULTS;
   if (typeof given !== "object" || given === null) throw new TypeError("defaults must be an object.");
@@ -166,8 +188,8 @@ function resolveDefaults(given: RuntimeDefaults | undefined): ResolvedDefaults {
   for (const key of Object.keys(DEFAULTS) as (keyof ResolvedDefaults)[]) {
     const value = given[key];
     if (value === undefined) continue;
-    const valid = typeof value === "number" && Number.isFinite(value) && value > 0 && (key !== "policyConcurrency" || Number.isInteger(value));
-    if (!valid) throw new TypeError(`defaults.${key} must be ${key === "policyConcurrency" ? "a positive integer" : "a finite number > 0"}, got ${String(value)}.`);
+    const valid = typeof value === "number" && Number.isFinite(value) && value > 0 && (!INTEGER_DEFAULTS.has(key) || Number.isInteger(value));
+    if (!valid) throw new TypeError(`defaults.${key} must be ${INTEGER_DEFAULTS.has(key) ? "a positive integer" : "a finite number > 0"}, got ${String(value)}.`);
     out[key] = value;
   }
   return Object.freeze(out);

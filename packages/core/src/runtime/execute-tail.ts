@@ -129,11 +129,14 @@ function runProcedure(exec: Execution, tail: ExecutionTail, approval: ExecutionT
  * and puts the object in dictionary mode (about 450 bytes more per call in flight).
  */
 function invocationInfo(executionId: string, capabilityId: string, exec: Execution, tail: ExecutionTail): AgentInvocationInfo {
-  const info = { executionId, capabilityId, surface: exec.surface, actor: tail.actor } as AgentInvocationInfo;
+  const info = { executionId, capabilityId, surface: exec.surface, actor: tail.actor, reportProgress: IGNORE_PROGRESS } as AgentInvocationInfo;
   if (tail.idempotencyKey !== undefined) info.idempotencyKey = tail.idempotencyKey;
   else Object.defineProperty(info, "idempotencyKey", MINTED_KEY);
   return info;
 }
+
+/** `reportProgress` when the caller did not ask for progress: one shared function, nothing per call. */
+const IGNORE_PROGRESS: AgentInvocationInfo["reportProgress"] = () => {};
 
 const mintedKeys = new WeakMap<object, string>();
 const MINTED_KEY: PropertyDescriptor = {

@@ -12,6 +12,9 @@ export type ResolvedDefaults = {
   readonly policyConcurrency: number;
   readonly discoveryBudgetMs: number;
   readonly approvalExpiresInMs: number;
+  readonly streamIdleTimeoutMs: number;
+  readonly streamMaxEvents: number;
+  readonly progressIntervalMs: number;
 };
 
 /** What every pipeline function of one runtime reads. Built once by createAgentRuntime. */

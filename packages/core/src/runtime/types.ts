@@ -4,6 +4,7 @@ import type { CapabilityError } from "../errors/capability-error.js";
 import type { AgentGovernance } from "../governance/types.js";
 import type { CapabilityRegistry } from "../registry/types.js";
 import type { JsonSchemaObject } from "../schema/types.js";
+import type { ProgressUpdate } from "../capability/types.js";
 
 export type ExecutionOptions<TContext = unknown> = {
   actor: Actor;
@@ -15,6 +16,18 @@ export type ExecutionOptions<TContext = unknown> = {
   idempotencyKey?: string;
   /** The invocation service's invocation id, handed to the procedure as `context.agent.invocationId`. */
   invocationId?: string;
+  /**
+   * Receives the capability's progress reports (`context.agent.reportProgress`), validated and throttled, never after
+   * the result has settled. What it throws or returns is ignored: it never changes the call.
+   */
+  onProgress?: (update: ProgressUpdate) => void;
+  /**
+   * Receives each event of a streaming capability, redacted, in order. The next event is pulled only once the promise
+   * it returns settles (backpressure); a throw or rejection ends the stream as `cancelled` (the caller stopped taking
+   * events; the handler's iterator is returned). Without it the events are still
+   * pulled and redacted, and only the last is returned. Ignored for non-streaming capabilities.
+   */
+  onEvent?: (event: unknown) => void | Promise<void>;
 };
 
 export type ExecutionRequest<TContext = unknown> = {
@@ -36,6 +49,10 @@ export type ResumeOptions<TContext = unknown> = {
   idempotencyKey?: string;
   /** As `ExecutionOptions.invocationId`. */
   invocationId?: string;
+  /** As `ExecutionOptions.onProgress`. */
+  onProgress?: (update: ProgressUpdate) => void;
+  /** As `ExecutionOptions.onEvent`. */
+  onEvent?: (event: unknown) => void | Promise<void>;
 };
 
 export type DescribeScope = { tags?: string[]; ids?: string[] };
@@ -62,6 +79,8 @@ export type CapabilityDescriptor = {
   tags: string[];
   requiresApproval?: true;
   contextual?: true;
+  /** The capability streams: its output is an oRPC event iterator (pass `onEvent` to receive each event). */
+  streaming?: true;
 };
 
 /**
@@ -69,7 +88,15 @@ export type CapabilityDescriptor = {
  * locates the execution's events in the hash chain. A suspended execution has no terminal event, so no receipt.
  */
 export type ExecutionResult<O = unknown> =
-  | { status: "completed"; executionId: string; output: O; receiptId?: string }
+  | {
+      status: "completed";
+      executionId: string;
+      /** A streaming capability's last event (redacted), or undefined when it yielded none. */
+      output: O;
+      receiptId?: string;
+      /** Streaming capabilities only: how many events the stream delivered. */
+      eventCount?: number;
+    }
   | { status: "approval-required"; executionId: string; approval: ApprovalRecord }
   | { status: "failed"; executionId: string; error: CapabilityError; effectStatus?: "unknown"; receiptId?: string }
   | { status: "cancelled"; executionId: string; error: CapabilityError; effectStatus?: "unknown"; receiptId?: string };
