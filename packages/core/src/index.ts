@@ -63,8 +63,28 @@ export type {
   ApprovalsConfig,
   ApprovalStatus,
   ApprovalVote,
+  RuntimeApprovalDecision,
   RuntimeApprovals,
 } from "./approvals/types.js";
+// Standing grants (SI-13)
+export type {
+  GrantBudget,
+  GrantCaps,
+  GrantCondition,
+  GrantConditionOperator,
+  GrantIssueOptions,
+  GrantListFilter,
+  GrantRecord,
+  GrantRequest,
+  GrantRevocation,
+  GrantScope,
+  GrantStatus,
+  GrantStore,
+  GrantTerms,
+  GrantUse,
+  RuntimeGrantListFilter,
+  RuntimeGrants,
+} from "./grants/types.js";
 export type { ApprovalSealKey, ApprovalSealOptions } from "./approvals/seal/keys.js";
 export { createKeyedMac } from "./approvals/seal/keyed-mac.js";
 export type { KeyedMac } from "./approvals/seal/keyed-mac.js";

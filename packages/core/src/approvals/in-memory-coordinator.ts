@@ -1,4 +1,6 @@
 import type { Actor } from "../vocabulary/types.js";
+import { createInMemoryGrantStore } from "../grants/in-memory-grants.js";
+import type { GrantStore } from "../grants/types.js";
 import { approvalAlreadyApprovedError, approvalNotFoundError, approvalNotPendingError, readApprovalDecision } from "./decide-refusals.js";
 import { isExpired } from "./expiry.js";
 import { isValidQuorum, quorumOf } from "./quorum.js";
@@ -17,10 +19,11 @@ export type InMemoryApprovalCoordinatorOptions = {
   now?: () => Date;
 };
 
-/** The in-memory coordinator always has `list`. */
-export type InMemoryApprovalCoordinator = ApprovalCoordinator & {
-  list(filter?: ApprovalListFilter): Promise<ApprovalRecord[]>;
-};
+/** The in-memory coordinator always has `list`, and keeps standing grants (SI-13). */
+export type InMemoryApprovalCoordinator = ApprovalCoordinator &
+  GrantStore & {
+    list(filter?: ApprovalListFilter): Promise<ApprovalRecord[]>;
+  };
 
 /**
  * A `Map`-backed approval coordinator for development and tests; state lives in the process
@@ -37,6 +40,7 @@ export function createInMemoryApprovalCoordinator(
 ): InMemoryApprovalCoordinator {
   const now = options.now ?? (() => new Date());
   const records = new Map<string, ApprovalRecord>();
+  const grants = createInMemoryGrantStore(now);
 
   // Every method does its checks and its mutation synchronously, before any await, so
   // concurrent calls cannot interleave between check and set (docs/architecture/spec/core.md#core-10).
@@ -111,6 +115,12 @@ export function createInMemoryApprovalCoordinator(
       // Oldest first, the same order as the postgres coordinator (docs/architecture/spec/postgres.md#postgres-5-3).
       return out.sort(byRequestedAtThenId);
     },
+
+    createGrant: grants.createGrant,
+    getGrant: grants.getGrant,
+    listGrants: grants.listGrants,
+    useGrant: grants.useGrant,
+    revokeGrant: grants.revokeGrant,
   };
   inMemory.add(coordinator);
   return coordinator;
@@ -157,6 +167,7 @@ function storedRequest(request: ApprovalRequest): ApprovalRequest {
     ...(typeof request.definitionDigest === "string" ? { definitionDigest: request.definitionDigest } : {}),
     ...(typeof request.manifestDigest === "string" ? { manifestDigest: request.manifestDigest } : {}),
     ...(request.definition === undefined ? {} : { definition: jsonCopy(request.definition) }),
+    ...(typeof request.conversationId === "string" ? { conversationId: request.conversationId } : {}),
   };
 }
 

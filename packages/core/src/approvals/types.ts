@@ -1,5 +1,6 @@
 import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../vocabulary/types.js";
 import type { ApprovalSealOptions } from "./seal/keys.js";
+import type { GrantListFilter, GrantRecord, GrantRequest, GrantRevocation, GrantTerms, GrantUse } from "../grants/types.js";
 
 export type ApprovalStatus = "pending" | "approved" | "rejected" | "expired" | "cancelled" | "consumed";
 
@@ -42,6 +43,11 @@ export type ApprovalRequest = {
   manifestDigest?: string;
   /** The capability's governance definition when requested, compared at resume (absent on older records). */
   definition?: unknown;
+  /**
+   * The conversation the call came from (`invoke`'s `conversationId`), so a grant decided with this request can be
+   * scoped to it (SI-13). Absent when the call carried none.
+   */
+  conversationId?: string;
 };
 
 /** One approval counted toward a request's quorum. `seal` as on the decision that cast it. */
@@ -85,13 +91,36 @@ export interface ApprovalCoordinator {
   decide(id: string, decision: ApprovalDecision): Promise<ApprovalRecord>;
   markConsumed(id: string, executionId: string): Promise<ApprovalRecord>;
   list?(filter?: ApprovalListFilter): Promise<ApprovalRecord[]>;
+  // Standing grants (SI-13): optional, so coordinators written before them keep compiling; the runtime refuses grants
+  // (`GRANT_NOT_ALLOWED`) unless all five are present. Semantics: `GrantStore` (grants/types.ts), checked by
+  // test-fixtures/grant-store-contract.ts.
+  /** Stores a grant's terms, `usesLeft = uses`; a duplicate id throws. */
+  createGrant?(terms: GrantTerms): Promise<GrantRecord>;
+  getGrant?(id: string): Promise<GrantRecord | null>;
+  /** Oldest `issuedAt` first, then by id. */
+  listGrants?(filter?: GrantListFilter): Promise<GrantRecord[]>;
+  /** Atomic check-and-consume of one use (and the budget amount); `null` when nothing was consumed. */
+  useGrant?(id: string, use: GrantUse): Promise<GrantRecord | null>;
+  /** Marks the grant revoked (the first revocation is kept); `null` for an unknown id. */
+  revokeGrant?(id: string, revocation: GrantRevocation): Promise<GrantRecord | null>;
 }
+
+type GrantOperation = "createGrant" | "getGrant" | "listGrants" | "useGrant" | "revokeGrant";
+
+/** A decision through `runtime.approvals.decide`: an approval may carry a standing grant request (SI-13). */
+export type RuntimeApprovalDecision = ApprovalDecision & { grant?: GrantRequest };
 
 /**
  * `runtime.approvals`: the coordinator, with `decide` guarded and audited, plus the operator path for an approval
  * consumed by an execution that never started (docs/guides/approvals.md, "Consumed, never started").
  */
-export type RuntimeApprovals = ApprovalCoordinator & {
+export type RuntimeApprovals = Omit<ApprovalCoordinator, "decide" | GrantOperation> & {
+  /**
+   * The coordinator's `decide`, guarded (SI-4) and audited. With `grant` on an approval, also issues a standing grant
+   * for the request's principal, capability, surface and (scope `"conversation"`) conversation, under the same checks;
+   * a refused grant leaves the record undecided (docs/guides/standing-grants.md).
+   */
+  decide(id: string, decision: RuntimeApprovalDecision): Promise<ApprovalRecord>;
   /**
    * Creates a fresh pending approval (`<id>.r`) for the same capability, requester, surface and input as the
    * consumed approval `id`, audited as `capability.approval_requested` with `data.reRequest`. An approver must

@@ -1,5 +1,6 @@
 import type { CapabilityError } from "../errors/capability-error.js";
 import type { ApprovalRecord } from "../approvals/types.js";
+import type { GrantCaps } from "../grants/types.js";
 import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../vocabulary/types.js";
 
 // A capability's metadata names its policies (`policies: AgentPolicy[]`) and every policy reads that metadata
@@ -34,6 +35,11 @@ export type AgentMeta = {
     expiresInMs?: number;
     /** Distinct approvers (never the requester) a request for this capability needs; integer >= 1, default 1. */
     quorum?: number;
+    /**
+     * Opts the capability into standing grants (SI-13) and caps what any grant for it may allow. Absent: no grant
+     * covers it. docs/guides/standing-grants.md
+     */
+    grants?: GrantCaps;
   };
   redact?: { output?: (output: unknown) => unknown; approvalInput?: (input: unknown) => unknown };
   policies?: AgentPolicy[];
