@@ -1,7 +1,7 @@
 // The grant store contract suite (SI-13, docs/guides/standing-grants.md): the grant operations an approval coordinator
 // adds for standing grants. Every coordinator that keeps grants runs it unchanged: core's in-memory one,
 // @orpc-agent/postgres, third parties. Like the approval coordinator contract it imports only vitest; the types below
-// mirror core's (packages/core/src/grants/types.ts) structurally.
+// mirror core's (packages/core/src/approvals/grants/types.ts) structurally.
 import { describe, expect, it } from "vitest";
 import { contractClock, makeApprovalRequest, type ContractActor, type ContractApprovalRecord, type ContractApprovalRequest } from "./approval-coordinator-contract.js";
 

@@ -84,7 +84,7 @@ export type {
   GrantUse,
   RuntimeGrantListFilter,
   RuntimeGrants,
-} from "./grants/types.js";
+} from "./approvals/grants/types.js";
 export type { ApprovalSealKey, ApprovalSealOptions } from "./approvals/seal/keys.js";
 export { createKeyedMac } from "./approvals/seal/keyed-mac.js";
 export type { KeyedMac } from "./approvals/seal/keyed-mac.js";

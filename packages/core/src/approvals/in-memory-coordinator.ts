@@ -1,6 +1,6 @@
 import type { Actor } from "../vocabulary/types.js";
-import { createInMemoryGrantStore } from "../grants/in-memory-grants.js";
-import type { GrantStore } from "../grants/types.js";
+import { createInMemoryGrantStore } from "./grants/in-memory-grants.js";
+import type { GrantStore } from "./grants/types.js";
 import { approvalAlreadyApprovedError, approvalNotFoundError, approvalNotPendingError, readApprovalDecision } from "./decide-refusals.js";
 import { isExpired } from "./expiry.js";
 import { isValidQuorum, quorumOf } from "./quorum.js";

@@ -1,6 +1,6 @@
 import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../vocabulary/types.js";
 import type { ApprovalSealOptions } from "./seal/keys.js";
-import type { GrantListFilter, GrantRecord, GrantRequest, GrantRevocation, GrantTerms, GrantUse } from "../grants/types.js";
+import type { GrantListFilter, GrantRecord, GrantRequest, GrantRevocation, GrantTerms, GrantUse } from "./grants/types.js";
 
 export type ApprovalStatus = "pending" | "approved" | "rejected" | "expired" | "cancelled" | "consumed";
 
@@ -92,7 +92,7 @@ export interface ApprovalCoordinator {
   markConsumed(id: string, executionId: string): Promise<ApprovalRecord>;
   list?(filter?: ApprovalListFilter): Promise<ApprovalRecord[]>;
   // Standing grants (SI-13): optional, so coordinators written before them keep compiling; the runtime refuses grants
-  // (`GRANT_NOT_ALLOWED`) unless all five are present. Semantics: `GrantStore` (grants/types.ts), checked by
+  // (`GRANT_NOT_ALLOWED`) unless all five are present. Semantics: `GrantStore` (approvals/grants/types.ts), checked by
   // test-fixtures/grant-store-contract.ts.
   /** Stores a grant's terms, `usesLeft = uses`; a duplicate id throws. */
   createGrant?(terms: GrantTerms): Promise<GrantRecord>;

@@ -1,6 +1,6 @@
 import type { CapabilityError } from "../errors/capability-error.js";
 import type { ApprovalRecord } from "../approvals/types.js";
-import type { GrantCaps } from "../grants/types.js";
+import type { GrantCaps } from "../approvals/grants/types.js";
 import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../vocabulary/types.js";
 
 // A capability's metadata names its policies (`policies: AgentPolicy[]`) and every policy reads that metadata

@@ -19,6 +19,10 @@ export type ErrorCode =
   | "APPROVAL_SELF_APPROVAL"
   | "APPROVAL_UNSERIALIZABLE_INPUT"
   | "APPROVAL_RESUME_MISMATCH"
+  | "GRANT_NOT_ALLOWED"
+  | "GRANT_EXCEEDS_CAPS"
+  | "GRANT_ISSUERS_INSUFFICIENT"
+  | "GRANT_NOT_FOUND"
   | "EXECUTION_FAILED"
   | "OUTPUT_INVALID"
   | "TIMEOUT"
@@ -50,6 +54,10 @@ export const ERROR_CODE_DEFAULTS: Readonly<Record<ErrorCode, Readonly<CodeDefaul
   APPROVAL_SELF_APPROVAL: { stage: "approval", retryable: false, exposeToModel: true, message: "The approver must differ from the requesting actor." },
   APPROVAL_UNSERIALIZABLE_INPUT: { stage: "approval", retryable: false, exposeToModel: false, message: G },
   APPROVAL_RESUME_MISMATCH: { stage: "approval", retryable: false, exposeToModel: false, message: G },
+  GRANT_NOT_ALLOWED: { stage: "approval", retryable: false, exposeToModel: true, message: "No standing grant can cover this operation." },
+  GRANT_EXCEEDS_CAPS: { stage: "approval", retryable: false, exposeToModel: true, message: "The grant exceeds what this operation allows." },
+  GRANT_ISSUERS_INSUFFICIENT: { stage: "approval", retryable: false, exposeToModel: true, message: "These approvers cannot issue this grant." },
+  GRANT_NOT_FOUND: { stage: "approval", retryable: false, exposeToModel: true, message: "The grant was not found." },
   EXECUTION_FAILED: { stage: "execution", retryable: false, exposeToModel: false, message: G },
   OUTPUT_INVALID: { stage: "output-validation", retryable: false, exposeToModel: false, message: G },
   TIMEOUT: { stage: "timeout", retryable: true, exposeToModel: true, message: "The operation timed out." },

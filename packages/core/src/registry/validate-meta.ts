@@ -4,6 +4,7 @@ import { describeValue } from "../internal/describe-value.js";
 import { isPlainObject } from "../internal/plain-object.js";
 import { pinPolicy } from "../policy/pin-policy.js";
 import { isValidQuorum } from "../approvals/quorum.js";
+import { grantCapsProblems } from "../approvals/grants/caps.js";
 import type { AgentMeta } from "../capability/types.js";
 import { EXPOSURE_SURFACES, RISK_LEVELS, SIDE_EFFECTS, isWriteLike, type SideEffect } from "../vocabulary/types.js";
 
@@ -119,6 +120,9 @@ export function validateAgentMeta(id: string, agent: unknown, problems: string[]
       }
       if (approval.quorum !== undefined && !isValidQuorum(approval.quorum)) {
         bad(problems, id, `approval.quorum must be an integer >= 1, got ${describeValue(approval.quorum)}`);
+      }
+      if (approval.grants !== undefined) {
+        for (const problem of grantCapsProblems(approval.grants)) bad(problems, id, `approval.grants${problem}`);
       }
     }
   }

@@ -1,6 +1,7 @@
 import { canonicalJson } from "../canonical-json.js";
 import { quorumOf } from "../quorum.js";
 import type { ApprovalRequest } from "../types.js";
+import type { GrantTerms } from "../grants/types.js";
 
 // The exact texts a seal's MAC is taken over. Each names its kind, so a request MAC never verifies as a decision's.
 
@@ -26,6 +27,35 @@ export function requestSealText(request: ApprovalRequest): string {
     quorum: quorumOf(request),
     definitionDigest: request.definitionDigest ?? null,
     manifestDigest: request.manifestDigest ?? null,
+    // Only when present, so the seals of records stored before conversations existed still verify.
+    ...(typeof request.conversationId === "string" ? { conversationId: request.conversationId } : {}),
+  });
+}
+
+/**
+ * A standing grant's terms (SI-13): everything that decides which calls it covers. The counters (`usesLeft`, `spent`)
+ * and the revocation are the store's to change, so they are left out; the runtime bounds them by the sealed `uses`
+ * and `budget.max`.
+ */
+export function grantSealText(grant: GrantTerms): string {
+  return canonicalJson({
+    v: 1,
+    sealed: "grant",
+    id: grant.id,
+    capabilityId: grant.capabilityId,
+    definitionDigest: grant.definitionDigest,
+    actor: jsonForm(grant.actor),
+    surface: grant.surface,
+    scope: grant.scope,
+    conversationId: grant.conversationId ?? null,
+    types: grant.types,
+    conditions: jsonForm(grant.conditions),
+    uses: grant.uses,
+    budget: grant.budget === undefined ? null : { path: grant.budget.path, max: grant.budget.max },
+    issuers: jsonForm(grant.issuers),
+    approvalId: grant.approvalId ?? null,
+    issuedAt: grant.issuedAt.getTime(),
+    expiresAt: grant.expiresAt.getTime(),
   });
 }
 

@@ -1,7 +1,8 @@
 import type { Actor } from "../../vocabulary/types.js";
 import { quorumOf } from "../quorum.js";
 import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from "../types.js";
-import { decisionSealText, requestSealText } from "./content.js";
+import { decisionSealText, grantSealText, requestSealText } from "./content.js";
+import type { GrantTerms } from "../grants/types.js";
 import type { CheckedSealKey } from "./keys.js";
 import { macKeys } from "./mac.js";
 
@@ -17,6 +18,10 @@ export type ApprovalSealer = {
    * the approving decision and, for a quorum, every vote (each sealed; enough distinct ones besides the requester).
    */
   verifyRecord(record: ApprovalRecord): Promise<boolean>;
+  /** The seal of a standing grant's terms (SI-13), `v1.<keyId>.<mac>`. */
+  sealGrant(grant: GrantTerms): Promise<string>;
+  /** Whether the grant's terms are what the runtime sealed; a grant without a seal never verifies. */
+  verifyGrant(grant: GrantTerms): Promise<boolean>;
 };
 
 export function createApprovalSealer(keys: readonly CheckedSealKey[]): ApprovalSealer {
@@ -44,6 +49,14 @@ export function createApprovalSealer(keys: readonly CheckedSealKey[]): ApprovalS
       const atMs = at.getTime();
       const text = decisionSealText({ approvalId, requestSeal, status: decision.status, approver: decision.approver, comment: decision.comment, atMs });
       return `v1.${mac.current.id}.${atMs}.${await mac.sign(text)}`;
+    },
+    async sealGrant(grant) {
+      return `v1.${mac.current.id}.${await mac.sign(grantSealText(grant))}`;
+    },
+    async verifyGrant(grant) {
+      const parts = typeof grant?.seal === "string" ? grant.seal.split(".") : [];
+      if (parts.length !== 3 || parts[0] !== "v1") return false;
+      return mac.verify(parts[1]!, grantSealText(grant), parts[2]!);
     },
     async verifyRecord(record) {
       if (!(await verifyRequest(record))) return false;

@@ -1,4 +1,4 @@
-import type { Actor, ExposureSurface } from "../vocabulary/types.js";
+import type { Actor, ExposureSurface } from "../../vocabulary/types.js";
 
 // Standing grants (SI-13, docs/guides/standing-grants.md): one decision covering a bounded series of calls. The
 // store contract below is what every approval coordinator that keeps grants implements; the shared suite in

@@ -1,5 +1,5 @@
-import type { Actor } from "../vocabulary/types.js";
-import { isExpired } from "../approvals/expiry.js";
+import type { Actor } from "../../vocabulary/types.js";
+import { isExpired } from "../expiry.js";
 import type { GrantListFilter, GrantRecord, GrantRevocation, GrantStatus, GrantStore, GrantTerms, GrantUse } from "./types.js";
 
 type Stored = GrantTerms & { usesLeft: number; spent?: number; revoked?: GrantRevocation };
