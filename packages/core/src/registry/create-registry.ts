@@ -10,7 +10,7 @@ import { LAZY_PROBLEM, walkCapabilityDefs } from "./walk.js";
 
 /**
  * Collects the procedures of a router that carry `meta.agent` into an immutable registry, in
- * depth-first own-key order. Every problem (bad meta, lazy or streaming procedures, tool-name
+ * depth-first own-key order. Every problem (bad meta, lazy procedures, event-iterator inputs, tool-name
  * collisions, unconvertible input schemas) is collected and thrown as one `Error` with a
  * `problems` list: a startup failure, never a first-call one (docs/architecture/spec/core.md#core-2).
  *

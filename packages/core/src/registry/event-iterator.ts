@@ -3,7 +3,10 @@
 // EVENT_ITERATOR, oRPC 2 (where eventIterator is asyncIteratorObject) ASYNC_ITERATOR_OBJECT.
 const STREAMING_DETAILS = new Set(["ORPC_EVENT_ITERATOR_DETAILS", "ORPC_ASYNC_ITERATOR_OBJECT_SCHEMA_DETAILS"]);
 
-/** True for oRPC event-iterator (streaming) schemas, which cannot back a capability (docs/architecture/spec/core.md#core-2-1). */
+/**
+ * True for oRPC event-iterator (streaming) schemas: as an output they make a streaming capability, as an input they
+ * are refused (docs/architecture/spec/core.md#core-2-1).
+ */
 export function isEventIteratorSchema(schema: unknown): boolean {
   if ((typeof schema !== "object" && typeof schema !== "function") || schema === null) return false;
   const standard: unknown = (schema as { "~standard"?: unknown })["~standard"];

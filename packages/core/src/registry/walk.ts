@@ -99,16 +99,18 @@ function visitProcedure(procedure: AnyProcedure, id: string, state: WalkState): 
     );
     return;
   }
-  let streaming = false;
+  // An event-iterator output makes a streaming capability; an event-iterator input (a client stream) stays refused
+  // (docs/architecture/spec/core.md#core-2-1 as amended: "Streaming capabilities and progress").
+  let refused = false;
   if (isEventIteratorSchema(inputSchema)) {
-    state.problems.push(`${id}: input schema is an event iterator; streaming procedures cannot be capabilities`);
-    streaming = true;
+    state.problems.push(`${id}: input schema is an event iterator; a capability's input cannot stream (only its output may)`);
+    refused = true;
   }
-  if (isEventIteratorSchema(outputSchema)) {
-    state.problems.push(`${id}: output schema is an event iterator; streaming procedures cannot be capabilities`);
-    streaming = true;
+  if (meta?.stream !== undefined && !isEventIteratorSchema(outputSchema)) {
+    state.problems.push(`${id}: meta.stream applies to streaming capabilities only (an output declared with eventIterator(...))`);
+    refused = true;
   }
-  if (meta === undefined || streaming) return;
+  if (meta === undefined || refused) return;
   state.capabilities.push(
     Object.freeze({ id, path: Object.freeze(state.segments.slice()) as string[], meta, inputSchema, outputSchema, procedure }),
   );

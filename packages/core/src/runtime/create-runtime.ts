@@ -4,6 +4,9 @@ import { createApprovalSealer } from "../approvals/seal/sealer.js";
 import { sealingCoordinator } from "../approvals/seal/sealing-coordinator.js";
 import { registerRuntimeState } from "./visibility.js";
 import { wrapCoordinator } from "./approvals/runtime-approvals.js";
+import { grantStoreOf } from "./grants/store.js";
+import { createRuntimeGrants } from "./grants/runtime-grants.js";
+import { decisionGrants } from "./grants/with-decision.js";
 import { requesterConfirmableTypes } from "../approvals/self-approval.js";
 import { createAuditEmitter, normalizeAuditConfig } from "../audit/emitter.js";
 import { EXPOSURE_SURFACES, MODEL_SURFACES, type ExposureSurface } from "../vocabulary/types.js";
@@ -130,7 +133,7 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
   const plans = new Map<string, CapabilityPlan>();
   const exposedBySurface = Object.fromEntries(EXPOSURE_SURFACES.map((s) => [s, [] as CapabilityPlan[]])) as Record<ExposureSurface, CapabilityPlan[]>;
   for (const capability of governance.registry.capabilities()) {
-    const plan = buildCapabilityPlan(capability, governance.policies, defaults.timeoutMs, governance.shadowPolicies ?? []);
+    const plan = buildCapabilityPlan(capability, governance.policies, defaults.timeoutMs, governance.shadowPolicies ?? [], defaults);
     verifySchemaConvertible(plan);
     plans.set(plan.id, plan);
     for (const surface of EXPOSURE_SURFACES) if (plan.exposed[surface]) exposedBySurface[surface].push(plan);
@@ -156,12 +159,21 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
     approvalHandler: approvals.handler,
     rejectSelfApproval,
     requesterConfirmable,
+    grantStore: grantStoreOf(stored),
   };
 
   const runtime: AgentRuntime<TContext> = {
     governance,
     registry: governance.registry,
-    approvals: wrapCoordinator(coordinator, { audit, now, sealer, ...(sealer === undefined ? {} : { unsealed: stored }), selfApproval: { rejectSelfApproval, requesterConfirmable } }),
+    approvals: wrapCoordinator(coordinator, {
+      audit,
+      now,
+      sealer,
+      ...(sealer === undefined ? {} : { unsealed: stored }),
+      selfApproval: { rejectSelfApproval, requesterConfirmable },
+      grants: decisionGrants(state),
+    }),
+    grants: createRuntimeGrants(state),
     invoke: (id, input, invokeOptions) => invoke(state, id, input, invokeOptions as never),
     describe: (surface, describeOptions) => describe(state, surface, describeOptions as never),
     resume: (approvalId, resumeOptions) => resume(state, approvalId, resumeOptions as never),

@@ -200,6 +200,7 @@ function toDescriptor(plan: CapabilityPlan, requiresApproval: boolean, shareSche
   };
   if (requiresApproval) descriptor.requiresApproval = true;
   if (plan.contextual) descriptor.contextual = true;
+  if (plan.streaming) descriptor.streaming = true;
   return descriptor;
 }
 

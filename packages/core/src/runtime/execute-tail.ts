@@ -1,6 +1,6 @@
 import type { ApprovalRecord } from "../approvals/types.js";
 import type { Actor } from "../vocabulary/types.js";
-import type { AgentInvocationInfo } from "../capability/types.js";
+import type { AgentInvocationInfo, ProgressUpdate } from "../capability/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import { newIdempotencyKey } from "../internal/ids.js";
 import { isPromiseLike } from "../internal/promise.js";
@@ -10,7 +10,9 @@ import type { ApprovalDemand } from "../policy/evaluate-batch.js";
 import { runApprovalGate } from "./stages/approval-gate.js";
 import { runControls } from "./stages/controls.js";
 import { executeWithRetry } from "./stages/execute-with-retry.js";
-import type { AttemptOutcome } from "./stages/attempt.js";
+import type { AttemptFinish, AttemptOutcome } from "./stages/attempt.js";
+import { ProgressChannel } from "./stages/progress.js";
+import type { EventSink } from "./stages/stream.js";
 import { policyRefusal, runPolicyBatch } from "./stages/policies.js";
 import { redactOutput } from "./stages/redact-output.js";
 import type { ExecutionResult } from "./types.js";
@@ -37,6 +39,10 @@ export type ExecutionTail = {
   idempotencyKey: string | undefined;
   /** Optional so callers that predate it stay valid; only the invocation service sets it. */
   invocationId?: string;
+  /** The caller's progress receiver; absent, `reportProgress` is a shared no-op. */
+  onProgress?: (update: ProgressUpdate) => void;
+  /** The caller's receiver of a streaming capability's events. */
+  onEvent?: EventSink;
   /** Fresh invocations without an approval may still engage stage 8 from an execution policy. */
   allowLateApproval: boolean;
   /**
@@ -115,8 +121,21 @@ function runProcedure(exec: Execution, tail: ExecutionTail, approval: ExecutionT
   if (approval !== undefined) agent.approval = approval;
   if (exec.correlationId !== undefined) agent.correlationId = exec.correlationId;
   if (tail.invocationId !== undefined) agent.invocationId = tail.invocationId;
-  const finish = tail.guarded ? finishOutcomeGuarded : finishOutcome;
-  const settled = executeWithRetry(exec, tail.callInput, tail.context, agent, tail.signal, finish);
+  let finish: AttemptFinish<ExecutionResult<unknown>> = tail.guarded ? finishOutcomeGuarded : finishOutcome;
+  let progress: ProgressChannel | undefined;
+  if (tail.onProgress !== undefined) {
+    // Only a caller that asked pays for progress: its own channel, closed (the last update delivered) as the
+    // outcome is decided, so nothing reaches it after the result.
+    const channel = (progress = new ProgressChannel(tail.onProgress, exec.rt.defaults.progressIntervalMs));
+    agent.reportProgress = channel.report;
+    const decide = finish;
+    finish = (e, outcome) => {
+      channel.close();
+      return decide(e, outcome);
+    };
+  }
+  const settled = executeWithRetry(exec, tail.callInput, tail.context, agent, tail.signal, finish, plan.streaming ? tail.onEvent : undefined);
+  if (progress !== undefined) settled.then(undefined, progress.close.bind(progress));
   // A single attempt resolves with what the guarded finish returns; only the retry loop can still reject.
   return plan.maxAttempts <= 0 ? settled : guard(exec, tail, settled);
 }
@@ -161,10 +180,14 @@ function finishOutcomeGuarded(exec: Execution, outcome: AttemptOutcome): Executi
 function finishOutcome(exec: Execution, outcome: AttemptOutcome): ExecutionResult<unknown> {
   if (!outcome.ok) {
     // Stage 12 is delegated to oRPC's in-call output validation: the procedure ran, its output is withheld.
+    if (outcome.events !== undefined) return finishStreamFailure(exec, outcome);
     return outcome.error.code === "OUTPUT_INVALID"
       ? finishFailed(exec, outcome.error, { executedBeforeFailure: true })
       : finishWithError(exec, outcome.error);
   }
+
+  // A stream's events were redacted one by one as they left (stages/stream.ts); its output is the last of them.
+  if (outcome.events !== undefined) return finishCompleted(exec, outcome.output, outcome.events);
 
   // Stage 13: redaction; the unredacted value never leaves.
   const redacted = redactOutput(exec.plan!, outcome.output);
@@ -172,4 +195,12 @@ function finishOutcome(exec: Execution, outcome: AttemptOutcome): ExecutionResul
 
   // Stages 14 and 15.
   return finishCompleted(exec, redacted.output);
+}
+
+/** A stream's failure carries its event count; after its first event, its effect is unknown (attempts > 0). */
+function finishStreamFailure(exec: Execution, outcome: Extract<AttemptOutcome, { ok: false }>): ExecutionResult<unknown> {
+  const events = outcome.events;
+  return outcome.error.code === "OUTPUT_INVALID" || outcome.executedBeforeFailure
+    ? finishFailed(exec, outcome.error, { executedBeforeFailure: true, events })
+    : finishWithError(exec, outcome.error, { events });
 }

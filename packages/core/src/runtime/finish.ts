@@ -25,13 +25,17 @@ export function finishDenied(exec: Execution, error: CapabilityError, reason: De
   return withReceipt({ status: "failed", executionId: exec.executionId, error }, receiptId);
 }
 
-export function finishFailed(exec: Execution, error: CapabilityError, options?: { executedBeforeFailure?: true }): ExecutionResult<never> {
+/** `events`: a stream's delivered event count, carried by its terminal event. */
+export type FailureOptions = { executedBeforeFailure?: true; events?: number };
+
+export function finishFailed(exec: Execution, error: CapabilityError, options?: FailureOptions): ExecutionResult<never> {
   const effectUnknown = exec.attempts > 0;
   const receiptId = emit(exec, "capability.failed", () => {
     const data: Record<string, unknown> = { code: error.code, stage: error.stage, retryable: error.retryable, attempts: exec.attempts };
     if (options?.executedBeforeFailure) data.executedBeforeFailure = true;
     if (effectUnknown) data.effectStatus = "unknown";
     if (exec.policyDecisions) data.policyDecisions = [...exec.policyDecisions];
+    if (options?.events !== undefined) data.events = options.events;
     return data as never;
   });
   endSpanWithError(exec, error);
@@ -43,11 +47,12 @@ export function finishFailed(exec: Execution, error: CapabilityError, options?: 
   );
 }
 
-export function finishCancelled(exec: Execution, error: CapabilityError): ExecutionResult<never> {
+export function finishCancelled(exec: Execution, error: CapabilityError, events?: number): ExecutionResult<never> {
   const effectUnknown = exec.attempts > 0;
   const receiptId = emit(exec, "capability.cancelled", () => {
     const data: Record<string, unknown> = { code: error.code, durationMs: durationMs(exec) };
     if (effectUnknown) data.effectStatus = "unknown";
+    if (events !== undefined) data.events = events;
     return data as never;
   });
   endSpanWithError(exec, error, "cancelled");
@@ -65,21 +70,29 @@ export function finishInternalFailure(exec: Execution, cause: unknown): Executio
 }
 
 /** TIMEOUT and CANCELLED end as `cancelled`; every other failure as `failed`. */
-export function finishWithError(exec: Execution, error: CapabilityError, options?: { executedBeforeFailure?: true }): ExecutionResult<never> {
-  return error.code === "TIMEOUT" || error.code === "CANCELLED" ? finishCancelled(exec, error) : finishFailed(exec, error, options);
+export function finishWithError(exec: Execution, error: CapabilityError, options?: FailureOptions): ExecutionResult<never> {
+  return error.code === "TIMEOUT" || error.code === "CANCELLED" ? finishCancelled(exec, error, options?.events) : finishFailed(exec, error, options);
 }
 
-export function finishCompleted<O>(exec: Execution, output: O): ExecutionResult<O> {
+/** `events` (streams only): the delivered event count, on the terminal event and as the result's `eventCount`. */
+export function finishCompleted<O>(exec: Execution, output: O, events?: number): ExecutionResult<O> {
   let receiptId: string | undefined;
   if (exec.rt.audit.enabled) {
     const end = exec.rt.now();
-    receiptId = exec.rt.audit.emit(auditEvent(exec, "capability.completed", { durationMs: durationMs(exec, end), attempts: exec.attempts }, end));
+    const data: { durationMs: number; attempts: number; events?: number } = { durationMs: durationMs(exec, end), attempts: exec.attempts };
+    if (events !== undefined) data.events = events;
+    receiptId = exec.rt.audit.emit(auditEvent(exec, "capability.completed", data, end));
   }
   if (exec.rt.tracing) {
     exec.span.setAttributes({ "orpc_agent.outcome": "completed", "orpc_agent.attempt": exec.attempts });
     exec.span.end("ok");
   }
-  return withReceipt({ status: "completed", executionId: exec.executionId, output }, receiptId);
+  return withReceipt(
+    events === undefined
+      ? { status: "completed", executionId: exec.executionId, output }
+      : { status: "completed", executionId: exec.executionId, output, eventCount: events },
+    receiptId,
+  );
 }
 
 export function finishSuspended(exec: Execution, approval: ApprovalRecord): ExecutionResult<never> {

@@ -32,6 +32,8 @@ export function invoke<O>(rt: RuntimeState, id: string, rawInput: unknown, optio
     // Stage 2: identity and the first event, before resolution. The actor is read once, here (SI-3).
     actor = captureActor(options.actor);
     exec = createExecution(rt, { executionId: newExecutionId(), capabilityId: id, surface, actor, correlationId: options.correlationId });
+    // Only when given: a call without a conversation keeps today's execution shape (issue 28).
+    if (options.conversationId !== undefined) exec.conversationId = options.conversationId;
   } catch (error) {
     // Programmer errors (bad options) reject, as an async function would.
     return Promise.reject(error);
@@ -139,7 +141,7 @@ function approvalStage(exec: Execution, actor: Actor, input: unknown, rawInput: 
   const gated = runApprovalGate(exec, { actor, input, submittedInput: rawInput, demands }).then((gate) => {
     if (gate.kind === "error") return finishFailed(exec, gate.error);
     if (gate.kind === "suspended") return finishSuspended(exec, gate.record);
-    return tail(exec, actor, input, rawInput, options, demands, gate.approval, gate.types);
+    return tail(exec, actor, input, rawInput, options, demands, gate.approval, gate.types, gate.quorum);
   });
   return guarded(exec, gated);
 }
@@ -153,9 +155,10 @@ function tail(
   demands: readonly ApprovalDemand[],
   approval: ExecutionTail["approval"],
   approvalTypes: readonly string[],
+  approvalQuorum?: number,
 ): Later {
   // Stages 9..15 are shared with resume.
-  return runExecutionTail(exec, {
+  const stages: ExecutionTail = {
     actor,
     context: options.context,
     validatedInput: input,
@@ -167,7 +170,12 @@ function tail(
     signal: options.signal,
     idempotencyKey: options.idempotencyKey,
     invocationId: options.invocationId,
+    onProgress: options.onProgress,
+    onEvent: options.onEvent,
     allowLateApproval: approval === undefined,
     guarded: true,
-  });
+  };
+  // A grant's issuers may meet a quorum, which a later execution-phase demand then need not ask again (R10).
+  if (approvalQuorum !== undefined) stages.approvalQuorum = approvalQuorum;
+  return runExecutionTail(exec, stages);
 }

@@ -13,6 +13,10 @@ function assertOptionalSignal(value: unknown): void {
   if (value !== undefined && !(value instanceof AbortSignal)) throw new TypeError("signal must be an AbortSignal when given.");
 }
 
+function assertOptionalFunction(value: unknown, name: string): void {
+  if (value !== undefined && typeof value !== "function") throw new TypeError(`${name} must be a function when given.`);
+}
+
 export function assertExecutionOptions(id: unknown, options: ExecutionOptions<unknown>): ExposureSurface {
   if (typeof id !== "string" || id.length === 0) throw new TypeError("invoke: capabilityId must be a non-empty string.");
   if (typeof options !== "object" || options === null) throw new TypeError("invoke: options must be an object: { actor, context, surface? }.");
@@ -23,6 +27,9 @@ export function assertExecutionOptions(id: unknown, options: ExecutionOptions<un
   assertOptionalKey(options.correlationId, "invoke: correlationId");
   assertOptionalKey(options.idempotencyKey, "invoke: idempotencyKey");
   assertOptionalKey(options.invocationId, "invoke: invocationId");
+  assertOptionalKey(options.conversationId, "invoke: conversationId");
+  assertOptionalFunction(options.onProgress, "invoke: onProgress");
+  assertOptionalFunction(options.onEvent, "invoke: onEvent");
   return surface;
 }
 
@@ -36,4 +43,6 @@ export function assertResumeOptions(approvalId: unknown, options: ResumeOptions<
   assertOptionalKey(options.correlationId, "resume: correlationId");
   assertOptionalKey(options.idempotencyKey, "resume: idempotencyKey");
   assertOptionalKey(options.invocationId, "resume: invocationId");
+  assertOptionalFunction(options.onProgress, "resume: onProgress");
+  assertOptionalFunction(options.onEvent, "resume: onEvent");
 }

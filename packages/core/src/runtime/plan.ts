@@ -9,6 +9,7 @@ import { flattenPolicies } from "../policy/compose.js";
 import { isShadowPolicy } from "../policy/is-policy.js";
 import { policyScopeMatches } from "../policy/scope.js";
 import type { AgentCapability } from "../registry/types.js";
+import { isEventIteratorSchema } from "../registry/event-iterator.js";
 
 type PoliciesBySurface = Readonly<Record<ExposureSurface, readonly AgentPolicy[]>>;
 
@@ -41,7 +42,18 @@ export type CapabilityPlan = {
   readonly retrySafe: boolean;
   readonly approvalRequired: boolean;
   readonly contextual: boolean;
+  /** The output is an oRPC event iterator: stage 11 consumes it event by event (stages/stream.ts). */
+  readonly streaming: boolean;
+  /** Streaming only: the most the handler may take to yield its next event. */
+  readonly streamIdleTimeoutMs: number;
+  /** Streaming only: one event more fails the stream. */
+  readonly streamMaxEvents: number;
 };
+
+/** The runtime's stream defaults, for capabilities without their own `meta.stream`. */
+export type StreamDefaults = { readonly streamIdleTimeoutMs: number; readonly streamMaxEvents: number };
+
+const STREAM_DEFAULTS: StreamDefaults = Object.freeze({ streamIdleTimeoutMs: 10_000, streamMaxEvents: 10_000 });
 
 const EMPTY: readonly AgentPolicy[] = Object.freeze([]);
 
@@ -50,6 +62,7 @@ export function buildCapabilityPlan(
   runtimePolicies: readonly AgentPolicy[],
   defaultTimeoutMs: number,
   runtimeShadowPolicies: readonly AgentPolicy[] = EMPTY,
+  streamDefaults: StreamDefaults = STREAM_DEFAULTS,
 ): CapabilityPlan {
   const meta = capability.meta;
   const own = flattenPolicies(meta.policies ?? []);
@@ -93,5 +106,8 @@ export function buildCapabilityPlan(
     retrySafe: sideEffect === "none" || sideEffect === "read" || meta.idempotent === true,
     approvalRequired: meta.approval?.required === true,
     contextual: meta.discovery === "contextual",
+    streaming: isEventIteratorSchema(capability.outputSchema),
+    streamIdleTimeoutMs: meta.stream?.idleTimeoutMs ?? streamDefaults.streamIdleTimeoutMs,
+    streamMaxEvents: meta.stream?.maxEvents ?? streamDefaults.streamMaxEvents,
   });
 }

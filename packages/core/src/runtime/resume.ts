@@ -70,6 +70,8 @@ export async function resume<O>(rt: RuntimeState, approvalId: string, options: R
   });
   exec.inputHash = record.inputHash;
   exec.inputHashed = true;
+  // The call resumes in the conversation it came from: a grant covering a late demand is judged against it (SI-13).
+  if (typeof record.conversationId === "string") exec.conversationId = record.conversationId;
   try {
     return (await runChecks(exec, record, options)) as ExecutionResult<O>;
   } catch (cause) {
@@ -196,6 +198,8 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
     signal: options.signal,
     idempotencyKey: options.idempotencyKey,
     invocationId: options.invocationId,
+    onProgress: options.onProgress,
+    onEvent: options.onEvent,
     allowLateApproval: false,
   });
 }

@@ -115,26 +115,37 @@ describe("createCapabilityRegistry: rejected entries", () => {
     expect(buildProblems(root)).toEqual([expect.stringMatching(/^\(root\): is a lazy router .*unlazyRouter/)]);
   });
 
-  it("an event-iterator output schema is a problem", () => {
+  it("an event-iterator output schema makes a streaming capability (amended core.md §2.1)", () => {
     const stream = ap
       .output(eventIterator(z.object({ tick: z.number() })))
       .meta(agentMeta({ ...validAgent, sideEffect: "read", risk: "low" } as never))
       .handler(async function* () {
         yield { tick: 1 };
       });
-    expect(buildProblems({ live: { ticks: stream } })).toEqual([
-      "live.ticks: output schema is an event iterator; streaming procedures cannot be capabilities",
-    ]);
+    expect(createCapabilityRegistry({ live: { ticks: stream } }).ids()).toEqual(["live.ticks"]);
   });
 
-  it("an event-iterator input schema is a problem", () => {
+  it("an event-iterator input schema is a problem, with or without a streaming output", () => {
     const upload = ap
       .input(eventIterator(z.string()))
       .meta(agentMeta({ ...validAgent, expose: { direct: true } } as never))
       .handler(() => "done");
-    expect(buildProblems({ upload })).toEqual([
-      "upload: input schema is an event iterator; streaming procedures cannot be capabilities",
+    const duplex = ap
+      .input(eventIterator(z.string()))
+      .output(eventIterator(z.string()))
+      .meta(agentMeta({ ...validAgent, expose: { direct: true } } as never))
+      .handler(async function* () {
+        yield "x";
+      });
+    expect(buildProblems({ upload, duplex })).toEqual([
+      "upload: input schema is an event iterator; a capability's input cannot stream (only its output may)",
+      "duplex: input schema is an event iterator; a capability's input cannot stream (only its output may)",
     ]);
+  });
+
+  it("meta.stream on a capability that does not stream is a problem", () => {
+    const plain = ap.meta(agentMeta({ ...validAgent, stream: { maxEvents: 5 } } as never)).handler(() => "done");
+    expect(buildProblems({ plain })).toEqual(["plain: meta.stream applies to streaming capabilities only (an output declared with eventIterator(...))"]);
   });
 
   it("an event-iterator procedure without agent meta is simply excluded", () => {

@@ -79,6 +79,12 @@ const matrix: [string, unknown, string][] = [
   ["annotations.destructiveHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { destructiveHint: 0 } } } }, "meta.adapters.mcp.annotations.destructiveHint must be a boolean, got 0"],
   ["annotations.idempotentHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { idempotentHint: null } } } }, "meta.adapters.mcp.annotations.idempotentHint must be a boolean, got null"],
   ["annotations.openWorldHint not boolean", { ...validAgent, adapters: { mcp: { annotations: { openWorldHint: "no" } } } }, 'meta.adapters.mcp.annotations.openWorldHint must be a boolean, got "no"'],
+  ["stream not an object", { ...validAgent, stream: 5 }, "meta.stream must be a plain object { idleTimeoutMs?, maxEvents? }, got 5"],
+  ["stream unknown key", { ...validAgent, stream: { max: 5 } }, "meta.stream.max is not a stream bound (expected idleTimeoutMs or maxEvents)"],
+  ["stream.idleTimeoutMs zero", { ...validAgent, stream: { idleTimeoutMs: 0 } }, "meta.stream.idleTimeoutMs must be a finite number > 0, got 0"],
+  ["stream.idleTimeoutMs infinite", { ...validAgent, stream: { idleTimeoutMs: Infinity } }, "meta.stream.idleTimeoutMs must be a finite number > 0, got Infinity"],
+  ["stream.maxEvents zero", { ...validAgent, stream: { maxEvents: 0 } }, "meta.stream.maxEvents must be an integer >= 1, got 0"],
+  ["stream.maxEvents fractional", { ...validAgent, stream: { maxEvents: 2.5 } }, "meta.stream.maxEvents must be an integer >= 1, got 2.5"],
   ["unknown top-level key", { ...validAgent, exposed: { mcp: true } }, "meta.exposed is not an AgentMeta key (unknown keys are rejected)"],
 ];
 

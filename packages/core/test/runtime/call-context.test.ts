@@ -44,6 +44,7 @@ describe("stage 11 call context (core.md §6.1, §1.2)", () => {
       actor: dana,
       correlationId: "corr-1",
       idempotencyKey: "idem-1",
+      reportProgress: expect.any(Function),
     });
     expect(ctx.tenant).toBe("t1");
   });

@@ -7,7 +7,13 @@ import type { CapabilityPlan } from "../plan.js";
 import { deadlineQueue, type DeadlineEntry, type DeadlineQueue } from "../../internal/deadline-queue.js";
 import { bindAttemptPath, SIGNAL_ON_DEMAND, type AttemptSignalSource } from "./signal-on-demand.js";
 
-export type AttemptOutcome = { ok: true; output: unknown } | { ok: false; error: CapabilityError };
+/**
+ * `events`: a streaming attempt's delivered event count (stages/stream.ts), where `output` is already the last event,
+ * redacted. `executedBeforeFailure`: the procedure ran and its result was withheld (a stream's event failed redaction).
+ */
+export type AttemptOutcome =
+  | { ok: true; output: unknown; events?: number }
+  | { ok: false; error: CapabilityError; events?: number; executedBeforeFailure?: true };
 
 /** Turns an attempt's outcome into what its promise resolves to, called once when the attempt settles. */
 export type AttemptFinish<T> = (exec: Execution, outcome: AttemptOutcome) => T;
@@ -21,8 +27,8 @@ export type AttemptFinish<T> = (exec: Execution, outcome: AttemptOutcome) => T;
  * A class rather than closures, finishing the execution itself when it settles: an attempt in flight is the
  * runtime's largest per-call allocation (issue 28).
  */
-class Attempt<T> implements AttemptSignalSource, DeadlineEntry {
-  private settled = false;
+export class Attempt<T> implements AttemptSignalSource, DeadlineEntry {
+  protected settled = false;
   private controller: AbortController | undefined;
   private reason: CapabilityError | undefined;
   due = 0;
@@ -31,7 +37,7 @@ class Attempt<T> implements AttemptSignalSource, DeadlineEntry {
   queue: DeadlineQueue | undefined = undefined;
 
   constructor(
-    private readonly exec: Execution,
+    protected readonly exec: Execution,
     private readonly finish: AttemptFinish<T>,
     private readonly resolve: (value: T) => void,
     private readonly reject: (error: unknown) => void,
@@ -57,9 +63,14 @@ class Attempt<T> implements AttemptSignalSource, DeadlineEntry {
       return this.settle({ ok: false, error: mapOrpcError(error) });
     }
     pending.then(
-      (output) => this.settle({ ok: true, output }),
+      (output) => this.onOutput(output),
       (error) => this.settle({ ok: false, error: mapOrpcError(error) }),
     );
+  }
+
+  /** What the call resolved with; a streaming attempt consumes it instead (stages/stream.ts). */
+  protected onOutput(output: unknown): void {
+    this.settle({ ok: true, output });
   }
 
   handlerSignal(): AbortSignal {
@@ -81,15 +92,20 @@ class Attempt<T> implements AttemptSignalSource, DeadlineEntry {
   }
 
   abortWith(error: CapabilityError): void {
-    if (!this.decide()) return;
-    this.reason = error;
-    // Decided before aborting: the handler's abort listeners run inside abort(), and one that aborts the caller or
-    // settles the handler must not replace the outcome that got here first (SI-12).
-    this.controller?.abort(error);
-    this.complete({ ok: false, error });
+    this.stopWith({ ok: false, error });
   }
 
-  private settle(outcome: AttemptOutcome): void {
+  /** Ends the attempt with a failure and aborts the handler's signal, unless an outcome was already decided. */
+  protected stopWith(outcome: Extract<AttemptOutcome, { ok: false }>): void {
+    if (!this.decide()) return;
+    this.reason = outcome.error;
+    // Decided before aborting: the handler's abort listeners run inside abort(), and one that aborts the caller or
+    // settles the handler must not replace the outcome that got here first (SI-12).
+    this.controller?.abort(outcome.error);
+    this.complete(outcome);
+  }
+
+  protected settle(outcome: AttemptOutcome): void {
     if (this.decide()) this.complete(outcome);
   }
 
@@ -102,7 +118,7 @@ class Attempt<T> implements AttemptSignalSource, DeadlineEntry {
     return true;
   }
 
-  private complete(outcome: AttemptOutcome): void {
+  protected complete(outcome: AttemptOutcome): void {
     this.span?.end(outcome.ok ? "ok" : "error");
     let value: T;
     try {

@@ -5,11 +5,14 @@ import { emit, type Execution } from "../execution.js";
 import type { CapabilityPlan } from "../plan.js";
 import { buildCallContext } from "./call-context.js";
 import { runAttempt, type AttemptFinish, type AttemptOutcome } from "./attempt.js";
+import { runStreamAttempt, type EventSink } from "./stream.js";
 
 /**
  * Stage 11: the oRPC call with its full middleware chain, one unref'd timer per attempt (and a controller when its
  * signal is read), wrapped in the SI-11 retry loop. The caller signal spans the execution and is terminal.
- * `finish` maps the last attempt's outcome to the result. docs/architecture/spec/core.md#core-6-1
+ * `finish` maps the last attempt's outcome to the result. A streaming capability's attempt consumes its stream
+ * (stream.ts), handing each event to `onEvent`, and is retried only before its first event.
+ * docs/architecture/spec/core.md#core-6-1
  */
 export function executeWithRetry<T>(
   exec: Execution,
@@ -18,12 +21,28 @@ export function executeWithRetry<T>(
   agent: AgentInvocationInfo,
   signal: AbortSignal | undefined,
   finish: AttemptFinish<T>,
+  onEvent?: EventSink,
 ): Promise<T> {
   const plan = exec.plan!;
   const callContext = buildCallContext(context, agent);
   // A plan that can never retry runs its one attempt with no loop frame held while it is in flight (issue 28).
-  if (plan.maxAttempts <= 0) return runAttempt(exec, input, callContext, signal, attemptSpan(exec, plan), finish);
-  return retrying(exec, plan, input, callContext, signal).then((outcome) => finish(exec, outcome));
+  if (plan.maxAttempts <= 0) return oneAttempt(exec, plan, input, callContext, signal, finish, onEvent);
+  return retrying(exec, plan, input, callContext, signal, onEvent).then((outcome) => finish(exec, outcome));
+}
+
+function oneAttempt<T>(
+  exec: Execution,
+  plan: CapabilityPlan,
+  input: unknown,
+  callContext: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+  finish: AttemptFinish<T>,
+  onEvent: EventSink | undefined,
+): Promise<T> {
+  const span = attemptSpan(exec, plan);
+  return plan.streaming
+    ? runStreamAttempt(exec, input, callContext, signal, span, finish, onEvent)
+    : runAttempt(exec, input, callContext, signal, span, finish);
 }
 
 const asOutcome: AttemptFinish<AttemptOutcome> = (_exec, outcome) => outcome;
@@ -43,12 +62,14 @@ async function retrying(
   input: unknown,
   callContext: Record<string, unknown>,
   signal: AbortSignal | undefined,
+  onEvent: EventSink | undefined,
 ): Promise<AttemptOutcome> {
   for (;;) {
-    const outcome = await runAttempt(exec, input, callContext, signal, attemptSpan(exec, plan), asOutcome);
+    const outcome = await oneAttempt(exec, plan, input, callContext, signal, asOutcome, onEvent);
     if (outcome.ok) return outcome;
     const error = outcome.error;
-    if (!shouldRetry(plan, exec.attempts, error)) return outcome;
+    // A stream that delivered an event is never run again: the caller has seen part of it.
+    if ((outcome.events ?? 0) > 0 || !shouldRetry(plan, exec.attempts, error)) return outcome;
     emit(exec, "capability.retried", () => ({ attempt: exec.attempts + 1, previousErrorCode: error.code }));
     try {
       await sleep(plan.backoffMs * 2 ** (exec.attempts - 1), signal);
