@@ -2,6 +2,7 @@
 // (node_modules/@modelcontextprotocol/conformance, `conformance list --server`), under a real runtime with a
 // policy, an audit sink and approvals, as an app would configure it. Tools of scenarios outside this library's
 // scope (baseline.yml) are not here.
+import { setTimeout as sleep } from "node:timers/promises";
 import { os } from "@orpc/server";
 import { z } from "zod";
 import {
@@ -19,6 +20,7 @@ import {
 } from "../../packages/core/src/index.js";
 
 const ap = agentProcedure(os);
+const PROGRESS_PACE_MS = 150;
 const meta = (description: string) =>
   agentMeta({ description, expose: { mcp: true }, sideEffect: "read", risk: "low" } satisfies AgentMeta);
 
@@ -29,6 +31,16 @@ const registry = createCapabilityRegistry({
   test_simple_text: ap.meta(meta("Returns a simple text response.")).handler(() => ({ text: "This is a simple text response for testing." })),
   test_error_handling: ap.meta(meta("Always fails.")).handler(() => {
     throw new Error("This tool intentionally returns an error for testing");
+  }),
+  // tools-call-with-progress: 0, 50 and 100 of 100, increasing. The runtime sends at most one update per
+  // `progressIntervalMs` (100 ms by default) and keeps only the latest in between, so the reports are paced wider
+  // than that for each to go out on its own.
+  test_tool_with_progress: ap.meta(meta("Reports progress 0, 50 and 100 of 100.")).handler(async ({ context }) => {
+    for (const progress of [0, 50, 100]) {
+      if (progress > 0) await sleep(PROGRESS_PACE_MS);
+      context.agent!.reportProgress({ progress, total: 100 });
+    }
+    return { text: "Progress reported: 0, 50 and 100 of 100." };
   }),
   json_schema_2020_12_tool: ap
     .input(z.strictObject({ name: z.string().optional(), address: address.optional() }))

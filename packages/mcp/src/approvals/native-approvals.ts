@@ -103,7 +103,7 @@ async function governed<TContext>(
   }
 
   const { runtime, guidance } = prepared;
-  const result = await runtime.invoke(capabilityId, args, { actor: identity.actor, context: identity.context, surface: "mcp", signal: call.signal });
+  const result = await runtime.invoke(capabilityId, args, { actor: identity.actor, context: identity.context, surface: "mcp", signal: call.signal, ...call.progress });
   const envelope = toEnvelope(result, guidance);
   if (result.status !== "approval-required" || envelope.status !== "approval-required" || envelope.url === undefined) return { kind: "envelope", envelope };
   if (!request.urlCapable || inputHash === undefined || legacyKey === undefined) return { kind: "envelope", envelope };
@@ -168,7 +168,13 @@ async function resumeApproval<TContext>(
   call: ToolCall,
   onPending: () => Outcome,
 ): Promise<Outcome> {
-  const result: ExecutionResult = await prepared.runtime.resume(approvalId, { context, expectedActor: actor, expectedSurface: "mcp", signal: call.signal });
+  const result: ExecutionResult = await prepared.runtime.resume(approvalId, {
+    context,
+    expectedActor: actor,
+    expectedSurface: "mcp",
+    signal: call.signal,
+    ...call.progress,
+  });
   if (result.status === "failed" && result.error.code === "APPROVAL_PENDING") return onPending();
   if (result.status === "failed" && result.error.code === "APPROVAL_CONSUMED") return { kind: "envelope", envelope: CONCEALED_ENVELOPE };
   return { kind: "envelope", envelope: toEnvelope(result, prepared.guidance) };

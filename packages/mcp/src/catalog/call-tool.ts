@@ -4,9 +4,11 @@ import { toCallToolResult } from "./call-tool-result.js";
 import { CONCEALED_ENVELOPE, NOT_FOUND_ENVELOPE, toEnvelope, type ApprovalGuidance, type MCPEnvelope } from "./envelope.js";
 import type { MCPIdentity } from "./governance-options.js";
 import { readApprovalId } from "./resume-tool.js";
+import type { CallProgress } from "./progress.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
-export type ToolCall = { name: string; arguments: Record<string, unknown> | undefined; signal: AbortSignal };
+/** One `tools/call`: `progress` only when the request carried a progress token. */
+export type ToolCall = { name: string; arguments: Record<string, unknown> | undefined; signal: AbortSignal; progress?: CallProgress };
 
 /**
  * `tools/call` after the identity check (docs/architecture/spec/adapters.md#adapters-3-5 steps 2–5): the resume tool, else the resolved name,
@@ -42,12 +44,12 @@ async function governedCall<TContext>(
     case "concealed":
       return NOT_FOUND_ENVELOPE;
     case "invoke":
-      return toEnvelope(await runtime.invoke(target.id, args, { actor, context, surface: "mcp", signal: call.signal }), guidance);
+      return toEnvelope(await runtime.invoke(target.id, args, { actor, context, surface: "mcp", signal: call.signal, ...call.progress }), guidance);
     case "resume": {
       // docs/architecture/spec/adapters.md#adapters-3-7: resume as the caller, bound to the caller and this surface; never a decision.
       const read = readApprovalId(args);
       if ("issues" in read) return inputInvalid(read.issues);
-      const result = await runtime.resume(read.approvalId, { context, expectedActor: actor, expectedSurface: "mcp", signal: call.signal });
+      const result = await runtime.resume(read.approvalId, { context, expectedActor: actor, expectedSurface: "mcp", signal: call.signal, ...call.progress });
       return toEnvelope(result, guidance);
     }
   }

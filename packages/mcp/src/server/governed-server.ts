@@ -10,6 +10,7 @@ import {
 import type { MCPIdentity } from "../catalog/governance-options.js";
 import { listTools } from "../catalog/list-tools.js";
 import { principalKey } from "../catalog/principal-key.js";
+import { callProgress, progressTokenOf } from "../catalog/progress.js";
 import { PACKAGE_VERSION } from "../catalog/version.js";
 import { ToolListingError } from "../catalog/wire-types.js";
 import { principalOfRequest, resolveIdentity } from "./identity.js";
@@ -87,15 +88,30 @@ export function createGovernedServer<TContext>(prepared: PreparedGovernedServer<
     const principal = principalKey(identity.actor);
     claimCall(ctx, principal);
     const { name, arguments: args } = request.params;
-    const call = { name: callsAs ?? name, arguments: args, signal: ctx.mcpReq.signal };
+    const progress = requestProgress(ctx);
+    const call = { name: callsAs ?? name, arguments: args, signal: ctx.mcpReq.signal, ...(progress !== undefined && { progress: progress.options }) };
     const elicitation = { ...elicitationRequest(server, prepared, era, ctx, principal), ...(watchCompletion !== undefined && { watchCompletion }) };
-    return withRequestTrace(options.traceContext, ctx.mcpReq._meta, () => callToolNatively(prepared, identity, call, elicitation));
+    try {
+      return await withRequestTrace(options.traceContext, ctx.mcpReq._meta, () => callToolNatively(prepared, identity, call, elicitation));
+    } finally {
+      await progress?.close();
+    }
   });
   // stdio knows its client's capabilities for the whole connection; a stateless HTTP exchange has to remember them.
   if (era === "legacy" && prepared.elicitation !== undefined && channel.kind === "http") {
     rememberLegacyCapabilities(server, prepared.elicitation, (authInfo) => principalOfRequest(options, authOf(authInfo)));
   }
   return server;
+}
+
+/**
+ * Progress for a `tools/call` whose request carries a `progressToken`: sent with the SDK's related notification,
+ * so it travels on this request's own response stream (HTTP) or connection (stdio), never another's (SI-3).
+ */
+function requestProgress(ctx: ServerContext): ReturnType<typeof callProgress> | undefined {
+  const progressToken = progressTokenOf(ctx.mcpReq._meta);
+  if (progressToken === undefined) return undefined;
+  return callProgress((update) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, ...update } }));
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentRuntime } from "@orpc-agent/core";
 import { callTool } from "../catalog/call-tool.js";
+import { callProgress, progressTokenOf } from "../catalog/progress.js";
 import { listTools } from "../catalog/list-tools.js";
 import type { MCPServerHandle, MCPServerOptions } from "./options.js";
 import { prepareMCPServer, type PreparedMCPServer } from "../catalog/prepare.js";
@@ -51,7 +52,22 @@ export function createServerHandle<TContext>({ runtime, options, catalog, guidan
     const resolved = identities.resolve(extra);
     const identity = resolved instanceof Promise ? await resolved : resolved;
     const { name, arguments: args } = request.params;
-    return callTool(runtime, catalog, guidance, identity, { name, arguments: args, signal: extra.signal });
+    // Progress as on the main entry: only for a request that carries a token, on that request's own stream.
+    const progressToken = progressTokenOf(extra._meta);
+    const progress =
+      progressToken === undefined
+        ? undefined
+        : callProgress((update) => extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...update } }));
+    try {
+      return await callTool(runtime, catalog, guidance, identity, {
+        name,
+        arguments: args,
+        signal: extra.signal,
+        ...(progress !== undefined && { progress: progress.options }),
+      });
+    } finally {
+      await progress?.close();
+    }
   });
 
   // docs/architecture/spec/adapters.md#adapters-3-3 item 4: evict on close, whether the app connects `server` itself or overwrites `server.onclose`.
