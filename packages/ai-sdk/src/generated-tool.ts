@@ -9,8 +9,11 @@ export type ToolFace = { id: string; description: string; risk: "low" | "medium"
 /** The two call options the adapter reads; the rest (messages, tool context) never reaches the runtime (SI-3). */
 export type ToolCallOptions = { toolCallId?: string; abortSignal?: AbortSignal } | undefined;
 
-/** A generated tool's `execute`: raw arguments in, an envelope out, never a throw. */
-export type ToolExecute<R extends AISDKToolResult | RemoteAISDKToolResult> = (args: unknown, callOptions: ToolCallOptions) => Promise<R>;
+/**
+ * A generated tool's `execute`: raw arguments in, an envelope out, never a throw. A streaming capability's tool returns
+ * an async iterable instead: each value but the last is a preliminary result, the last the final one (`ai` 5+).
+ */
+export type ToolExecute<R extends AISDKToolResult | RemoteAISDKToolResult> = (args: unknown, callOptions: ToolCallOptions) => Promise<R> | AsyncIterable<R>;
 
 /** The output schema of the envelope a tool returns. */
 export type ToolOutputSchema<R> = NonNullable<Tool<unknown, R>["outputSchema"]>;

@@ -10,4 +10,6 @@ export { governChat } from "./ui/govern-chat.js";
 export type { GovernedChat, GovernedChatOptions } from "./ui/govern-chat.js";
 export { APPROVAL_PART_TYPE, approvalOutcomePart, reconcileApprovalPart } from "./ui/approval-part.js";
 export type { GovernedApprovalChunk, GovernedApprovalData, GovernedApprovalState, GovernedUIDataTypes } from "./ui/approval-part.js";
+export { TOOL_PROGRESS_PART_TYPE } from "./ui/progress-part.js";
+export type { ToolProgressChunk, ToolProgressData } from "./ui/progress-part.js";
 export type { AnsweredConversation, ConfirmationAnswer, ConfirmationOutcome } from "./ui/answer-confirmations.js";

@@ -49,11 +49,11 @@ export async function toAISDKTools<TContext>(
   return toRemoteAISDKTools(target, options as RemoteAISDKToolsOptions);
 }
 
-/** The local build; `observe` is the UI layer's hook (`governChat`), absent for `toAISDKTools`. */
+/** The local build; `ui` holds the UI layer's hooks (`governChat`), absent for `toAISDKTools`. */
 export async function toLocalAISDKTools<TContext>(
   runtime: AgentRuntime<TContext>,
   options: AISDKToolsOptions<TContext>,
-  observe?: ToolBinding<TContext>["observe"],
+  ui: Pick<ToolBinding<TContext>, "observe" | "progress"> = {},
 ): Promise<AISDKToolSet> {
   // docs/architecture/spec/adapters.md#adapters-2-2 (1)
   assertToolsOptions(options);
@@ -71,7 +71,8 @@ export async function toLocalAISDKTools<TContext>(
   const binding: ToolBinding<TContext> = { runtime, actor, context };
   if (options.signal !== undefined) binding.signal = options.signal;
   if (options.correlationId !== undefined) binding.correlationId = options.correlationId;
-  if (observe !== undefined) binding.observe = observe;
+  if (ui.observe !== undefined) binding.observe = ui.observe;
+  if (ui.progress !== undefined) binding.progress = ui.progress;
 
   const tools: AISDKToolSet = {};
   for (const descriptor of descriptors) {

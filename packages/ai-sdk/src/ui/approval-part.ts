@@ -1,6 +1,7 @@
 import type { ExecutionResult } from "@orpc-agent/core";
 import { toToolResult } from "../result.js";
 import type { AISDKToolResult } from "../types.js";
+import type { ToolProgressData } from "./progress-part.js";
 
 /** The `data-*` name of the approval card: parts are `{ type: "data-agent-approval", id: approvalId, data }`. */
 export const APPROVAL_PART_TYPE = "data-agent-approval";
@@ -26,8 +27,8 @@ export type GovernedApprovalData = {
 /** The card as a UI message chunk; the same `id` reconciles it in place (AI SDK UI data parts). */
 export type GovernedApprovalChunk = { type: typeof APPROVAL_PART_TYPE; id: string; data: GovernedApprovalData; transient?: true };
 
-/** For `UIMessage<Metadata, GovernedUIDataTypes>`: types the card's `data-agent-approval` parts. */
-export type GovernedUIDataTypes = { "agent-approval": GovernedApprovalData };
+/** For `UIMessage<Metadata, GovernedUIDataTypes>`: types the card's `data-agent-approval` parts and the transient `data-tool-progress` ones. */
+export type GovernedUIDataTypes = { "agent-approval": GovernedApprovalData; "tool-progress": ToolProgressData };
 
 export function approvalChunk(data: GovernedApprovalData): GovernedApprovalChunk {
   return { type: APPROVAL_PART_TYPE, id: data.approvalId, data };

@@ -8,6 +8,7 @@ import type { AISDKToolsOptions } from "../options.js";
 import type { AISDKToolSet } from "../types.js";
 import { answerConfirmations, type AnsweredConversation, type ConfirmationAnswer } from "./answer-confirmations.js";
 import { governUIMessageStream } from "./govern-ui-stream.js";
+import { createProgressRelay } from "./progress-relay.js";
 import { ConfigurationError } from "@orpc-agent/core/adapter";
 
 export type GovernedChatOptions<TContext = unknown> = AISDKToolsOptions<TContext> & {
@@ -23,7 +24,10 @@ export type GovernedChatOptions<TContext = unknown> = AISDKToolsOptions<TContext
 export type GovernedChat = {
   /** The same tools `toAISDKTools` builds: `needsApproval` and `toolApproval` stay unset. */
   tools: AISDKToolSet;
-  /** Part states for governed outcomes; apply to `result.toUIMessageStream()` of the loop that used `tools`. */
+  /**
+   * Part states for governed outcomes; apply to `result.toUIMessageStream()` of the loop that used `tools`. It also
+   * carries the progress the calls of these tools report, as transient `data-tool-progress` parts (`onData`).
+   */
   toUIMessageStream(stream: ReadableStream<UIMessageChunk>): ReadableStream<UIMessageChunk>;
   /**
    * Before the loop: turns the browser's answers into runtime decisions and executions (never the SDK's). `answers`
@@ -56,8 +60,13 @@ export async function governChat<TContext>(runtime: AgentRuntime<TContext>, opti
   const { requesterConfirmable: _, ...toolOptions } = options;
   // Approvals this request's calls demanded, by the SDK call id: only these can become SDK approval requests.
   const demanded = new Map<string, { approvalId: string; types: readonly string[] }>();
-  const tools = await toLocalAISDKTools(runtime, toolOptions, (toolCallId, result) => {
-    if (result.status === "approval-required") demanded.set(toolCallId, { approvalId: result.approval.id, types: [...result.approval.types] });
+  // This request's progress reports, for this request's UI streams only (SI-3).
+  const progress = createProgressRelay();
+  const tools = await toLocalAISDKTools(runtime, toolOptions, {
+    observe(toolCallId, result) {
+      if (result.status === "approval-required") demanded.set(toolCallId, { approvalId: result.approval.id, types: [...result.approval.types] });
+    },
+    progress: progress.report,
   });
   const names = toolNameMapFor(runtime.registry, options.toolNaming);
   const toolNames = new Set(Object.keys(tools));
@@ -67,6 +76,7 @@ export async function governChat<TContext>(runtime: AgentRuntime<TContext>, opti
     toUIMessageStream: (stream) =>
       governUIMessageStream(stream, {
         toolNames,
+        progress,
         isConfirmable(toolCallId, approvalId) {
           const entry = demanded.get(toolCallId);
           return entry !== undefined && entry.approvalId === approvalId && entry.types.length > 0 && entry.types.every((type) => confirmable.has(type));

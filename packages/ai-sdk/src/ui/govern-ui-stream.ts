@@ -3,12 +3,16 @@ import type { AISDKToolResult } from "../types.js";
 import { approvalChunk } from "./approval-part.js";
 import { denialChunks, isDenial } from "./denial.js";
 import { HAS_NATIVE_APPROVALS } from "./native-approvals.js";
+import { interleaveProgress, PROGRESS_HIGH_WATER_MARK } from "./progress-interleave.js";
+import type { ProgressRelay } from "./progress-relay.js";
 
 /** What the stream rewrite needs to know about one build: its tool names, and which approvals the requester confirms. */
 export type UIStreamGovernance = {
   toolNames: ReadonlySet<string>;
   /** Whether the runtime approval `approvalId`, demanded by the call `toolCallId` of this request, is requester-confirmable. */
   isConfirmable(toolCallId: string, approvalId: string): boolean;
+  /** This chat's progress reports, written as transient `data-tool-progress` chunks beside the calls they belong to. */
+  progress?: ProgressRelay;
 };
 
 type Chunk = { type: string; toolCallId?: string; toolName?: string; output?: unknown; preliminary?: boolean; [key: string]: unknown };
@@ -21,25 +25,45 @@ type Chunk = { type: string; toolCallId?: string; toolName?: string; output?: un
  * `approval-required` stays `output-available`
  * with a pending card (`data-agent-approval`, keyed by approval id), or, for a requester-confirmable approval
  * on `ai` 6 and 7, becomes the SDK's `tool-approval-request` carrying the runtime's approval id. The model's
- * view is untouched: it read the envelope in the loop.
+ * view is untouched: it read the envelope in the loop. Progress reports of this chat's calls (`governance.progress`)
+ * are written as transient `data-tool-progress` chunks after the call's input and before its output.
  */
 export function governUIMessageStream(stream: ReadableStream<UIMessageChunk>, governance: UIStreamGovernance): ReadableStream<UIMessageChunk> {
   const toolNameOf = new Map<string, string>();
+  const progress = governance.progress === undefined ? undefined : interleaveProgress(governance.progress);
+  const governed = (chunk: Chunk) => typeof chunk.toolCallId === "string" && governance.toolNames.has(toolNameOf.get(chunk.toolCallId) ?? "");
   return stream.pipeThrough(
-    new TransformStream<UIMessageChunk, UIMessageChunk>({
-      transform(input, controller) {
-        const chunk = input as unknown as Chunk;
-        if ((chunk.type === "tool-input-start" || chunk.type === "tool-input-available") && typeof chunk.toolCallId === "string" && typeof chunk.toolName === "string") {
-          toolNameOf.set(chunk.toolCallId, chunk.toolName);
-        }
-        if (chunk.type !== "tool-output-available" || chunk.preliminary === true || typeof chunk.toolCallId !== "string") return controller.enqueue(input);
-        const toolName = toolNameOf.get(chunk.toolCallId);
-        const envelope = chunk.output as AISDKToolResult | undefined;
-        if (toolName === undefined || !governance.toolNames.has(toolName) || typeof envelope !== "object" || envelope === null) return controller.enqueue(input);
-        for (const out of rewrite(chunk, envelope, toolName, governance)) controller.enqueue(out as unknown as UIMessageChunk);
+    new TransformStream<UIMessageChunk, UIMessageChunk>(
+      {
+        start(controller) {
+          progress?.start(controller);
+        },
+        transform(input, controller) {
+          const chunk = input as unknown as Chunk;
+          if ((chunk.type === "tool-input-start" || chunk.type === "tool-input-available") && typeof chunk.toolCallId === "string" && typeof chunk.toolName === "string") {
+            toolNameOf.set(chunk.toolCallId, chunk.toolName);
+          }
+          if (progress !== undefined && governed(chunk)) progress.before(chunk);
+          for (const out of governChunk(chunk, input, toolNameOf, governance)) controller.enqueue(out);
+          if (progress !== undefined && governed(chunk)) progress.after(chunk);
+        },
+        flush(controller) {
+          progress?.finish(controller);
+        },
       },
-    }),
+      undefined,
+      // Room for progress between the model's chunks; see interleaveProgress.
+      { highWaterMark: PROGRESS_HIGH_WATER_MARK },
+    ),
   );
+}
+
+function governChunk(chunk: Chunk, input: UIMessageChunk, toolNameOf: ReadonlyMap<string, string>, governance: UIStreamGovernance): UIMessageChunk[] {
+  if (chunk.type !== "tool-output-available" || chunk.preliminary === true || typeof chunk.toolCallId !== "string") return [input];
+  const toolName = toolNameOf.get(chunk.toolCallId);
+  const envelope = chunk.output as AISDKToolResult | undefined;
+  if (toolName === undefined || !governance.toolNames.has(toolName) || typeof envelope !== "object" || envelope === null) return [input];
+  return rewrite(chunk, envelope, toolName, governance) as unknown as UIMessageChunk[];
 }
 
 function rewrite(chunk: Chunk, envelope: AISDKToolResult, toolName: string, governance: UIStreamGovernance): object[] {
