@@ -66,6 +66,7 @@ export default defineConfig({
         text: "Guides",
         items: [
           { text: "Defining capabilities", link: "/guides/defining-capabilities" },
+          { text: "Streaming and progress", link: "/guides/streaming-and-progress" },
           { text: "Exposure per surface", link: "/guides/exposure" },
           { text: "Adding policies", link: "/guides/policies" },
           { text: "Shadow policies", link: "/guides/shadow-policies" },
