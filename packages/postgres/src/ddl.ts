@@ -7,6 +7,7 @@ import { indexPrefix } from "./table-name.js";
 export const DEFAULT_APPROVALS_TABLE = "orpc_agent_approvals";
 export const DEFAULT_AUDIT_TABLE = "orpc_agent_audit_events";
 export const DEFAULT_INVOCATIONS_TABLE = "orpc_agent_invocations";
+export const DEFAULT_GRANTS_TABLE = "orpc_agent_grants";
 
 /**
  * The approvals DDL for a (validated) table name; the exported constant uses the default. Columns added after the
@@ -15,7 +16,8 @@ export const DEFAULT_INVOCATIONS_TABLE = "orpc_agent_invocations";
  * and `approvals` (quorum approvals; SQL NULL means a single approver and no votes), `seal` and `decision_seal`
  * (the runtime's keyed seals, opaque here), `definition_digest`, `manifest_digest` and `definition` (what the
  * capability's governance was when the approval was requested), `consumed_at` (when `markConsumed` ran, on the
- * coordinator's clock: the recovery list's time bound starts there).
+ * coordinator's clock: the recovery list's time bound starts there), `conversation_id` (the conversation a call came
+ * from, so a grant decided with the request can be scoped to it: SI-13).
  */
 export function approvalsDdl(table: string): string {
   const index = indexPrefix(table);
@@ -57,6 +59,49 @@ alter table ${table} add column if not exists definition_digest text;
 alter table ${table} add column if not exists manifest_digest text;
 alter table ${table} add column if not exists definition jsonb;
 alter table ${table} add column if not exists consumed_at timestamptz;
+alter table ${table} add column if not exists conversation_id text;
+`;
+}
+
+/**
+ * The standing-grants DDL for a (validated) table name (SI-13, docs/guides/standing-grants.md). The terms are written
+ * once and never updated; JSON terms are jsonb like the approvals table's. The counters change only through the
+ * single-statement use and revoke of the coordinator: `uses_left` and `budget_spent` (float8, so the cumulative sum
+ * rounds in double precision exactly as in JS), `revoked_*` once. The checks are a second line behind those
+ * statements' guards, never the first.
+ */
+export function grantsDdl(table: string): string {
+  const index = indexPrefix(table);
+  return `create table if not exists ${table} (
+  id                text             primary key,
+  capability_id     text             not null,
+  definition_digest text             not null,
+  actor             jsonb            not null,
+  surface           text             not null,
+  scope             text             not null,
+  conversation_id   text,
+  types             jsonb            not null,
+  conditions        jsonb            not null,
+  uses              bigint           not null check (uses >= 0),
+  uses_left         bigint           not null check (uses_left >= 0 and uses_left <= uses),
+  budget_path       text,
+  budget_max        double precision check (budget_max > 0 and budget_max < 'Infinity'),
+  budget_spent      double precision check (budget_spent >= 0 and budget_spent <= budget_max),
+  issuers           jsonb            not null,
+  approval_id       text,
+  issued_at         timestamptz      not null,
+  expires_at        timestamptz      not null,
+  seal              text,
+  revoked_by        jsonb,
+  revoked_at        timestamptz,
+  revoke_reason     text,
+  check ((budget_path is null) = (budget_max is null) and (budget_max is null) = (budget_spent is null)),
+  check ((revoked_by is null) = (revoked_at is null))
+);
+create index if not exists ${index}_capability_idx
+  on ${table} (capability_id, issued_at);
+create index if not exists ${index}_actor_idx
+  on ${table} ((actor ->> 'id'), issued_at);
 `;
 }
 
@@ -124,11 +169,12 @@ alter table ${table} add column if not exists actor_via_id text;
 }
 
 /**
- * Canonical DDL of the approvals table `orpc_agent_approvals` (docs/architecture/spec/postgres.md#postgres-4-1). Apply it with
+ * Canonical DDL of the approvals table `orpc_agent_approvals` (docs/architecture/spec/postgres.md#postgres-4-1) and of the
+ * standing-grants table `orpc_agent_grants` beside it (SI-13), both kept by the approval coordinator. Apply it with
  * your own migration tooling: `pool.query(APPROVALS_DDL)` (no parameter array) or PGlite's
- * `db.exec(APPROVALS_DDL)`.
+ * `db.exec(APPROVALS_DDL)`. Re-applying it brings tables of any earlier release up to date.
  */
-export const APPROVALS_DDL: string = approvalsDdl(DEFAULT_APPROVALS_TABLE);
+export const APPROVALS_DDL: string = approvalsDdl(DEFAULT_APPROVALS_TABLE) + grantsDdl(DEFAULT_GRANTS_TABLE);
 
 /**
  * Canonical DDL of the audit table `orpc_agent_audit_events` (docs/architecture/spec/postgres.md#postgres-4-2). Recommended:

@@ -30,3 +30,26 @@ export function instantColumn(value: unknown, column: string): Date {
 export function epochMs(column: string): string {
   return `(extract(epoch from ${column}) * 1000)::float8 as ${column}_ms`;
 }
+
+/**
+ * A double, sent as JS's shortest round-trip text and cast with `$n::float8`: PostgreSQL reads it back to the same
+ * double. `-0` travels as "0".
+ */
+export function float8Param(value: number): string {
+  return String(value);
+}
+
+/** SQL that projects a float8 column as the 16 hex digits of its IEEE 754 bits, exact whatever `extra_float_digits` says. */
+export function float8Bits(column: string): string {
+  return `encode(float8send(${column}), 'hex') as ${column}`;
+}
+
+/** A column projected by {@link float8Bits}: SQL NULL → undefined, otherwise the double, bit for bit. */
+export function float8Column(value: unknown, column: string): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value !== "string" || !/^[0-9a-f]{16}$/.test(value)) throw new Error(`Column "${column}" must be projected as float8 bits`);
+  const view = new DataView(new ArrayBuffer(8));
+  // float8send writes network byte order, DataView's default.
+  for (let i = 0; i < 8; i++) view.setUint8(i, Number.parseInt(value.slice(2 * i, 2 * i + 2), 16));
+  return view.getFloat64(0);
+}

@@ -7,8 +7,10 @@ import {
   type ApprovalDecision,
   type ApprovalListFilter,
   type ApprovalRecord,
+  type GrantStore,
 } from "@orpc-agent/core";
-import { DEFAULT_APPROVALS_TABLE } from "../ddl.js";
+import { DEFAULT_APPROVALS_TABLE, DEFAULT_GRANTS_TABLE } from "../ddl.js";
+import { createPgGrantStore } from "../grants/pg-grant-store.js";
 import { instantParam, jsonParam } from "../encoding.js";
 import { assertQuery, type PgQuery } from "../query.js";
 import { assertTableName } from "../table-name.js";
@@ -24,6 +26,11 @@ export interface PgApprovalCoordinatorOptions {
    */
   table?: string;
   /**
+   * The standing-grants table (SI-13); may be schema-qualified. `APPROVALS_DDL` creates it under the default name.
+   * @default "orpc_agent_grants"
+   */
+  grantsTable?: string;
+  /**
    * The coordinator clock; pass the runtime's `now`.
    * @default () => new Date()
    */
@@ -33,7 +40,8 @@ export interface PgApprovalCoordinatorOptions {
 /**
  * An `ApprovalCoordinator` whose records survive restarts, over a table the application owns
  * (docs/architecture/spec/postgres.md#postgres-5). Every transition is one compare-and-set statement; expiry is computed lazily
- * on this coordinator's clock, never the database's. Construction touches no database.
+ * on this coordinator's clock, never the database's. Construction touches no database. It also keeps standing grants
+ * (SI-13) in `grantsTable`: each use of a grant is one conditional UPDATE, one round trip.
  *
  * @example
  * import { createAgentRuntime, type AgentGovernance } from "@orpc-agent/core";
@@ -45,12 +53,14 @@ export interface PgApprovalCoordinatorOptions {
  */
 export function createPgApprovalCoordinator(
   options: PgApprovalCoordinatorOptions,
-): ApprovalCoordinator & { list(filter?: ApprovalListFilter): Promise<ApprovalRecord[]> } {
-  const { query, table = DEFAULT_APPROVALS_TABLE, now = () => new Date() } = options ?? ({} as PgApprovalCoordinatorOptions);
+): ApprovalCoordinator & GrantStore & { list(filter?: ApprovalListFilter): Promise<ApprovalRecord[]> } {
+  const { query, table = DEFAULT_APPROVALS_TABLE, grantsTable = DEFAULT_GRANTS_TABLE, now = () => new Date() } = options ?? ({} as PgApprovalCoordinatorOptions);
   assertQuery(query);
   assertTableName(table);
+  assertTableName(grantsTable);
   if (typeof now !== "function") throw new TypeError("now must be a function returning a Date");
   const sql = approvalStatements(table);
+  const grants = createPgGrantStore(query, grantsTable, now);
 
   /** Picks the failure message after a compare-and-set matched nothing; the outcome is already settled (docs/architecture/spec/postgres.md#postgres-5-3). */
   const diagnose = async (id: string, at: Date, describe: (record: ApprovalRecord) => string): Promise<never> => {
@@ -85,6 +95,7 @@ export function createPgApprovalCoordinator(
         optionalText(request.definitionDigest),
         optionalText(request.manifestDigest),
         request.definition === undefined ? null : jsonParam(request.definition),
+        optionalText(request.conversationId),
       ]);
       if (rows.length === 0) throw new Error(`Approval "${request.id}" already exists`);
       // A new record is reported as stored: `pending` (docs/architecture/spec/postgres.md#postgres-5-3).
@@ -146,6 +157,12 @@ export function createPgApprovalCoordinator(
       const { rows } = await query(statement.sql, statement.params);
       return rows.map((row) => recordFromRow(row, at));
     },
+
+    createGrant: grants.createGrant,
+    getGrant: grants.getGrant,
+    listGrants: grants.listGrants,
+    useGrant: grants.useGrant,
+    revokeGrant: grants.revokeGrant,
   };
 }
 

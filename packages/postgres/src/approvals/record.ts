@@ -56,6 +56,7 @@ export function recordFromRow(row: Row, now: Date | null): ApprovalRecord {
   if (typeof row.definition_digest === "string") record.definitionDigest = row.definition_digest;
   if (typeof row.manifest_digest === "string") record.manifestDigest = row.manifest_digest;
   if (row.definition !== null && row.definition !== undefined) record.definition = jsonColumn(row.definition, "definition");
+  if (typeof row.conversation_id === "string") record.conversationId = row.conversation_id;
   if (row.consumed_by_execution_id !== null && row.consumed_by_execution_id !== undefined) {
     record.consumedByExecutionId = String(row.consumed_by_execution_id);
   }

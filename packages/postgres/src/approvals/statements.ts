@@ -31,6 +31,7 @@ export const PROJECTION = [
   "definition_digest",
   "manifest_digest",
   "definition::text as definition",
+  "conversation_id",
 ].join(", ");
 
 // Whether the approval being recorded completes the quorum; NULL quorum and NULL approvals are the single-approver case.
@@ -40,10 +41,10 @@ export function approvalStatements(table: string) {
   return {
     /**
      * $1 id … $12 expires_at, $13 submitted_input, $14 quorum, $15 seal, $16 definition_digest, $17 manifest_digest,
-     * $18 definition; the conflict arm makes a duplicate id return zero rows.
+     * $18 definition, $19 conversation_id; the conflict arm makes a duplicate id return zero rows.
      */
-    create: `insert into ${table} (id, capability_id, surface, actor, input, input_hash, reasons, types, risk, side_effect, status, requested_at, expires_at, submitted_input, quorum, approvals, seal, definition_digest, manifest_digest, definition)
-values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10, 'pending', $11::timestamptz, $12::timestamptz, $13::jsonb, $14::integer, case when $14::integer is null then null else '[]'::jsonb end, $15, $16, $17, $18::jsonb)
+    create: `insert into ${table} (id, capability_id, surface, actor, input, input_hash, reasons, types, risk, side_effect, status, requested_at, expires_at, submitted_input, quorum, approvals, seal, definition_digest, manifest_digest, definition, conversation_id)
+values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9, $10, 'pending', $11::timestamptz, $12::timestamptz, $13::jsonb, $14::integer, case when $14::integer is null then null else '[]'::jsonb end, $15, $16, $17, $18::jsonb, $19)
 on conflict (id) do nothing
 returning ${PROJECTION}`,
 
