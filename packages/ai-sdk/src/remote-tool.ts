@@ -1,9 +1,10 @@
 import type { Tool } from "ai";
-import type { CapabilityClient, InvokeRequest, RemoteDescriptor, RemoteExecutionResult } from "@orpc-agent/core/client";
+import type { CapabilityClient, InvokeRequest, RemoteDescriptor, RemoteExecuteOptions, RemoteExecutionResult } from "@orpc-agent/core/client";
 import { generateTool } from "./generated-tool.js";
 import { toolInputSchema } from "./input-schema.js";
 import { concealedRemoteResult, outcomeUnknownResult, toRemoteToolResult } from "./remote-result.js";
 import { composeSignals } from "./signal.js";
+import { handOff } from "./streaming/hand-off.js";
 import { remoteToolResultSchema } from "./tool-output.js";
 import type { RemoteAISDKToolsOptions } from "./remote-options.js";
 import type { RemoteAISDKToolResult } from "./types.js";
@@ -25,9 +26,32 @@ const INVOCATION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
  */
 export function createRemoteTool(descriptor: RemoteDescriptor, binding: RemoteToolBinding): Tool<unknown, RemoteAISDKToolResult> {
   const id = descriptor.id;
+  if (descriptor.streaming === true) {
+    return generateTool(descriptor, toolInputSchema(descriptor.inputSchema), remoteToolResultSchema, (args, callOptions) =>
+      streamRemotely(id, { args, toolCallId: callOptions?.toolCallId, abortSignal: callOptions?.abortSignal }, binding),
+    );
+  }
   return generateTool(descriptor, toolInputSchema(descriptor.inputSchema), remoteToolResultSchema, (args, callOptions) =>
     invokeRemotely(id, { args, toolCallId: callOptions?.toolCallId, abortSignal: callOptions?.abortSignal }, binding),
   );
+}
+
+/**
+ * A remote streaming capability's `execute`: the server's events (over oRPC's event-iterator transport) as preliminary
+ * `{ status: "ok", data }`, the translated final answer last; the same one-slot hand-off as the local tool, so the
+ * next event is read from the connection only when the SDK asks for it. A replayed invocation has no events.
+ */
+async function* streamRemotely(capabilityId: string, call: RemoteCall, binding: RemoteToolBinding): AsyncGenerator<RemoteAISDKToolResult, void, undefined> {
+  const composed = composeSignals(binding.signal, call.abortSignal);
+  try {
+    yield* handOff<RemoteAISDKToolResult>((onEvent, signal) => invokeRemotely(capabilityId, { ...call, abortSignal: signal }, { ...binding, signal: undefined }, onEvent), {
+      preliminary: (event) => ({ status: "ok", data: event }),
+      rejected: concealedRemoteResult,
+      signal: composed.signal,
+    });
+  } finally {
+    composed.release();
+  }
 }
 
 /** The call as the remote path reads it: raw arguments, the SDK call id, the loop's signal. */
@@ -38,7 +62,7 @@ type RemoteCall = { args: unknown; toolCallId: string | undefined; abortSignal: 
  * allocator committed a usable id; once the request may have left, anything but a readable answer is
  * `outcome-unknown`, because a rejection cannot say whether the effect ran (docs/architecture/spec/distributed.md#distributed-1, D-4).
  */
-async function invokeRemotely(capabilityId: string, call: RemoteCall, binding: RemoteToolBinding): Promise<RemoteAISDKToolResult> {
+async function invokeRemotely(capabilityId: string, call: RemoteCall, binding: RemoteToolBinding, onEvent?: (event: unknown) => Promise<void>): Promise<RemoteAISDKToolResult> {
   let invocationId: unknown;
   try {
     invocationId = await binding.invocationId({ capabilityId, input: call.args, toolCallId: call.toolCallId ?? "" });
@@ -52,7 +76,10 @@ async function invokeRemotely(capabilityId: string, call: RemoteCall, binding: R
   const { signal, release } = composeSignals(binding.signal, call.abortSignal);
   let result: RemoteExecutionResult;
   try {
-    result = await binding.client.invoke(request, signal === undefined ? undefined : { signal });
+    const options: RemoteExecuteOptions = {};
+    if (signal !== undefined) options.signal = signal;
+    if (onEvent !== undefined) options.onEvent = onEvent;
+    result = await binding.client.invoke(request, Object.keys(options).length === 0 ? undefined : options);
   } catch {
     return outcomeUnknownResult(invocationId);
   } finally {

@@ -41,6 +41,22 @@ export type RemoteSurface = "aiSdk" | "mcp" | "workflow";
 
 export type RemoteCallOptions = { signal?: AbortSignal; timeoutMs?: number };
 
+/** Core's `ProgressUpdate`: `progress` increases on every report, `total` when known, `message` a short line. */
+export type ProgressUpdate = { progress: number; total?: number; message?: string };
+
+/**
+ * Options of `invoke` and `resume`. With `onEvent` or `onProgress`, the call streams over oRPC's event-iterator
+ * transport: each event of a streaming capability (redacted) reaches `onEvent` as it arrives, the next one read only
+ * once its promise settles; progress reaches `onProgress`. The call still resolves with the final envelope; a replay
+ * of a settled invocation id answers it without the events. `timeoutMs` covers the whole stream.
+ */
+export type RemoteExecuteOptions = RemoteCallOptions & {
+  /** A throw or rejection stops reading: the call resolves to `outcome-unknown` (`aborted`); reconcile it. */
+  onEvent?: (event: unknown) => void | Promise<void>;
+  /** What it throws is ignored. Never called after the call resolved. */
+  onProgress?: (update: ProgressUpdate) => void;
+};
+
 /** ADR-017 scope, verbatim: narrows the listing, never authorizes. */
 export type DescribeRequest = { scope?: { tags?: string[]; ids?: string[] } };
 
@@ -69,6 +85,8 @@ export type RemoteDescriptor = {
   digest: string;
   /** Present iff the capability is presented only in context; never in an unbound tool list (docs/architecture/spec/distributed.md#distributed-2-3). */
   contextual?: true;
+  /** Present iff the capability streams (an event-iterator output): pass `onEvent` to receive its events. */
+  streaming?: true;
 };
 
 export type InvokeRequest = {
@@ -82,6 +100,19 @@ export type InvokeRequest = {
   expectedDigest?: string;
 };
 export type ResumeRequest = { invocationId: string; approvalId: string };
+
+/** What the streaming procedures deliver: `events` of a streaming capability, `progress` of any; neither unless asked. */
+export type StreamDelivery = { events?: boolean; progress?: boolean };
+/** The body of the router's `invokeStream` procedure. */
+export type InvokeStreamRequest = InvokeRequest & StreamDelivery;
+/** The body of the router's `resumeStream` procedure. */
+export type ResumeStreamRequest = ResumeRequest & StreamDelivery;
+
+/**
+ * One frame of a streaming procedure's event iterator; the iterator's return value is the `RemoteExecutionResult`.
+ * Frames of a type a client does not know are skipped.
+ */
+export type RemoteStreamFrame = { type: "event"; event: unknown } | ({ type: "progress" } & ProgressUpdate);
 export type ReconcileRequest = { invocationId: string };
 
 export type RemoteErrorCode = ErrorCode | "INVOCATION_CONFLICT" | "DESCRIPTOR_STALE";
@@ -160,7 +191,7 @@ export type CapabilityClientFailure = Error & {
  */
 export interface CapabilityClient {
   describe(req?: DescribeRequest, o?: RemoteCallOptions): Promise<DescribeResponse>;
-  invoke<O = unknown>(req: InvokeRequest, o?: RemoteCallOptions): Promise<RemoteExecutionResult<O>>;
-  resume<O = unknown>(req: ResumeRequest, o?: RemoteCallOptions): Promise<RemoteExecutionResult<O>>;
+  invoke<O = unknown>(req: InvokeRequest, o?: RemoteExecuteOptions): Promise<RemoteExecutionResult<O>>;
+  resume<O = unknown>(req: ResumeRequest, o?: RemoteExecuteOptions): Promise<RemoteExecutionResult<O>>;
   reconcile<O = unknown>(req: ReconcileRequest, o?: RemoteCallOptions): Promise<ReconcileResult<O>>;
 }

@@ -10,6 +10,7 @@ import type {
   ReconcileRequest,
   ReconcileResult,
   RemoteCallOptions,
+  RemoteExecuteOptions,
   RemoteExecutionResult,
   RemoteOperation,
   ResumeRequest,
@@ -19,6 +20,7 @@ import { CapabilityClientError } from "./client-error.js";
 import { genericError, readFailureCode, refusalError } from "./refusals.js";
 import { checkCallOptions, checkDescribeRequest, checkInvokeRequest, checkReconcileRequest, checkResumeRequest } from "./request-checks.js";
 import { isDescribeResponse, isExecutionResult, isReconcileResult } from "./response-shape.js";
+import { eventOf, progressOf } from "./stream-frames.js";
 
 /** Options of {@link createHTTPCapabilityClient}. */
 export type HTTPCapabilityClientOptions = {
@@ -50,6 +52,9 @@ type CallState = { dispatched: boolean; status?: number };
 type LinkContext = { call?: CallState };
 
 type Sent<T> = { ok: true; value: T } | { ok: false; state: CallState; fired: "timeout" | "aborted" | undefined; error: unknown };
+
+/** The router's event-iterator twins of `invoke` and `resume`. */
+type StreamingProcedure = "invokeStream" | "resumeStream";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -89,7 +94,7 @@ export function createHTTPCapabilityClient(o: HTTPCapabilityClientOptions): Capa
       return response;
     },
   });
-  const remote = createORPCClient<Record<RemoteOperation, Client<LinkContext, unknown, unknown, Error>>>(
+  const remote = createORPCClient<Record<RemoteOperation | StreamingProcedure, Client<LinkContext, unknown, unknown, Error>>>(
     link,
     { path: [...(o.path ?? ["agent"])] },
   );
@@ -110,12 +115,70 @@ export function createHTTPCapabilityClient(o: HTTPCapabilityClientOptions): Capa
   }
 
   /** invoke/resume: every failure becomes an envelope; after dispatch, an unknown outcome (docs/architecture/spec/distributed.md#distributed-4 table). */
-  async function execute<O>(op: "invoke" | "resume", invocationId: string, input: unknown, call: RemoteCallOptions | undefined): Promise<RemoteExecutionResult<O>> {
+  async function execute<O>(op: "invoke" | "resume", invocationId: string, input: unknown, call: RemoteExecuteOptions | undefined): Promise<RemoteExecutionResult<O>> {
+    if (call?.onEvent !== undefined || call?.onProgress !== undefined) return executeStreaming<O>(op, invocationId, input, call);
     const sent = await send(op, input, call);
     if (sent.ok) {
       return isExecutionResult(sent.value, invocationId) ? (sent.value as RemoteExecutionResult<O>) : outcomeUnknown(invocationId, "unreadable-response");
     }
-    const { state, fired } = sent;
+    return failedCall<O>(invocationId, sent.state, sent.fired);
+  }
+
+  /**
+   * invoke/resume with `onEvent` or `onProgress`: the streaming procedure, read frame by frame. The next frame is read
+   * only once `onEvent`'s promise settled, so a slow consumer holds the server's handler back (the response body is
+   * not read meanwhile). The iterator's return value is the envelope; the failures map as for a plain call, and a
+   * stream that breaks after its answer began is an unknown outcome.
+   */
+  async function executeStreaming<O>(op: "invoke" | "resume", invocationId: string, input: unknown, call: RemoteExecuteOptions): Promise<RemoteExecutionResult<O>> {
+    const body = { ...(input as object), ...(call.onEvent !== undefined && { events: true }), ...(call.onProgress !== undefined && { progress: true }) };
+    const state: CallState = { dispatched: false };
+    const signal = composeCallSignal([o.signal, call.signal], timeoutOf(op, call));
+    try {
+      let frames: AsyncIterator<unknown, unknown>;
+      try {
+        frames = (await remote[op === "invoke" ? "invokeStream" : "resumeStream"](body, { context: { call: state }, signal: signal.signal })) as AsyncIterator<unknown, unknown>;
+      } catch {
+        return failedCall<O>(invocationId, state, signal.fired);
+      }
+      for (;;) {
+        let step: IteratorResult<unknown, unknown>;
+        try {
+          step = await frames.next();
+        } catch (error) {
+          if (signal.fired !== undefined) return outcomeUnknown(invocationId, signal.fired);
+          return outcomeUnknown(invocationId, error instanceof ORPCError ? "server-error" : "transport");
+        }
+        if (step.done === true) {
+          return isExecutionResult(step.value, invocationId) ? (step.value as RemoteExecutionResult<O>) : outcomeUnknown(invocationId, "unreadable-response");
+        }
+        const event = eventOf(step.value);
+        if (event !== undefined && call.onEvent !== undefined) {
+          try {
+            await call.onEvent(event.event);
+          } catch {
+            // The caller stopped taking events: the stream is closed, and whether the effect completed is unknown.
+            await Promise.resolve(frames.return?.()).catch(() => undefined);
+            return outcomeUnknown(invocationId, "aborted");
+          }
+          continue;
+        }
+        const update = progressOf(step.value);
+        if (update !== undefined && call.onProgress !== undefined) {
+          try {
+            call.onProgress(update);
+          } catch {
+            // What the callback throws never changes the call.
+          }
+        }
+      }
+    } finally {
+      signal.release();
+    }
+  }
+
+  /** A call that failed before its answer could be read: `cancelled` or `failed` when nothing left, else per the table. */
+  function failedCall<O>(invocationId: string, state: CallState, fired: "timeout" | "aborted" | undefined): RemoteExecutionResult<O> {
     const base = { protocol: 1 as const, invocationId, executionId: "", replayed: false };
     if (!state.dispatched) {
       if (fired === "aborted") return { ...base, status: "cancelled", error: { code: "CANCELLED", message: "The operation was cancelled.", retryable: false } };
@@ -155,12 +218,12 @@ export function createHTTPCapabilityClient(o: HTTPCapabilityClientOptions): Capa
       checkCallOptions("describe", call);
       return read<DescribeResponse>("describe", req ?? {}, call, isDescribeResponse);
     },
-    async invoke<O>(req: InvokeRequest, call?: RemoteCallOptions): Promise<RemoteExecutionResult<O>> {
+    async invoke<O>(req: InvokeRequest, call?: RemoteExecuteOptions): Promise<RemoteExecutionResult<O>> {
       checkInvokeRequest(req);
       checkCallOptions("invoke", call);
       return execute<O>("invoke", req.invocationId, req, call);
     },
-    async resume<O>(req: ResumeRequest, call?: RemoteCallOptions): Promise<RemoteExecutionResult<O>> {
+    async resume<O>(req: ResumeRequest, call?: RemoteExecuteOptions): Promise<RemoteExecutionResult<O>> {
       checkResumeRequest(req);
       checkCallOptions("resume", call);
       return execute<O>("resume", req.invocationId, req, call);

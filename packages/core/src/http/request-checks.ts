@@ -1,5 +1,5 @@
 import { CORRELATION_ID_PATTERN, INVOCATION_ID_PATTERN } from "../client/protocol.js";
-import type { DescribeRequest, InvokeRequest, ReconcileRequest, RemoteCallOptions, ResumeRequest } from "../client/types.js";
+import type { DescribeRequest, InvokeRequest, ReconcileRequest, RemoteCallOptions, RemoteExecuteOptions, ResumeRequest } from "../client/types.js";
 
 // Caller errors caught before anything is sent: the only way `invoke`/`resume` reject (docs/architecture/spec/distributed.md#distributed-1).
 
@@ -22,6 +22,9 @@ export function checkCallOptions(op: string, o: RemoteCallOptions | undefined): 
   if (o.timeoutMs !== undefined && !(typeof o.timeoutMs === "number" && Number.isFinite(o.timeoutMs) && o.timeoutMs > 0)) {
     fail(op, "options.timeoutMs must be a finite number > 0.");
   }
+  const hooks = o as RemoteExecuteOptions;
+  if (hooks.onEvent !== undefined && typeof hooks.onEvent !== "function") fail(op, "options.onEvent must be a function.");
+  if (hooks.onProgress !== undefined && typeof hooks.onProgress !== "function") fail(op, "options.onProgress must be a function.");
 }
 
 export function checkInvokeRequest(req: InvokeRequest): void {

@@ -13,6 +13,7 @@ export type {
   ResolveArgs,
   ServiceInvokeOptions,
   ServiceResumeOptions,
+  StreamHooks,
 } from "./service/types.js";
 
 // Invocation journal
@@ -34,5 +35,5 @@ export type {
 // Router
 export { createCapabilityRouter } from "./router/create-capability-router.js";
 export { createInProcessCapabilityClient } from "./router/in-process-client.js";
-export type { Auth, CapabilityRouter, CapabilityRouterOptions } from "./router/types.js";
+export type { Auth, CapabilityRouter, CapabilityRouterOptions, RemoteFrameStream } from "./router/types.js";
 export type { ToolNaming } from "./descriptors/tool-names.js";

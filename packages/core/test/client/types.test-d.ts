@@ -14,6 +14,7 @@ describe("core/client types", () => {
     expectTypeOf<Client.ErrorCode>().toEqualTypeOf<Core.ErrorCode>();
     expectTypeOf<Client.ApprovalStatus>().toEqualTypeOf<Core.ApprovalStatus>();
     expectTypeOf<Client.JsonSchemaObject>().toEqualTypeOf<CoreJsonSchemaObject>();
+    expectTypeOf<Client.ProgressUpdate>().toEqualTypeOf<Core.ProgressUpdate>();
   });
 
   it("B2: a RemoteDescriptor is assignable to core's CapabilityDescriptor", () => {

@@ -2,6 +2,7 @@ import { canonicalJson } from "../../approvals/canonical-json.js";
 import type { RemoteSurface } from "../../client/types.js";
 import type { ExposureSurface } from "../../vocabulary/types.js";
 import type { AgentCapability } from "../../registry/types.js";
+import { isEventIteratorSchema } from "../../registry/event-iterator.js";
 import { toJsonSchema } from "../../schema/to-json-schema.js";
 import type { JsonSchemaObject } from "../../schema/types.js";
 import { sha256Base64Url } from "../service/hashing.js";
@@ -37,6 +38,8 @@ export async function descriptorDigest(source: DigestSource, surface: RemoteSurf
     discovery: meta.discovery ?? "discoverable",
     toolNames: remoteToolNames(capability, source.toolNaming),
   };
+  // How a caller receives the result changes with it; the key is absent otherwise, so existing digests stand.
+  if (isEventIteratorSchema(capability.outputSchema)) (basis as Record<string, unknown>).streaming = true;
   return `d1.${await sha256Base64Url(canonicalJson(basis))}`;
 }
 

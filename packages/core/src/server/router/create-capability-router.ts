@@ -7,11 +7,22 @@ import type { AgentRuntime } from "../../runtime/types.js";
 import { assertNoToolNameCollisions } from "../descriptors/tool-names.js";
 import { serviceToolNaming } from "../service/state.js";
 import { assertRouterOptions } from "./router-options.js";
-import { describeRequestSchema, invokeRequestSchema, reconcileRequestSchema, resumeRequestSchema } from "./request-schemas.js";
+import {
+  describeRequestSchema,
+  invokeRequestSchema,
+  invokeStreamRequestSchema,
+  reconcileRequestSchema,
+  resumeRequestSchema,
+  resumeStreamRequestSchema,
+} from "./request-schemas.js";
+import { streamFrames } from "./stream-frames.js";
+import type { InvokeRequest, ResumeRequest } from "../../client/types.js";
+import type { StreamHooks } from "../service/types.js";
 import type { Auth, CapabilityRouter, CapabilityRouterOptions } from "./types.js";
 
 /**
- * The remote capability procedures (docs/architecture/spec/distributed.md#distributed-3-2). Each one: strict input validation → `resolve` →
+ * The remote capability procedures (docs/architecture/spec/distributed.md#distributed-3-2), plus `invokeStream` and `resumeStream`, which
+ * answer `invoke` and `resume` over oRPC's event-iterator transport. Each one: strict input validation → `resolve` →
  * `authorize[op]` → runtime → service. Actor, context, namespace, surface and revision are fixed here,
  * never read from a body (D-1); refusals precede the service, so nothing is journaled, run or audited.
  *
@@ -120,38 +131,68 @@ export function createCapabilityRouter<TReq extends Context, TApp>(o: Capability
     });
   });
 
-  const invoke = base.input(invokeRequestSchema).handler(async ({ input, context, signal }) => {
+  /**
+   * Admission, authorization and the runtime, before anything is sent back (so refusals keep their HTTP status on the
+   * streaming procedures too); then `run` calls the service, with the hooks a stream hands it.
+   */
+  async function admitInvoke(input: InvokeRequest, context: TReq, signal: AbortSignal | undefined) {
     const auth = await admit(context, "invoke", signal);
     await authorize(() => o.authorize.invoke({ ...auth, capabilityId: input.capabilityId, invocationId: input.invocationId }));
     const rt = await runtimeFor(context, auth.actor);
-    return drained(rt, () =>
-      service.invoke(rt, input.capabilityId, input.input, {
-        actor: auth.actor,
-        context: auth.context,
-        surface,
-        invocationId: input.invocationId,
-        correlationId: input.correlationId,
-        expectedDigest: input.expectedDigest,
-        signal: forwardsFor(rt.registry, input.capabilityId) ? signal : undefined,
-      }),
-    );
-  });
+    const forwards = forwardsFor(rt.registry, input.capabilityId);
+    const run = (hooks: StreamHooks) =>
+      drained(rt, () =>
+        service.invoke(rt, input.capabilityId, input.input, {
+          actor: auth.actor,
+          context: auth.context,
+          surface,
+          invocationId: input.invocationId,
+          correlationId: input.correlationId,
+          expectedDigest: input.expectedDigest,
+          signal: forwards ? signal : undefined,
+          ...hooks,
+        }),
+      );
+    return { forwards, run };
+  }
 
-  const resume = base.input(resumeRequestSchema).handler(async ({ input, context, signal }) => {
+  async function admitResume(input: ResumeRequest, context: TReq, signal: AbortSignal | undefined) {
     const auth = await admit(context, "resume", signal);
     await authorize(() => o.authorize.resume({ ...auth, invocationId: input.invocationId, approvalId: input.approvalId }));
     const rt = await runtimeFor(context, auth.actor);
     // Which capability a resume runs is known only from the journal row; read it when the answer matters.
     const capabilityId = abortOnDisconnect === "reads" ? await capabilityOf(input.invocationId) : undefined;
-    return drained(rt, () =>
-      service.resume(rt, input.approvalId, {
-        actor: auth.actor,
-        context: auth.context,
-        surface,
-        invocationId: input.invocationId,
-        signal: forwardsFor(rt.registry, capabilityId) ? signal : undefined,
-      }),
-    );
+    const forwards = forwardsFor(rt.registry, capabilityId);
+    const run = (hooks: StreamHooks) =>
+      drained(rt, () =>
+        service.resume(rt, input.approvalId, {
+          actor: auth.actor,
+          context: auth.context,
+          surface,
+          invocationId: input.invocationId,
+          signal: forwards ? signal : undefined,
+          ...hooks,
+        }),
+      );
+    return { forwards, run };
+  }
+
+  const invoke = base.input(invokeRequestSchema).handler(async ({ input, context, signal }) => (await admitInvoke(input, context, signal)).run({}));
+
+  const resume = base.input(resumeRequestSchema).handler(async ({ input, context, signal }) => (await admitResume(input, context, signal)).run({}));
+
+  // The streaming twins: the same admission and service call, answered over oRPC's event-iterator transport. The
+  // journal records the terminal outcome only; a replay of a settled id returns it with no frames.
+  const invokeStream = base.input(invokeStreamRequestSchema).handler(async ({ input, context, signal }) => {
+    const { events, progress, ...request } = input;
+    const call = await admitInvoke(request, context, signal);
+    return streamFrames(call.run, { events: events === true, progress: progress === true, cancelOnDetach: call.forwards });
+  });
+
+  const resumeStream = base.input(resumeStreamRequestSchema).handler(async ({ input, context, signal }) => {
+    const { events, progress, ...request } = input;
+    const call = await admitResume(request, context, signal);
+    return streamFrames(call.run, { events: events === true, progress: progress === true, cancelOnDetach: call.forwards });
   });
 
   const reconcile = base.input(reconcileRequestSchema).handler(async ({ input, context, signal }) => {
@@ -161,5 +202,5 @@ export function createCapabilityRouter<TReq extends Context, TApp>(o: Capability
     return service.reconcile(input.invocationId, { actor: auth.actor, surface });
   });
 
-  return { describe, invoke, resume, reconcile } as CapabilityRouter<TReq>;
+  return { describe, invoke, resume, reconcile, invokeStream, resumeStream } as unknown as CapabilityRouter<TReq>;
 }

@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { CORRELATION_ID_PATTERN, INVOCATION_ID_PATTERN } from "../../client/protocol.js";
-import type { DescribeRequest, InvokeRequest, ReconcileRequest, ResumeRequest } from "../../client/types.js";
+import type { DescribeRequest, InvokeRequest, InvokeStreamRequest, ReconcileRequest, ResumeRequest, ResumeStreamRequest } from "../../client/types.js";
 
 // Hand-written strict validators (docs/architecture/spec/distributed.md#distributed-3-2): core takes no Zod dependency, and a body carrying
 // `actor`, `surface`, `namespace` or `context` must fail loudly rather than be silently ignored (D-1).
@@ -43,6 +43,7 @@ const optional = (key: string, test: (v: unknown) => boolean, what: string): Che
 const isId = (v: unknown) => typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH;
 const isInvocationId = (v: unknown) => typeof v === "string" && INVOCATION_ID_PATTERN.test(v);
 const isCorrelationId = (v: unknown) => typeof v === "string" && CORRELATION_ID_PATTERN.test(v);
+const isBoolean = (v: unknown) => typeof v === "boolean";
 const isStringArray = (v: unknown) => Array.isArray(v) && v.every((item) => typeof item === "string");
 
 const scopeCheck: Check = (value, issues) => {
@@ -62,18 +63,27 @@ const INVOCATION_ID = "an id matching /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/";
 
 export const describeRequestSchema = strictObject<DescribeRequest>({ scope: scopeCheck }, true);
 
-export const invokeRequestSchema = strictObject<InvokeRequest>({
+const invokeKeys: Record<string, Check> = {
   capabilityId: required("capabilityId", isId, "a non-empty string"),
   input: () => {},
   invocationId: required("invocationId", isInvocationId, INVOCATION_ID),
   correlationId: optional("correlationId", isCorrelationId, "1 to 200 printable characters"),
   expectedDigest: optional("expectedDigest", isId, "a digest string from describe"),
-});
-
-export const resumeRequestSchema = strictObject<ResumeRequest>({
+};
+const resumeKeys: Record<string, Check> = {
   invocationId: required("invocationId", isInvocationId, INVOCATION_ID),
   approvalId: required("approvalId", isId, "a non-empty string"),
-});
+};
+/** What a streaming procedure delivers; only these two keys are added to the plain request. */
+const deliveryKeys: Record<string, Check> = {
+  events: optional("events", isBoolean, "a boolean"),
+  progress: optional("progress", isBoolean, "a boolean"),
+};
+
+export const invokeRequestSchema = strictObject<InvokeRequest>(invokeKeys);
+export const resumeRequestSchema = strictObject<ResumeRequest>(resumeKeys);
+export const invokeStreamRequestSchema = strictObject<InvokeStreamRequest>({ ...invokeKeys, ...deliveryKeys });
+export const resumeStreamRequestSchema = strictObject<ResumeStreamRequest>({ ...resumeKeys, ...deliveryKeys });
 
 export const reconcileRequestSchema = strictObject<ReconcileRequest>({
   invocationId: required("invocationId", isInvocationId, INVOCATION_ID),

@@ -4,12 +4,15 @@ import type {
   DescribeRequest,
   DescribeResponse,
   InvokeRequest,
+  InvokeStreamRequest,
   ReconcileRequest,
   ReconcileResult,
   RemoteExecutionResult,
   RemoteOperation,
+  RemoteStreamFrame,
   RemoteSurface,
   ResumeRequest,
+  ResumeStreamRequest,
 } from "../../client/types.js";
 import type { AgentRuntime } from "../../runtime/types.js";
 import type { InvocationService } from "../service/types.js";
@@ -49,10 +52,18 @@ type Meta = Record<never, never>;
 type Errors = Record<never, never>;
 type RouterProcedure<TReq extends Context, I, O> = Procedure<TReq, TReq, Schema<I, I>, Schema<O, O>, Errors, Meta>;
 
-/** Four oRPC procedures, mountable under any key of an existing router. */
+/** A streaming procedure's answer: frames, then the envelope as the iterator's return value. */
+export type RemoteFrameStream = AsyncIteratorObject<RemoteStreamFrame, RemoteExecutionResult, void>;
+
+/**
+ * Six oRPC procedures, mountable under any key of an existing router: the four operations, and `invokeStream` and
+ * `resumeStream`, which answer `invoke` and `resume` as an event iterator (events and progress as frames).
+ */
 export type CapabilityRouter<TReq extends Context> = {
   describe: RouterProcedure<TReq, DescribeRequest, DescribeResponse>;
   invoke: RouterProcedure<TReq, InvokeRequest, RemoteExecutionResult>;
   resume: RouterProcedure<TReq, ResumeRequest, RemoteExecutionResult>;
   reconcile: RouterProcedure<TReq, ReconcileRequest, ReconcileResult>;
+  invokeStream: RouterProcedure<TReq, InvokeStreamRequest, RemoteFrameStream>;
+  resumeStream: RouterProcedure<TReq, ResumeStreamRequest, RemoteFrameStream>;
 };

@@ -131,11 +131,13 @@ function assertInvocationId(id: unknown, op: string): void {
   }
 }
 
-function assertCallOptions(o: { invocationId?: unknown; surface?: unknown; signal?: unknown } | null, op: string): void {
+function assertCallOptions(o: { invocationId?: unknown; surface?: unknown; signal?: unknown; onEvent?: unknown; onProgress?: unknown } | null, op: string): void {
   if (typeof o !== "object" || o === null) throw new TypeError(`${op}: options must be { actor, context, surface, invocationId, ... }.`);
   assertInvocationId(o.invocationId, op);
   if (!isExposureSurface(o.surface)) throw new TypeError(`${op}: surface must be an exposure surface, got ${JSON.stringify(o.surface)}.`);
   if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) throw new TypeError(`${op}: signal must be an AbortSignal.`);
+  if (o.onEvent !== undefined && typeof o.onEvent !== "function") throw new TypeError(`${op}: onEvent must be a function.`);
+  if (o.onProgress !== undefined && typeof o.onProgress !== "function") throw new TypeError(`${op}: onProgress must be a function.`);
 }
 
 /** Derived, never stored: the key is a pure function of the namespace and the invocation id (docs/architecture/spec/distributed.md#distributed-5-1). */

@@ -29,6 +29,7 @@ export async function describeRemote<C>(
     };
     if (d.requiresApproval) remote.requiresApproval = true;
     if (d.contextual) remote.contextual = true;
+    if (d.streaming) remote.streaming = true;
     descriptors.push(remote);
   }
   return {

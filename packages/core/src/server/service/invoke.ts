@@ -16,6 +16,7 @@ import { isVisibleTo } from "../../runtime/visibility.js";
 import { GENERIC_ERROR, outcomeUnknown, projectResult, serviceFailure, toRemoteError, type SettledOrSuspended } from "./project-result.js";
 import { settleClaim } from "./settle.js";
 import type { EventSubject, ServiceState } from "./state.js";
+import { streamHooks } from "./stream-hooks.js";
 import type { ServiceInvokeOptions } from "./types.js";
 
 const INVOCATION_CONFLICT = {
@@ -99,6 +100,7 @@ export async function invokeJournaled<C, O>(
       correlationId: o.correlationId,
       idempotencyKey,
       invocationId: o.invocationId,
+      ...streamHooks(o),
     });
   } finally {
     lease.stop();
@@ -138,6 +140,7 @@ async function invokeUnjournaled<C, O>(s: ServiceState, rt: AgentRuntime<C>, cap
     correlationId: o.correlationId,
     idempotencyKey,
     invocationId: o.invocationId,
+    ...streamHooks(o),
   });
   if (isInterruptedWrite(result, rt.registry, capabilityId)) return outcomeUnknown(o.invocationId, "interrupted");
   return projectResult(result, o.invocationId);

@@ -9,6 +9,7 @@ import { isCallersRecord } from "./principal.js";
 import { outcomeUnknown, projectResult, serviceFailure, GENERIC_ERROR } from "./project-result.js";
 import { settleClaim } from "./settle.js";
 import type { ServiceState } from "./state.js";
+import { streamHooks } from "./stream-hooks.js";
 import type { ServiceResumeOptions } from "./types.js";
 
 // Codes whose approval can never be resumed again, whatever the coordinator still says.
@@ -65,6 +66,7 @@ export async function resumeJournaled<C, O>(
       idempotencyKey,
       invocationId: o.invocationId,
       signal: lease.signal,
+      ...streamHooks(o),
     });
   } finally {
     lease.stop();

@@ -1,7 +1,7 @@
 import type { AuditActorRef } from "../../audit/types.js";
 import type { Actor, ExposureSurface } from "../../vocabulary/types.js";
 import type { DescribeResponse, ReconcileResult, RemoteExecutionResult, RemoteSurface } from "../../client/types.js";
-import type { AgentRuntime, DescribeScope } from "../../runtime/types.js";
+import type { AgentRuntime, DescribeScope, ExecutionOptions } from "../../runtime/types.js";
 import type { ToolNaming } from "../descriptors/tool-names.js";
 import type { InvocationJournal, InvocationRecord, InvocationState } from "../journal/types.js";
 
@@ -73,9 +73,15 @@ export type ServiceInvokeOptions<C> = {
   correlationId?: string;
   expectedDigest?: string;
   signal?: AbortSignal;
-};
+} & StreamHooks;
 
-export type ServiceResumeOptions<C> = { actor: Actor; context: C; surface: ExposureSurface; invocationId: string; signal?: AbortSignal };
+export type ServiceResumeOptions<C> = { actor: Actor; context: C; surface: ExposureSurface; invocationId: string; signal?: AbortSignal } & StreamHooks;
+
+/**
+ * Handed to the runtime as they are: a streaming capability's events (`onEvent`, with its backpressure) and any
+ * capability's progress (`onProgress`). The journal records the terminal outcome only; a replay has no events.
+ */
+export type StreamHooks = Pick<ExecutionOptions, "onEvent" | "onProgress">;
 
 /**
  * A journal row as the service reports it, with the effect key the procedure received as
