@@ -82,11 +82,11 @@ export function grantsDdl(table: string): string {
   conversation_id   text,
   types             jsonb            not null,
   conditions        jsonb            not null,
-  uses              bigint           not null check (uses >= 0),
-  uses_left         bigint           not null check (uses_left >= 0 and uses_left <= uses),
+  uses              bigint           not null,
+  uses_left         bigint           not null,
   budget_path       text,
-  budget_max        double precision check (budget_max > 0 and budget_max < 'Infinity'),
-  budget_spent      double precision check (budget_spent >= 0 and budget_spent <= budget_max),
+  budget_max        double precision,
+  budget_spent      double precision,
   issuers           jsonb            not null,
   approval_id       text,
   issued_at         timestamptz      not null,
@@ -95,7 +95,9 @@ export function grantsDdl(table: string): string {
   revoked_by        jsonb,
   revoked_at        timestamptz,
   revoke_reason     text,
+  check (uses_left >= 0 and uses_left <= uses),
   check ((budget_path is null) = (budget_max is null) and (budget_max is null) = (budget_spent is null)),
+  check (budget_max > 0 and budget_max < 'Infinity' and budget_spent >= 0 and budget_spent <= budget_max),
   check ((revoked_by is null) = (revoked_at is null))
 );
 create index if not exists ${index}_capability_idx

@@ -1,7 +1,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { approvalsDdl, auditDdl, invocationsDdl } from "../src/ddl.js";
+import { approvalsDdl, auditDdl, grantsDdl, invocationsDdl } from "../src/ddl.js";
 import { APPROVALS_DDL, AUDIT_DDL, INVOCATIONS_DDL, type PgQuery } from "../src/index.js";
 import { createPglite, pgliteQuery } from "./support/pglite.js";
 import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER, testSchemaName } from "./support/real-server.js";
@@ -14,12 +14,17 @@ const statementsOf = (ddl: string) =>
     .filter(Boolean);
 
 const APPROVAL_COLUMNS = [
-  "actor", "approvals", "capability_id", "consumed_at", "consumed_by_execution_id", "decided_at", "decided_by", "decision_comment", "decision_seal",
+  "actor", "approvals", "capability_id", "consumed_at", "consumed_by_execution_id", "conversation_id", "decided_at", "decided_by", "decision_comment", "decision_seal",
   "definition", "definition_digest", "expires_at", "id", "input", "input_hash", "manifest_digest", "quorum", "reasons", "requested_at",
   "risk", "seal", "side_effect", "status", "submitted_input", "surface", "types",
 ];
 const AUDIT_COLUMNS = [
   "actor_id", "actor_kind", "at", "capability_id", "correlation_id", "data", "execution_id", "id", "input_hash", "surface", "type",
+];
+// Standing grants (SI-13): created by APPROVALS_DDL beside the approvals table.
+const GRANT_COLUMNS = [
+  "actor", "approval_id", "budget_max", "budget_path", "budget_spent", "capability_id", "conditions", "conversation_id", "definition_digest",
+  "expires_at", "id", "issued_at", "issuers", "revoke_reason", "revoked_at", "revoked_by", "scope", "seal", "surface", "types", "uses", "uses_left",
 ];
 // docs/architecture/spec/distributed.md#distributed-5-6
 const INVOCATION_COLUMNS = [
@@ -38,9 +43,10 @@ describe("APPROVALS_DDL and AUDIT_DDL: text", () => {
       expect(ddl).not.toMatch(/now\(\)|current_timestamp/i);
     }
     expect(statementsOf(AUDIT_DDL)).toHaveLength(4);
-    // The table, three indexes, then the additive migrations of later releases (docs/architecture/spec/postgres.md#postgres-4-3).
-    expect(statementsOf(APPROVALS_DDL)).toHaveLength(13);
-    expect(statementsOf(APPROVALS_DDL).slice(4)).toEqual([
+    // The table, three indexes, the additive migrations of later releases (docs/architecture/spec/postgres.md#postgres-4-3),
+    // then the grants table and its two indexes.
+    expect(statementsOf(APPROVALS_DDL)).toHaveLength(17);
+    expect(statementsOf(APPROVALS_DDL).slice(4, 14)).toEqual([
       "alter table orpc_agent_approvals add column if not exists submitted_input jsonb",
       "alter table orpc_agent_approvals add column if not exists quorum integer",
       "alter table orpc_agent_approvals add column if not exists approvals jsonb",
@@ -50,7 +56,14 @@ describe("APPROVALS_DDL and AUDIT_DDL: text", () => {
       "alter table orpc_agent_approvals add column if not exists manifest_digest text",
       "alter table orpc_agent_approvals add column if not exists definition jsonb",
       "alter table orpc_agent_approvals add column if not exists consumed_at timestamptz",
+      "alter table orpc_agent_approvals add column if not exists conversation_id text",
     ]);
+    expect(statementsOf(APPROVALS_DDL)[14]).toMatch(/^create table if not exists orpc_agent_grants \(/);
+    expect(statementsOf(APPROVALS_DDL).slice(15)).toEqual([
+      "create index if not exists orpc_agent_grants_capability_idx\n  on orpc_agent_grants (capability_id, issued_at)",
+      "create index if not exists orpc_agent_grants_actor_idx\n  on orpc_agent_grants ((actor ->> 'id'), issued_at)",
+    ]);
+    expect(APPROVALS_DDL).toBe(approvalsDdl("orpc_agent_approvals") + grantsDdl("orpc_agent_grants"));
   });
 
   it("INVOCATIONS_DDL targets orpc_agent_invocations in four ';'-terminated statements, its approval index unique and partial", () => {
@@ -73,6 +86,7 @@ describe("APPROVALS_DDL and AUDIT_DDL: text", () => {
     expect(ddl).toContain("create index if not exists app_approvals_status_idx\n  on app.approvals (status, expires_at)");
     expect(ddl).not.toMatch(/index if not exists app\./);
     expect(auditDdl("app.events")).toContain("create index if not exists app_events_execution_idx\n  on app.events (execution_id)");
+    expect(grantsDdl("app.grants")).toContain("create index if not exists app_grants_actor_idx\n  on app.grants (");
   });
 });
 
@@ -82,13 +96,14 @@ function appliesIdempotently(
   query: () => PgQuery,
   columnsOf: (table: string) => Promise<string[]>,
 ) {
-  it("applying APPROVALS_DDL, AUDIT_DDL and INVOCATIONS_DDL twice succeeds and creates the tables of postgres.md §4 and distributed.md §5.6", async () => {
+  it("applying APPROVALS_DDL, AUDIT_DDL and INVOCATIONS_DDL twice succeeds and creates the tables of postgres.md §4, distributed.md §5.6 and the grants table", async () => {
     for (let round = 0; round < 2; round++) {
       await exec()(APPROVALS_DDL);
       await exec()(AUDIT_DDL);
       await exec()(INVOCATIONS_DDL);
     }
     expect(await columnsOf("orpc_agent_approvals")).toEqual(APPROVAL_COLUMNS);
+    expect(await columnsOf("orpc_agent_grants")).toEqual(GRANT_COLUMNS);
     expect(await columnsOf("orpc_agent_audit_events")).toEqual(AUDIT_COLUMNS);
     expect(await columnsOf("orpc_agent_invocations")).toEqual(INVOCATION_COLUMNS);
   });
@@ -100,6 +115,7 @@ function appliesIdempotently(
       }
     }
     expect(await columnsOf("orpc_agent_approvals")).toEqual(APPROVAL_COLUMNS);
+    expect(await columnsOf("orpc_agent_grants")).toEqual(GRANT_COLUMNS);
     expect(await columnsOf("orpc_agent_invocations")).toEqual(INVOCATION_COLUMNS);
   });
 }
