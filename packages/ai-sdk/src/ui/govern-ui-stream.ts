@@ -59,10 +59,16 @@ export function governUIMessageStream(stream: ReadableStream<UIMessageChunk>, go
 }
 
 function governChunk(chunk: Chunk, input: UIMessageChunk, toolNameOf: ReadonlyMap<string, string>, governance: UIStreamGovernance): UIMessageChunk[] {
-  if (chunk.type !== "tool-output-available" || chunk.preliminary === true || typeof chunk.toolCallId !== "string") return [input];
+  if (chunk.type !== "tool-output-available" || typeof chunk.toolCallId !== "string") return [input];
   const toolName = toolNameOf.get(chunk.toolCallId);
   const envelope = chunk.output as AISDKToolResult | undefined;
   if (toolName === undefined || !governance.toolNames.has(toolName) || typeof envelope !== "object" || envelope === null) return [input];
+  if (chunk.preliminary === true) {
+    // A governed stream's preliminary results are its events, always `ok`. The SDK also sends the final value as a
+    // preliminary one first; when that is an error or an approval, the final chunk says it, so the echo is dropped and
+    // a refused, hidden or gated stream looks in the chat exactly like a plain tool's answer (SI-8).
+    return envelope.status === "ok" ? [input] : [];
+  }
   return rewrite(chunk, envelope, toolName, governance) as unknown as UIMessageChunk[];
 }
 
