@@ -20,7 +20,7 @@ type Ctx = { agent: AgentInvocationInfo };
 
 describe("SI-3: progress never crosses to another call", () => {
   it("SI-3: two principals calling one capability at once each see only their own updates", async () => {
-    const gates = new Map<string, ReturnType<typeof deferred>>([
+    const gates = new Map<string, { promise: Promise<void>; resolve: () => void }>([
       ["dana", deferred()],
       ["mo", deferred()],
     ]);

@@ -174,6 +174,39 @@ describe("streaming capabilities: invoke", () => {
     expect(log.at(-1)).toMatchObject({ type: "capability.cancelled", data: { events: 2 } });
   });
 
+  it("an abort while a middleware still works means the handler's iterator, returned later, never starts", async () => {
+    let started = false;
+    const controller = new AbortController();
+    const feed = base
+      .use(async ({ next }) => {
+        controller.abort();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return next();
+      })
+      .output(tick)
+      .meta(agentMeta(meta()))
+      .handler(async function* () {
+        started = true;
+        yield { n: 1 };
+      });
+    const { runtime, log, onEvent } = build({ feed });
+    const result = await runtime.invoke("feed", undefined, { actor: dana, context: {}, signal: controller.signal, onEvent });
+    expect(codeOf(result)).toBe("CANCELLED");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(started).toBe(false);
+    expect(log.filter((e) => e.type === "delivered")).toEqual([]);
+    expect(log.at(-1)).toMatchObject({ type: "capability.cancelled", data: { events: 0 } });
+  });
+
+  it("a handler that returns something other than an iterator fails as OUTPUT_INVALID", async () => {
+    const feed = base
+      .output(tick)
+      .meta(agentMeta(meta()))
+      .handler(() => ({ n: 1 }) as never);
+    const { runtime } = build({ feed });
+    expect(codeOf(await runtime.invoke("feed", undefined, { actor: dana, context: {} }))).toBe("OUTPUT_INVALID");
+  });
+
   it("onEvent is ignored for a capability that does not stream; its result has no eventCount", async () => {
     const plain = base.meta(agentMeta(meta())).handler(() => ({ ok: true }));
     const { runtime } = build({ plain });
