@@ -1,4 +1,4 @@
-// Streaming capabilities (amended core.md §2.1, issue 46): an oRPC procedure whose output is an event iterator,
+// Streaming capabilities (amended docs/architecture/spec/core.md#core-2-1, issue 46): an oRPC procedure whose output is an event iterator,
 // governed end to end by the runtime. The attacks are in tests/adversarial/si-12-stream-bounds.test.ts and
 // si-10-stream-redaction.test.ts; these are the ordinary behaviours.
 import { eventIterator, os } from "@orpc/server";
