@@ -118,9 +118,10 @@ export type RuntimeApprovals = Omit<ApprovalCoordinator, "decide" | GrantOperati
   /**
    * The coordinator's `decide`, guarded (SI-4) and audited. With `grant` on an approval, also issues a standing grant
    * for the request's principal, capability, surface and (scope `"conversation"`) conversation, under the same checks;
-   * a refused grant leaves the record undecided (docs/guides/standing-grants.md).
+   * a refused grant leaves the record undecided. The record returned carries the grant issued, as `grant`
+   * (docs/guides/standing-grants.md).
    */
-  decide(id: string, decision: RuntimeApprovalDecision): Promise<ApprovalRecord>;
+  decide(id: string, decision: RuntimeApprovalDecision): Promise<ApprovalRecord & { grant?: GrantRecord }>;
   /**
    * Creates a fresh pending approval (`<id>.r`) for the same capability, requester, surface and input as the
    * consumed approval `id`, audited as `capability.approval_requested` with `data.reRequest`. An approver must

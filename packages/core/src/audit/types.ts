@@ -4,6 +4,7 @@ import type { PolicyDecisionRecord, PolicyPhase } from "../capability/types.js";
 /** The combined outcome of a batch's enforced policies. */
 export type PolicyBatchVerdict = "allow" | "deny" | "hide" | "require-approval" | "error";
 import type { ErrorCode } from "../errors/codes.js";
+import type { GrantConditionOperator, GrantScope } from "../approvals/grants/types.js";
 import type { FailureStage } from "../errors/failure-stage.js";
 
 /** Where an event sits in its chain: one chain per runtime, so several processes never share a counter (ADR-025). */
@@ -36,7 +37,8 @@ type AuditEventData = {
     quorum?: number;
     reRequest?: { of: string; consumedByExecutionId: string; operator: AuditActorRef; reason: string };
   };
-  "capability.approved": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount?: number; quorum?: number };
+  /** `grant`: the call was covered by a standing grant (SI-13), whose id is also `approvalId`; `usesLeft` after this use. */
+  "capability.approved": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount?: number; quorum?: number; grant?: { id: string; usesLeft: number } };
   "capability.rejected": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount?: number; quorum?: number };
   /** A quorum request: one approval counted, the quorum not reached yet; the request stays pending. */
   "capability.approval_recorded": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount: number; quorum: number };
@@ -57,6 +59,22 @@ type AuditEventData = {
     events?: number;
   };
   "capability.cancelled": { code: "TIMEOUT" | "CANCELLED"; durationMs: number; effectStatus?: "unknown"; events?: number };
+  /** A standing grant issued (SI-13). The actor is its first issuer; condition values stay in the grant record. */
+  "grant.issued": {
+    grantId: string;
+    principal: AuditActorRef;
+    scope: GrantScope;
+    conversationId?: string;
+    types: string[];
+    uses: number;
+    expiresAt: Date;
+    issuers: AuditActorRef[];
+    conditions: { path: string; op: GrantConditionOperator }[];
+    budget?: { path: string; max: number };
+    approvalId?: string;
+  };
+  /** A standing grant revoked (SI-13); no call is covered by it from then on. The actor is who revoked it. */
+  "grant.revoked": { grantId: string; principal: AuditActorRef; usesLeft: number; reason?: string };
 };
 
 export type AgentAuditEventType = keyof AuditEventData;

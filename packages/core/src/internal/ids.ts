@@ -61,3 +61,4 @@ function nodeMint(): ((prefix: string) => string) | undefined {
 export const newExecutionId = (): string => mint("exe_");
 export const newApprovalId = (): string => mint("apr_");
 export const newIdempotencyKey = (): string => mint("idk_");
+export const newGrantId = (): string => mint("grt_");

@@ -35,6 +35,8 @@ export type Execution = {
   policyDecisions: PolicyDecisionRecord[] | undefined;
   attempts: number;
   approvalId: string | undefined;
+  /** The caller's conversation (`invoke`'s `conversationId`, or the approval record's on resume); set only when there is one. */
+  conversationId?: string;
 };
 
 type DataOf<T extends AgentAuditEventType> = Extract<AgentAuditEvent, { type: T }>["data"];

@@ -1,5 +1,6 @@
 import type { ApprovalSealer } from "../approvals/seal/sealer.js";
 import type { ApprovalCoordinator, ApprovalDecision, ApprovalRequest } from "../approvals/types.js";
+import type { GrantStore } from "../approvals/grants/types.js";
 import type { AuditEmitter } from "../audit/emitter.js";
 import type { ExposureSurface } from "../vocabulary/types.js";
 import type { AgentGovernance } from "../governance/types.js";
@@ -35,4 +36,6 @@ export type RuntimeState = {
   readonly rejectSelfApproval: boolean;
   /** The types a requester may confirm themselves (`approvals.requesterConfirmable`). */
   readonly requesterConfirmable: ReadonlySet<string>;
+  /** The app's coordinator's grant operations (SI-13); absent when it lacks any of them, and then no grant exists. */
+  readonly grantStore: GrantStore | undefined;
 };

@@ -1,5 +1,6 @@
 import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../vocabulary/types.js";
 import type { ApprovalCoordinator, ApprovalRecord, RuntimeApprovals } from "../approvals/types.js";
+import type { RuntimeGrants } from "../approvals/grants/types.js";
 import type { CapabilityError } from "../errors/capability-error.js";
 import type { AgentGovernance } from "../governance/types.js";
 import type { CapabilityRegistry } from "../registry/types.js";
@@ -16,6 +17,12 @@ export type ExecutionOptions<TContext = unknown> = {
   idempotencyKey?: string;
   /** The invocation service's invocation id, handed to the procedure as `context.agent.invocationId`. */
   invocationId?: string;
+  /**
+   * The conversation the call belongs to (an AI SDK chat id, an MCP session's when `createContext` supplies one), from
+   * the app, never from model input. A standing grant scoped to a conversation covers only calls carrying its id;
+   * an approval request keeps it (SI-13, docs/guides/standing-grants.md).
+   */
+  conversationId?: string;
   /**
    * Receives the capability's progress reports (`context.agent.reportProgress`), validated and throttled, never after
    * the result has settled. What it throws or returns is ignored: it never changes the call.
@@ -105,6 +112,8 @@ export interface AgentRuntime<TContext = unknown> {
   readonly governance: AgentGovernance;
   readonly registry: CapabilityRegistry;
   readonly approvals: RuntimeApprovals;
+  /** Standing grants: issue ahead of time, list, get, revoke (SI-13, docs/guides/standing-grants.md). */
+  readonly grants: RuntimeGrants;
   invoke<O = unknown>(id: string, input: unknown, options: ExecutionOptions<TContext>): Promise<ExecutionResult<O>>;
   describe(surface: ExposureSurface, options: DescribeOptions<TContext>): Promise<CapabilityDescriptor[]>;
   resume<O = unknown>(approvalId: string, options: ResumeOptions<TContext>): Promise<ExecutionResult<O>>;

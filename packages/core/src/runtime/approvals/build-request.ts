@@ -22,6 +22,8 @@ export function buildApprovalRequest(init: {
   defaultExpiresInMs: number;
   /** What the capability's governance was at request time (definition.ts). */
   definition?: { definition: unknown; digest: string; manifestDigest: string | undefined };
+  /** The call's conversation, kept so a grant decided with the request can be scoped to it (SI-13). */
+  conversationId?: string | undefined;
 }): ApprovalRequest {
   const { plan, demands } = init;
   const gate = plan.meta.approval;
@@ -64,6 +66,7 @@ export function buildApprovalRequest(init: {
           definitionDigest: init.definition.digest,
           ...(init.definition.manifestDigest === undefined ? {} : { manifestDigest: init.definition.manifestDigest }),
         }),
+    ...(init.conversationId === undefined ? {} : { conversationId: init.conversationId }),
   };
 }
 

@@ -9,7 +9,10 @@ import { refusesActingAgent } from "../../approvals/acting-agent.js";
 import { approvalAlreadyApprovedError, approvalNotFoundError, readApprovalDecision } from "../../approvals/decide-refusals.js";
 import { approvalProgress, quorumOf } from "../../approvals/quorum.js";
 import { sameApprover } from "../../approvals/approver-identity.js";
-import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, ApprovalRequest, RuntimeApprovals } from "../../approvals/types.js";
+import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, ApprovalRequest, RuntimeApprovalDecision, RuntimeApprovals } from "../../approvals/types.js";
+import { readGrantRequest } from "../../approvals/grants/request.js";
+import type { GrantRecord, GrantRequest, GrantTerms } from "../../approvals/grants/types.js";
+import type { DecisionGrants } from "../grants/with-decision.js";
 
 /**
  * `runtime.approvals`: the coordinator, with `decide` guarded and audited (docs/architecture/spec/core.md#core-10). Self-approval is refused
@@ -17,7 +20,15 @@ import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, ApprovalReq
  */
 export function wrapCoordinator(
   coordinator: ApprovalCoordinator,
-  options: { audit: AuditEmitter; now: () => Date; selfApproval: SelfApprovalRule; sealer?: ApprovalSealer | undefined; unsealed?: ApprovalCoordinator },
+  options: {
+    audit: AuditEmitter;
+    now: () => Date;
+    selfApproval: SelfApprovalRule;
+    sealer?: ApprovalSealer | undefined;
+    unsealed?: ApprovalCoordinator;
+    /** Grants issued with an approval (SI-13); without it a decision carrying a grant is refused. */
+    grants?: DecisionGrants;
+  },
 ): RuntimeApprovals {
   const wrapped: RuntimeApprovals = {
     // A request handed in from outside was not asked for by an invocation: with `approvals.seal` it is stored
@@ -30,7 +41,7 @@ export function wrapCoordinator(
     },
     markConsumed: (id, executionId) => coordinator.markConsumed(id, executionId),
     reRequest: (id, reRequestOptions) => reRequestApproval(coordinator, id, reRequestOptions, options),
-    async decide(id: string, given: ApprovalDecision): Promise<ApprovalRecord> {
+    async decide(id: string, given: RuntimeApprovalDecision): Promise<ApprovalRecord & { grant?: GrantRecord }> {
       try {
         return await decideGuarded(id, given);
       } catch (error) {
@@ -45,9 +56,10 @@ export function wrapCoordinator(
    * the runtime shows it (a record whose seal fails is unknown, SI-8), separation of duties (SI-4), one vote per
    * person; then the coordinator's compare-and-set, and the audit on success only.
    */
-  async function decideGuarded(id: string, given: ApprovalDecision): Promise<ApprovalRecord> {
+  async function decideGuarded(id: string, given: RuntimeApprovalDecision): Promise<ApprovalRecord & { grant?: GrantRecord }> {
     // Read once: the guards, the seal, the store and the audit all see one approver, whatever getters it has (SI-8).
     const decision = readApprovalDecision(given);
+    const grantRequest = readDecisionGrant(given, decision);
     // Read even without rejectSelfApproval: a quorum record refuses its requester under every rule.
     const record = await wrapped.get(id);
     if (record === null) throw approvalNotFoundError(id);
@@ -62,9 +74,19 @@ export function wrapCoordinator(
         ? record.approvals.find((vote) => sameApprover(vote?.approver?.id, decision.approver.id))
         : undefined;
     if (counted !== undefined) throw approvalAlreadyApprovedError(id, counted.approver.id);
+    // A grant is checked in full before anything is decided, so a refused one leaves the record pending (SI-13).
+    let terms: GrantTerms | undefined;
+    if (grantRequest !== undefined && record.status === "pending") {
+      if (options.grants === undefined) throw new CapabilityError({ code: "GRANT_NOT_ALLOWED", cause: new Error("This runtime issues no grants") });
+      // One person cannot speak for a quorum: issue it with runtime.grants.issue and every approver (docs/guides/standing-grants.md).
+      if (quorum > 1) throw new CapabilityError({ code: "GRANT_ISSUERS_INSUFFICIENT", cause: new Error(`Approval "${id}" needs ${quorum} approvers; one decision cannot issue a grant for it`) });
+      terms = await options.grants.prepare(record, decision.approver, grantRequest);
+    }
     const decided = await coordinator.decide(id, decision);
     if (options.audit.enabled) options.audit.emit(decisionEvent(decided, decision, options.now()));
-    return decided;
+    if (terms === undefined || decided.status !== "approved") return decided;
+    // The decision stands whatever happens next; a store failing here surfaces as INTERNAL_ERROR with no grant issued.
+    return { ...decided, grant: await options.grants!.store(terms) };
   }
 
   if (typeof coordinator.list === "function") {
@@ -77,6 +99,23 @@ export function wrapCoordinator(
     };
   }
   return Object.freeze(wrapped);
+}
+
+/** The decision's `grant`, read once and checked; only an approval carries one. */
+function readDecisionGrant(given: unknown, decision: ApprovalDecision): GrantRequest | undefined {
+  let grant: unknown;
+  try {
+    grant = (given as { grant?: unknown }).grant;
+  } catch {
+    throw grantInvalid("The decision grant cannot be read.");
+  }
+  if (grant === undefined) return undefined;
+  if (decision.status !== "approved") throw grantInvalid("Only an approval can issue a grant.");
+  return readGrantRequest(grant);
+}
+
+function grantInvalid(message: string): CapabilityError {
+  return new CapabilityError({ code: "INPUT_INVALID", stage: "approval", details: { issues: [{ path: ["grant"], message }] }, cause: new Error(message) });
 }
 
 /** A record without a seal (one handed to `create`) is shown as it is: it can never resume. */

@@ -13,10 +13,12 @@ import { CapabilityError } from "../../errors/capability-error.js";
 import type { ApprovalDemand } from "../../policy/evaluate-batch.js";
 import { auditEvent, type Execution } from "../execution.js";
 import { ensureInputHash } from "./input-hash.js";
+import { coverWithGrant, type GrantCover } from "../grants/cover.js";
 
 export type GateOutcome =
   | { kind: "suspended"; record: ApprovalRecord }
-  | { kind: "approved"; approval: { id: string; approver: Actor }; types: readonly string[] }
+  /** `quorum`: the distinct approvers behind it, when a grant's issuers (absent: one). */
+  | { kind: "approved"; approval: { id: string; approver: Actor }; types: readonly string[]; quorum?: number }
   | { kind: "error"; error: CapabilityError };
 
 const approvalFailure = (cause: unknown) => new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause });
@@ -33,6 +35,11 @@ export async function runApprovalGate(
   const plan = exec.plan!;
   const inputHash = await ensureInputHash(exec, init.input);
   if (inputHash === undefined) return { kind: "error", error: new CapabilityError({ code: "APPROVAL_UNSERIALIZABLE_INPUT" }) };
+  // A standing grant covers the call before anyone is asked (SI-13); only capabilities that opted in look.
+  if (plan.meta.approval?.grants !== undefined && rt.grantStore !== undefined) {
+    const covered = await coverWithGrant(exec, init);
+    if (covered !== undefined) return approvedByGrant(exec, covered);
+  }
 
   const bound = await approvalDefinition(plan, exec.surface);
   const request = buildApprovalRequest({
@@ -45,6 +52,7 @@ export async function runApprovalGate(
     demands: init.demands,
     requestedAt: rt.now(),
     defaultExpiresInMs: rt.defaults.approvalExpiresInMs,
+    conversationId: exec.conversationId,
     definition: { definition: bound.definition, digest: bound.digest, manifestDigest: await manifestDigest(rt.governance) },
   });
   exec.approvalId = request.id;
@@ -67,6 +75,20 @@ export async function runApprovalGate(
   const outcome = await decideOrStore(exec, request);
   span?.end(outcome.kind === "error" ? "error" : "ok");
   return outcome;
+}
+
+/** A covered call proceeds as an approved one; its `capability.approved` names the grant and the uses it has left. */
+function approvedByGrant(exec: Execution, covered: GrantCover): GateOutcome {
+  const { rt } = exec;
+  const { grant } = covered;
+  exec.approvalId = grant.id;
+  if (rt.audit.enabled) {
+    const approver = toAuditActorRef(covered.approver);
+    const event = auditEvent(exec, "capability.approved", { approvalId: grant.id, approver, grant: { id: grant.id, usesLeft: grant.usesLeft } });
+    // The issuer is the decision's actor, as for every approval (docs/architecture/spec/core.md#core-10).
+    rt.audit.emit(Object.freeze({ ...event, actor: approver }));
+  }
+  return { kind: "approved", approval: { id: grant.id, approver: covered.approver }, types: grant.types, quorum: covered.quorum };
 }
 
 async function decideOrStore(exec: Execution, request: ApprovalRequest): Promise<GateOutcome> {

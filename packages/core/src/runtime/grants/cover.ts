@@ -1,0 +1,114 @@
+import { approverKey, sameApprover } from "../../approvals/approver-identity.js";
+import { isAcceptableApprover } from "../../approvals/approver.js";
+import { refusesActingAgent } from "../../approvals/acting-agent.js";
+import { isExpired } from "../../approvals/expiry.js";
+import { refusesSelfApproval } from "../../approvals/self-approval.js";
+import { budgetAmount, conditionsHold } from "../../approvals/grants/conditions.js";
+import type { GrantRecord } from "../../approvals/grants/types.js";
+import type { ApprovalSealer } from "../../approvals/seal/sealer.js";
+import type { ApprovalDemand } from "../../policy/evaluate-batch.js";
+import type { Actor } from "../../vocabulary/types.js";
+import type { Execution } from "../execution.js";
+import type { RuntimeState } from "../state.js";
+import { isGrantPrincipal } from "./principal.js";
+import { stillBinds } from "./view.js";
+
+/** A call covered by a grant: the grant after its use, the issuer named as approver, the quorum its issuers meet. */
+export type GrantCover = { grant: GrantRecord; approver: Actor; quorum: number };
+
+/** What the call demands: every type (the static gate's and each policy's) and the largest quorum. */
+type Demand = { types: readonly string[]; quorum: number };
+
+/**
+ * The stage-9 lookup (SI-13): after the policies and before any approval request, the first live grant that covers
+ * the call — this principal, surface, conversation, every demanded type and the quorum, its conditions and budget on
+ * the validated input — with one use (and the amount) taken from it atomically by the store. A grant that loses the
+ * race is passed over for the next; none left, the call asks for approval as it would without grants. A store that
+ * fails covers nothing.
+ */
+export async function coverWithGrant(
+  exec: Execution,
+  init: { actor: Actor; input: unknown; demands: readonly ApprovalDemand[] },
+): Promise<GrantCover | undefined> {
+  const { rt } = exec;
+  const plan = exec.plan!;
+  const store = rt.grantStore!;
+  let candidates: GrantRecord[];
+  try {
+    candidates = await store.listGrants({ capabilityId: plan.id, actorId: init.actor.id, active: true });
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(candidates) || candidates.length === 0) return undefined;
+  const demand = demandOf(exec, init.demands);
+  for (const grant of candidates) {
+    const now = rt.now();
+    if (!covers(rt, exec, grant, init.actor, demand, now) || !conditionsHold(grant.conditions, init.input)) continue;
+    const amount = grant.budget === undefined ? undefined : budgetAmount(grant.budget, init.input);
+    if (grant.budget !== undefined && amount === undefined) continue;
+    if (!(await stillBinds(rt, grant)) || (rt.sealer !== undefined && !(await sealHolds(rt.sealer, grant)))) continue;
+    let used: GrantRecord | null;
+    try {
+      used = await store.useGrant(grant.id, amount === undefined ? { now } : { now, amount });
+    } catch {
+      continue;
+    }
+    // The use is the one checked: the same grant, the same sealed terms.
+    if (used === null || used.id !== grant.id || used.seal !== grant.seal) continue;
+    return { grant: used, approver: grant.issuers[0]!, quorum: distinctIssuers(grant) };
+  }
+  return undefined;
+}
+
+function demandOf(exec: Execution, demands: readonly ApprovalDemand[]): Demand {
+  const plan = exec.plan!;
+  const gate = plan.meta.approval;
+  const types: string[] = [];
+  let quorum = gate?.quorum ?? 1;
+  if (plan.approvalRequired && gate?.type !== undefined) types.push(gate.type);
+  for (const demand of demands) {
+    if (demand.approvalType !== undefined) types.push(demand.approvalType);
+    if (demand.quorum !== undefined && demand.quorum > quorum) quorum = demand.quorum;
+  }
+  return { types, quorum };
+}
+
+/** Every binding of the grant against this call, cheapest first; the store's counters bounded by the sealed terms. */
+function covers(rt: RuntimeState, exec: Execution, grant: GrantRecord, actor: Actor, demand: Demand, now: Date): boolean {
+  if (grant?.status !== "active" || grant.revoked !== undefined || isExpired(grant.expiresAt, now)) return false;
+  if (grant.capabilityId !== exec.plan!.id || grant.surface !== exec.surface || !isGrantPrincipal(grant.actor, actor)) return false;
+  if (grant.scope === "conversation") {
+    if (typeof grant.conversationId !== "string" || grant.conversationId !== exec.conversationId) return false;
+  } else if (grant.scope !== "actor") {
+    return false;
+  }
+  if (!Array.isArray(grant.types) || !demand.types.every((type) => grant.types.includes(type))) return false;
+  if (!Array.isArray(grant.conditions) || !Number.isSafeInteger(grant.uses) || !Number.isSafeInteger(grant.usesLeft)) return false;
+  if (grant.usesLeft < 1 || grant.usesLeft > grant.uses) return false;
+  if (grant.budget !== undefined && !(typeof grant.spent === "number" && grant.spent >= 0 && grant.spent <= grant.budget.max)) return false;
+  return issuersStand(rt, grant, demand.quorum);
+}
+
+/**
+ * The issuers still could approve this call one by one, under today's rules (defence in depth, as R4 at resume):
+ * accountable, no self-approval beyond requester-confirmable types, no acting agent, enough distinct people.
+ */
+function issuersStand(rt: RuntimeState, grant: GrantRecord, quorum: number): boolean {
+  const issuers = grant.issuers;
+  if (!Array.isArray(issuers) || issuers.length === 0 || !issuers.every(isAcceptableApprover)) return false;
+  if (issuers.some((issuer) => sameApprover(issuer.id, grant.actor.id)) && refusesSelfApproval(rt, grant.types, quorum)) return false;
+  if (refusesActingAgent(rt, grant.actor, issuers, quorum)) return false;
+  return distinctIssuers(grant) >= quorum;
+}
+
+function distinctIssuers(grant: GrantRecord): number {
+  return new Set(grant.issuers.map((issuer) => approverKey(issuer.id))).size;
+}
+
+async function sealHolds(sealer: ApprovalSealer, grant: GrantRecord): Promise<boolean> {
+  try {
+    return await sealer.verifyGrant(grant);
+  } catch {
+    return false;
+  }
+}
