@@ -26,3 +26,22 @@ export function legacyProgressClient(client: LegacyClient): ProgressClient {
     call: async (name, args, seen) => (await client.callTool({ name, arguments: args }, undefined, seen ? { onprogress: record(seen) } : undefined)) as ToolResult,
   };
 }
+
+/**
+ * A `seen` list that calls `gate_open` on the same client once an update satisfies `last`: the capability finishes
+ * only after the client has the update the test expects last.
+ */
+export function openGateOn(client: ProgressClient, last: (update: ProgressSeen) => boolean): ProgressSeen[] {
+  const seen: ProgressSeen[] = [];
+  const push = seen.push.bind(seen);
+  // Not enumerable: the list still compares equal to a plain array of the updates.
+  Object.defineProperty(seen, "push", {
+    value: (...updates: ProgressSeen[]) => {
+      const length = push(...updates);
+      // Its answer may come after the test closed the client; a gate that never opens times the test out instead.
+      if (updates.some(last)) client.call("gate_open", {}).catch(() => undefined);
+      return length;
+    },
+  });
+  return seen;
+}

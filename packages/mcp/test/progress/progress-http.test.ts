@@ -5,20 +5,18 @@ import { closeEverythingAfterEachTest } from "../support/cleanup.js";
 import { connectLegacy, connectModern, serveApp } from "../support/handler.js";
 import { legacyProgressClient, modernProgressClient } from "./eras.js";
 import { createProgressApp } from "./progress-app.js";
-import { progressCases } from "./progress-cases.js";
+import { inOrderCases, progressCases } from "./progress-cases.js";
 
 closeEverythingAfterEachTest();
 
 describe("progress over HTTP, 2026-07-28 (v2 Client)", () => {
-  progressCases(async () => {
-    const { url } = await serveApp(createProgressApp());
-    return modernProgressClient(await connectModern(url, "tok-dana"));
-  });
+  const connect = async () => modernProgressClient(await connectModern((await serveApp(createProgressApp())).url, "tok-dana"));
+  progressCases(connect);
+  inOrderCases(connect);
 });
 
 describe("progress over HTTP, 2025-11-25 (v1 Client)", () => {
-  progressCases(async () => {
-    const { url } = await serveApp(createProgressApp());
-    return legacyProgressClient(await connectLegacy(url, "tok-dana"));
-  });
+  const connect = async () => legacyProgressClient(await connectLegacy((await serveApp(createProgressApp())).url, "tok-dana"));
+  progressCases(connect);
+  inOrderCases(connect);
 });

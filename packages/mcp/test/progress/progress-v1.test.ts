@@ -10,19 +10,21 @@ import { closeAfterTest, closeEverythingAfterEachTest } from "../support/cleanup
 import { connectHttp, listen } from "../support/http.js";
 import { legacyProgressClient } from "./eras.js";
 import { createProgressApp } from "./progress-app.js";
-import { progressCases } from "./progress-cases.js";
+import { inOrderCases, progressCases } from "./progress-cases.js";
 
 closeEverythingAfterEachTest();
 
 describe("progress on the v1 entry over HTTP (v1 Client)", () => {
-  progressCases(async () => {
+  const connect = async () => {
     const handler = createMCPHttpHandler(createProgressApp().runtime, {
       verifyToken: (token) => (token === "tok-dana" ? { token, clientId: "c1", scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 } : null),
       createContext: (session) => (session.authInfo?.token === "tok-dana" ? { actor: dana, context: { tenant: "t1" } } : null),
     });
     const { url } = await listen(handler);
     return legacyProgressClient((await connectHttp(url, "tok-dana")).client);
-  });
+  };
+  progressCases(connect);
+  inOrderCases(connect);
 });
 
 describe("progress on the v1 entry over stdio (v1 Client)", () => {
