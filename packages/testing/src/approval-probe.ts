@@ -1,8 +1,9 @@
-import { createInMemoryApprovalCoordinator, type ApprovalCoordinator, type ApprovalListFilter, type ApprovalRecord } from "@orpc-agent/core";
+import { createInMemoryApprovalCoordinator, type ApprovalCoordinator, type ApprovalListFilter, type ApprovalRecord, type GrantStore } from "@orpc-agent/core";
 import { createApprovalShortcuts, type ApprovalShortcuts } from "./approval-shortcuts.js";
 
 /** A standalone in-memory coordinator with test shortcuts. */
 export type ApprovalProbe = ApprovalCoordinator &
+  GrantStore &
   ApprovalShortcuts & {
     list(filter?: ApprovalListFilter): Promise<ApprovalRecord[]>;
   };
@@ -32,6 +33,12 @@ export function approvalProbe(options: { now?: () => Date } = {}): ApprovalProbe
     decide: (id, decision) => coordinator.decide(id, decision),
     markConsumed: (id, executionId) => coordinator.markConsumed(id, executionId),
     list: (filter) => coordinator.list(filter),
+    // The in-memory coordinator's grant operations, so a runtime over the probe keeps standing grants.
+    createGrant: (terms) => coordinator.createGrant(terms),
+    getGrant: (id) => coordinator.getGrant(id),
+    listGrants: (filter) => coordinator.listGrants(filter),
+    useGrant: (id, use) => coordinator.useGrant(id, use),
+    revokeGrant: (id, revocation) => coordinator.revokeGrant(id, revocation),
     ...shortcuts,
   };
 }

@@ -25,6 +25,7 @@ import { fakeActor } from "./fake-actor.js";
 import { forceTimeout } from "./forced-timeout.js";
 import { applyHandlerOverrides, type HandlerOverride } from "./handler-overrides.js";
 import { createTestApprovals, type TestApprovals } from "./test-approvals.js";
+import { createTestGrants, type TestGrants } from "./test-grants.js";
 import { testClock, type TestClock } from "./test-clock.js";
 
 /** Where the test runtime's governance comes from: the production registry (with `policies`), or the production governance. */
@@ -72,6 +73,8 @@ export type TestInvokeOptions<TContext = Record<string, unknown>> = {
   surface?: ExposureSurface;
   signal?: AbortSignal;
   correlationId?: string;
+  /** The call's conversation, for grants scoped to one (`invoke`'s `conversationId`). */
+  conversationId?: string;
   /** Test-only: forces `meta.timeoutMs` of every capability for this call. */
   timeoutMs?: number;
 };
@@ -87,6 +90,8 @@ export type AgentTestRuntime<TContext = Record<string, unknown>> = {
     o?: { context?: TContext; signal?: AbortSignal; expectedActor?: Actor; expectedSurface?: ExposureSurface },
   ): Promise<ExecutionResult<O>>;
   approvals: TestApprovals;
+  /** Standing grants through the real `runtime.grants`, plus a `grant` shortcut. */
+  grants: TestGrants;
   audit: CapturedAudit;
   clock: TestClock;
   defaultActor: Actor;
@@ -154,6 +159,7 @@ export function createAgentTestRuntime<TContext = Record<string, unknown>>(
       };
       if (o.signal !== undefined) call.signal = o.signal;
       if (o.correlationId !== undefined) call.correlationId = o.correlationId;
+      if (o.conversationId !== undefined) call.conversationId = o.conversationId;
       return runtimeFor(o.timeoutMs).invoke(id, input, call);
     },
     describe(surface = "test", o = {}) {
@@ -174,6 +180,7 @@ export function createAgentTestRuntime<TContext = Record<string, unknown>>(
       return runtime.resume(approvalId, call);
     },
     approvals: createTestApprovals(runtime),
+    grants: createTestGrants(runtime, defaultActor),
     audit,
     clock,
     defaultActor,

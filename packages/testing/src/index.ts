@@ -2,6 +2,7 @@
 export { createAgentTestRuntime } from "./create-test-runtime.js";
 export type { AgentTestRuntime, AgentTestRuntimeOptions, TestInvokeOptions } from "./create-test-runtime.js";
 export type { TestApprovals } from "./test-approvals.js";
+export type { TestGrantOptions, TestGrants } from "./test-grants.js";
 export type { HandlerOverride } from "./handler-overrides.js";
 export { approvalProbe } from "./approval-probe.js";
 export type { ApprovalProbe } from "./approval-probe.js";
