@@ -33,9 +33,10 @@ describe("the customer-support demo on embedded PGlite", () => {
       ["Priya approves it a second time", "refused: one vote per approver"],
       ["Sam (data protection) approves the deletion", "approved"],
       ["resume the approved deletion", "completed"],
-      ["MCP tools/list as Dana (support)", "4 tools"],
+      ["MCP tools/list as Dana (support)", "5 tools"],
       ["MCP tools/call orders_list as Dana", "ok"],
-      ["MCP tools/list as Root (administrator)", "5 tools"],
+      ["MCP tools/list as Root (administrator)", "6 tools"],
+      ["model calls orders_export (streaming)", "ok"],
     ]);
   }, 60_000);
 
@@ -76,6 +77,17 @@ describe("the customer-support demo on embedded PGlite", () => {
     const customer = JSON.parse(result.steps[0]!.detail);
     expect(customer.email).toBe("a***@example.com");
     expect(customer).not.toHaveProperty("phone");
+  });
+
+  it("streams the export into the chat: each page a preliminary result, progress to the last order, one audited completion counting the events", () => {
+    const step = result.steps.find((s) => s.title === "model calls orders_export (streaming)")!;
+    expect(step.detail).toBe("pages 1, 2 as preliminary results; progress 2 of 2 orders");
+    const exportRows = result.audit.filter((row) => row.capability === "orders.export").map((row) => [row.type, row.detail]);
+    expect(exportRows).toEqual([
+      ["capability.requested", ""],
+      ["capability.started", ""],
+      ["capability.completed", "1 attempt(s), 2 event(s)"],
+    ]);
   });
 
   it("gives each MCP identity its own catalog: only the administrator sees the internal tool", () => {

@@ -1,4 +1,4 @@
-import { ORPCError } from "@orpc/server";
+import { eventIterator, ORPCError } from "@orpc/server";
 import { z } from "zod";
 import { agentMeta } from "@orpc-agent/core";
 import { base } from "./base.js";
@@ -52,4 +52,41 @@ export const refundOrder = base
     context.store.refunds.push(refund);
     order.status = "refunded";
     return { refundId: refund.id, orderId: order.id, amountCents: refund.amountCents, approvedBy: refund.approvedBy ?? null };
+  });
+
+/** One page of an export: the orders it holds, and where it stands. */
+const exportPage = z.object({
+  page: z.number().int(),
+  pages: z.number().int(),
+  orders: z.array(z.object({ id: z.string(), totalCents: z.number().int(), status: z.string(), items: z.array(z.string()) })),
+});
+
+/**
+ * A long-running export, as a stream: its output is an oRPC event iterator, so it is a streaming capability. Each page
+ * reaches the caller as it is produced (preliminary tool results for an AI SDK model, `onEvent` for a direct caller),
+ * and the handler reports progress through `context.agent.reportProgress`, which only a caller that asked receives.
+ */
+export const exportOrders = base
+  .input(z.object({ customerId: z.string(), pageSize: z.number().int().min(1).max(100).default(50) }))
+  .output(eventIterator(exportPage))
+  .meta(
+    agentMeta({
+      description: "Export a customer's full order history, page by page, with progress.",
+      expose: { aiSdk: true, mcp: true, direct: true },
+      sideEffect: "read",
+      risk: "low",
+      tags: ["orders"],
+      // Bounds of the stream: a page at least every 5 s, at most 1,000 pages (the whole export stays within timeoutMs).
+      stream: { idleTimeoutMs: 5_000, maxEvents: 1_000 },
+    }),
+  )
+  .handler(async function* ({ input, context }) {
+    const orders = [...context.store.orders.values()].filter((o) => o.customerId === input.customerId);
+    const pages = Math.max(1, Math.ceil(orders.length / input.pageSize));
+    for (let page = 1; page <= pages; page++) {
+      const chunk = orders.slice((page - 1) * input.pageSize, page * input.pageSize);
+      const done = Math.min(page * input.pageSize, orders.length);
+      context.agent?.reportProgress({ progress: done, total: orders.length, message: `page ${page} of ${pages}` });
+      yield { page, pages, orders: chunk.map(({ id, totalCents, status, items }) => ({ id, totalCents, status, items })) };
+    }
   });

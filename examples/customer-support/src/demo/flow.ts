@@ -1,8 +1,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { toAISDKTools, type AISDKToolResult } from "@orpc-agent/ai-sdk";
+import { governChat, toAISDKTools, type AISDKToolResult } from "@orpc-agent/ai-sdk";
 import { approvalProgress, type Actor, type ExecutionResult } from "@orpc-agent/core";
-import { generateText, stepCountIs } from "ai";
+import { generateText, stepCountIs, streamText } from "ai";
 import type { AppContext } from "../api/context.js";
 import { createStore, type Store } from "../domain/store.js";
 import { dana, priya, root, roles, sam } from "../agent/people.js";
@@ -20,6 +20,9 @@ export type DemoResult = {
   effects: Store["effects"];
   mcpCatalogs: Record<string, string[]>;
 };
+
+/** The UI message chunks the demo reads: tool outputs (preliminary ones are a stream's pages) and progress parts. */
+type UIChunk = { type: string; preliminary?: boolean; output?: unknown; data?: { progress: number; total?: number } };
 
 const contextFor = (store: Store, actor: Actor): AppContext => ({ store, user: { id: actor.id, role: roles[actor.id]! } });
 
@@ -137,7 +140,26 @@ export async function runDemo(storage: Storage, onStep: (step: DemoStep) => void
     await mcp.close();
   }
 
-  // 8. The audit trail, read back from the database: every decision, no payloads.
+  // 8. A long-running export, in a chat: `orders.export` streams (its output is an oRPC event iterator). Each page
+  // reaches the chat UI as a preliminary tool result while the model waits, its progress as a transient
+  // `data-tool-progress` part (governChat's stream), and the model reads only the final result.
+  const chat = await governChat(runtime, { actor: dana, context: contextFor(store, dana) });
+  const exporting = streamText({
+    model: scriptedModel([{ toolCalls: [{ name: "orders_export", input: { customerId: "c_ada", pageSize: 1 } }] }, { say: "Ada's order history is ready." }]),
+    tools: chat.tools,
+    prompt: "Export Ada's order history.",
+    stopWhen: stepCountIs(3),
+  });
+  const pages: number[] = [];
+  let exportProgress = "";
+  for await (const chunk of chat.toUIMessageStream(exporting.toUIMessageStream()) as unknown as AsyncIterable<UIChunk>) {
+    if (chunk.type === "tool-output-available" && chunk.preliminary === true) pages.push((chunk.output as { data: { page: number } }).data.page);
+    if (chunk.type === "data-tool-progress") exportProgress = `${chunk.data!.progress} of ${chunk.data!.total} orders`;
+  }
+  const exported = (await exporting.steps)[0]!.toolResults[0]!.output as AISDKToolResult;
+  record({ title: "model calls orders_export (streaming)", status: envelopeStatus(exported), detail: `pages ${pages.join(", ")} as preliminary results; progress ${exportProgress}` });
+
+  // 9. The audit trail, read back from the database: every decision, no payloads.
   await shutdown();
   const { rows } = await storage.query(
     "select at, type, actor_id, capability_id, data from orpc_agent_audit_events where at >= $1 order by id",
@@ -164,6 +186,8 @@ function auditDetail(data: Record<string, unknown>): string {
   }
   if (typeof data.approvalId === "string") return String(data.approvalId);
   if (typeof data.count === "number") return `${data.count} capabilities`;
+  // A stream's terminal event also counts the events it delivered.
+  if (typeof data.attempts === "number" && typeof data.events === "number") return `${data.attempts} attempt(s), ${data.events} event(s)`;
   if (typeof data.attempts === "number") return `${data.attempts} attempt(s)`;
   return "";
 }
