@@ -178,31 +178,32 @@ describe("the grants table's checks: a second line behind the statements", () =>
 
 describe("upgrading an existing install", () => {
   it("re-applying APPROVALS_DDL over the previous release's approvals table adds conversation_id and the grants table, keeping every record", async () => {
-    const legacy = await createPglite();
+    // A schema of its own on the shared PGlite (one connection, so the search path is this test's until reset).
+    await db.exec("create schema legacy_install; set search_path to legacy_install");
     try {
       // The previous release's script: the approvals table without conversation_id, no grants table.
-      await legacy.exec(approvalsDdl("orpc_agent_approvals").replace("alter table orpc_agent_approvals add column if not exists conversation_id text;\n", ""));
-      const legacyQuery = pgliteQuery(legacy);
-      await legacyQuery(
+      await db.exec(approvalsDdl("orpc_agent_approvals").replace("alter table orpc_agent_approvals add column if not exists conversation_id text;\n", ""));
+      await query(
         `insert into orpc_agent_approvals (id, capability_id, surface, actor, input, input_hash, reasons, types, risk, side_effect, status, requested_at, expires_at)
          values ('apr_old', 'orders.refund', 'direct', '{"id":"user_dana","kind":"user"}', '{"orderId":"o1"}', 'h', '[]', '[]', 'high', 'write', 'pending', '2030-01-01T00:00:00Z', '2030-01-01T00:15:00Z')`,
         [],
       );
       const clock = contractClock("2030-01-01T00:01:00.000Z");
       // Before the upgrade the new coordinator cannot read: the migration note's reason to re-apply first.
-      await expect(createPgApprovalCoordinator({ query: legacyQuery, now: clock.now }).get("apr_old")).rejects.toThrow(/conversation_id/);
+      await expect(createPgApprovalCoordinator({ query, now: clock.now }).get("apr_old")).rejects.toThrow(/conversation_id/);
 
-      await legacy.exec(APPROVALS_DDL);
-      await legacy.exec(APPROVALS_DDL);
-      const coordinator = createPgApprovalCoordinator({ query: legacyQuery, now: clock.now });
+      await db.exec(APPROVALS_DDL);
+      await db.exec(APPROVALS_DDL);
+      const coordinator = createPgApprovalCoordinator({ query, now: clock.now });
       const old = (await coordinator.get("apr_old"))!;
       expect(old).toMatchObject({ id: "apr_old", status: "pending", input: { orderId: "o1" } });
       expect(old.conversationId).toBeUndefined();
       const terms = makeGrantTerms(clock.now);
       await coordinator.createGrant(terms);
       expect(await coordinator.useGrant(terms.id, { now: clock.now() })).toMatchObject({ usesLeft: 2 });
+      expect((await db.query<{ n: number }>("select count(*)::int as n from legacy_install.orpc_agent_grants")).rows[0]!.n).toBe(1);
     } finally {
-      await legacy.close();
+      await db.exec("reset search_path; drop schema legacy_install cascade");
     }
   });
 });
