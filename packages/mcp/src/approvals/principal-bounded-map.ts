@@ -21,6 +21,11 @@ export class PrincipalBoundedMap<V> {
     this.#limits = limits;
   }
 
+  /** How many entries the map holds, all principals together. */
+  get size(): number {
+    return this.#size;
+  }
+
   get(principal: string, key: string): V | undefined {
     return this.#byPrincipal.get(principal)?.get(key);
   }
@@ -40,6 +45,14 @@ export class PrincipalBoundedMap<V> {
     this.#size++;
     this.#move(principal, entries.size - 1, entries.size);
     while (this.#size > this.#limits.total) this.#evictFromLargest();
+  }
+
+  /** Replaces an existing entry's value without refreshing its place in the eviction order; false when absent. */
+  replace(principal: string, key: string, value: V): boolean {
+    const entries = this.#byPrincipal.get(principal);
+    if (entries === undefined || !entries.has(key)) return false;
+    entries.set(key, value);
+    return true;
   }
 
   delete(principal: string, key: string): void {

@@ -21,6 +21,7 @@ import type { MCPRequestAuth } from "./options.js";
 import type { PreparedGovernedServer } from "./prepare.js";
 import { modernToolDecoration } from "./tool-decoration.js";
 import { withRequestTrace } from "./trace-context.js";
+import { callToolAsTask, declaresTasks, registerTaskHandlers, requestCapabilities, TaskAnsweringServer, TASKS_SERVER_CAPABILITY } from "../tasks/tasks-extension.js";
 
 /**
  * What the server serves: one HTTP exchange or one stdio connection. Over HTTP: the request's verified auth, the
@@ -51,8 +52,10 @@ export function createGovernedServer<TContext>(prepared: PreparedGovernedServer<
   const fixedAuth = channel.kind === "http" ? channel.authInfo : undefined;
   const callsAs = channel.kind === "http" ? channel.callsAs : undefined;
   const decoration = modernToolDecoration(prepared as never);
-  const server = new Server(options.serverInfo ?? { name: "orpc-agent", version: PACKAGE_VERSION }, {
-    capabilities: { tools: { listChanged: false } },
+  const tasks = era === "modern" ? prepared.tasks : undefined;
+  const server = new (tasks !== undefined ? TaskAnsweringServer : Server)(options.serverInfo ?? { name: "orpc-agent", version: PACKAGE_VERSION }, {
+    // The tasks extension is 2026-07-28 only: a 2025-era client never sees it.
+    capabilities: { tools: { listChanged: false }, ...(tasks !== undefined && TASKS_SERVER_CAPABILITY) },
     // The list differs per actor: never cacheable by a shared cache, and stale the moment governance changes.
     cacheHints: { "tools/list": { ttlMs: 0, cacheScope: "private" } },
   });
@@ -91,12 +94,17 @@ export function createGovernedServer<TContext>(prepared: PreparedGovernedServer<
     const progress = requestProgress(ctx);
     const call = { name: callsAs ?? name, arguments: args, signal: ctx.mcpReq.signal, ...(progress !== undefined && { progress: progress.options }) };
     const elicitation = { ...elicitationRequest(server, prepared, era, ctx, principal), ...(watchCompletion !== undefined && { watchCompletion }) };
+    const capabilities = tasks !== undefined ? requestCapabilities(ctx) : undefined;
+    const asTask = tasks !== undefined && callsAs === undefined && declaresTasks(capabilities) && elicitation.requestState === undefined;
     try {
-      return await withRequestTrace(options.traceContext, ctx.mcpReq._meta, () => callToolNatively(prepared, identity, call, elicitation));
+      return await withRequestTrace(options.traceContext, ctx.mcpReq._meta, () =>
+        asTask ? (callToolAsTask(prepared, tasks, identity, call, capabilities) as Promise<never>) : callToolNatively(prepared, identity, call, elicitation),
+      );
     } finally {
       await progress?.close();
     }
   });
+  if (tasks !== undefined) registerTaskHandlers(server, prepared, tasks, (ctx) => resolveIdentity(options, authOf(ctx.http?.authInfo)));
   // stdio knows its client's capabilities for the whole connection; a stateless HTTP exchange has to remember them.
   if (era === "legacy" && prepared.elicitation !== undefined && channel.kind === "http") {
     rememberLegacyCapabilities(server, prepared.elicitation, (authInfo) => principalOfRequest(options, authOf(authInfo)));

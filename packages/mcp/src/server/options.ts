@@ -2,6 +2,7 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { ApprovalSealKey } from "@orpc-agent/core";
 import type { MCPGovernanceOptions, MCPIdentity } from "../catalog/governance-options.js";
 import type { MCPTraceCarrier } from "./trace-context.js";
+import type { MCPTasksOption } from "../tasks/tasks-config.js";
 
 export type { MCPTraceCarrier } from "./trace-context.js";
 
@@ -44,4 +45,11 @@ export type MCPOptions<TContext = unknown> = MCPGovernanceOptions & {
    * Called only when a `traceparent` is present; a trace context never influences governance.
    */
   traceContext?: <T>(carrier: MCPTraceCarrier, run: () => Promise<T>) => Promise<T>;
+  /**
+   * The MCP Tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) for 2026-07-28 clients that declare it: a
+   * call that suspends for approval answers with a task the client polls (`tasks/get`) and that completes on the
+   * server once the approval is decided; `tasks/cancel` cancels it. Clients that do not declare the extension keep
+   * today's flows. Experimental, as the extension is (docs/guides/mcp-approvals.md, "Approvals as tasks").
+   */
+  tasks?: MCPTasksOption;
 };

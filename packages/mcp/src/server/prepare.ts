@@ -5,6 +5,8 @@ import { dataSchemaOf, type DataSchema } from "../catalog/output-data-schema.js"
 import { prepareMCPServer, type PreparedMCPServer } from "../catalog/prepare.js";
 import type { MCPOptions } from "./options.js";
 import { assertTraceContextOption } from "./trace-context.js";
+import { prepareTasks } from "../tasks/tasks-config.js";
+import type { TaskRuntime } from "../tasks/task-runner.js";
 
 /** The governed server's configuration: what both entries prepare, plus URL elicitation of approvals. */
 export type PreparedGovernedServer<TContext> = PreparedMCPServer<TContext, MCPOptions<TContext>> & {
@@ -13,6 +15,8 @@ export type PreparedGovernedServer<TContext> = PreparedMCPServer<TContext, MCPOp
   dataSchemas: ReadonlyMap<string, DataSchema>;
   /** Whether a call of each tool can stop for approval, as far as static facts tell (per actor, discovery adds "always"). */
   approvalDemands: ReadonlyMap<string, ApprovalDemand>;
+  /** With `tasks`: the MCP Tasks extension's store and the resumes running in this process. */
+  tasks: TaskRuntime | undefined;
 };
 
 /** Validates the options, then builds the catalog and the URL elicitation state once; `TypeError` for anything refused. */
@@ -24,7 +28,8 @@ export function prepareGovernedServer<TContext>(
   const prepared = prepareMCPServer(runtime, options, adapter);
   assertTraceContextOption(options.traceContext, adapter);
   const { dataSchemas, approvalDemands } = toolFactsOf(prepared);
-  return { ...prepared, elicitation: prepareApprovalElicitation(options, adapter), dataSchemas, approvalDemands };
+  const tasks = prepareTasks(options.tasks, adapter);
+  return { ...prepared, elicitation: prepareApprovalElicitation(options, adapter), dataSchemas, approvalDemands, tasks };
 }
 
 /** Worked out once per configuration, for the capabilities that have a tool. */

@@ -1,0 +1,155 @@
+import type { ExecutionResult, ProgressUpdate } from "@orpc-agent/core";
+import { toCallToolResult } from "../catalog/call-tool-result.js";
+import { CONCEALED_ENVELOPE, toEnvelope, type MCPEnvelope } from "../catalog/envelope.js";
+import type { MCPIdentity } from "../catalog/governance-options.js";
+import type { PreparedMCPServer } from "../catalog/prepare.js";
+import type { MCPTaskRecord, MCPTaskStore } from "./task-store.js";
+
+/** What the tasks module keeps per configuration: the store, its timings, and the resumes this process runs. */
+export type TaskRuntime = {
+  store: MCPTaskStore;
+  pollIntervalMs: number;
+  retentionMs: number;
+  /** Aborts the resumes running in this process, by task id: how `tasks/cancel` reaches the runtime (SI-12). */
+  running: Map<string, AbortController>;
+  /** Settles when every resume started here has written its outcome (tests and graceful shutdown). */
+  settled: () => Promise<void>;
+  track: (work: Promise<void>) => void;
+};
+
+const AWAITING_DECISION = "Awaiting the approver's decision.";
+
+/** The statuses a caller may still move: a poll may resume it, a cancel may end it. */
+const isAwaiting = (record: MCPTaskRecord) => record.phase === "awaiting" || record.phase === "answered";
+
+/**
+ * A `tasks/get`: the task as it stands, after resuming it when its approval has been decided. Lazy on poll, so it
+ * needs no listener and works from any instance that sees the store. Of two pollers (or a poller and a cancel) only
+ * the one whose compare-and-set wins resumes, so the approval is resumed at most once by tasks.
+ */
+export async function pollTask<TContext>(
+  prepared: PreparedMCPServer<TContext>,
+  tasks: TaskRuntime,
+  identity: MCPIdentity<TContext>,
+  record: MCPTaskRecord,
+): Promise<MCPTaskRecord> {
+  if (!isAwaiting(record) || !(await approvalDecided(prepared, record.approvalId))) return record;
+  const now = Date.now();
+  const claimed: MCPTaskRecord = withoutInput({ ...record, phase: "running", status: "working", statusMessage: "Approval decided: running.", lastUpdatedAt: now });
+  if (!(await tasks.store.update(record.principal, record.taskId, record.version, claimed))) {
+    return (await tasks.store.get(record.principal, record.taskId, now)) ?? record;
+  }
+  const controller = new AbortController();
+  tasks.running.set(record.taskId, controller);
+  tasks.track(
+    resumeInBackground(prepared, tasks, identity, { ...claimed, version: record.version + 1 }, controller).finally(() => {
+      tasks.running.delete(record.taskId);
+    }),
+  );
+  return { ...claimed, version: record.version + 1 };
+}
+
+/**
+ * A `tasks/update`: an answer to the URL elicitation moves the task from `input_required` to `working` (the key
+ * is never asked again). It decides nothing: only the runtime's decision moves the approval (SI-4).
+ */
+export async function answerTask(tasks: TaskRuntime, record: MCPTaskRecord, inputResponses: Record<string, unknown>): Promise<void> {
+  if (record.phase !== "awaiting" || record.inputRequests === undefined) return;
+  const answered = Object.keys(record.inputRequests).some((key) => Object.hasOwn(inputResponses, key));
+  if (!answered) return;
+  const next = withoutInput({ ...record, phase: "answered", status: "working", statusMessage: AWAITING_DECISION, lastUpdatedAt: Date.now() });
+  await tasks.store.update(record.principal, record.taskId, record.version, next);
+}
+
+/**
+ * A `tasks/cancel`. Before the resume: the task ends `cancelled` and nothing runs (compare-and-set against the
+ * poller that would resume it: exactly one wins). While running: the runtime's signal is aborted and the task ends
+ * with what the runtime answers, `cancelled` with its effect status, or `completed` when the work won the race.
+ */
+export async function cancelTask(tasks: TaskRuntime, record: MCPTaskRecord): Promise<void> {
+  let current: MCPTaskRecord | undefined = record;
+  for (let attempt = 0; attempt < 3 && current !== undefined && isAwaiting(current); attempt++) {
+    const next = withoutInput({
+      ...current,
+      phase: "done",
+      status: "cancelled",
+      statusMessage: "Cancelled before the approval was resumed: nothing ran.",
+      lastUpdatedAt: Date.now(),
+    });
+    if (await tasks.store.update(current.principal, current.taskId, current.version, next)) return;
+    current = await tasks.store.get(record.principal, record.taskId, Date.now());
+  }
+  if (current?.phase === "running") tasks.running.get(current.taskId)?.abort();
+}
+
+async function approvalDecided<TContext>(prepared: PreparedMCPServer<TContext>, approvalId: string): Promise<boolean> {
+  try {
+    const approval = await prepared.runtime.approvals.get(approvalId);
+    if (approval === null || approval === undefined) return true;
+    // A pending approval past its expiry is decided too: resuming it answers APPROVAL_EXPIRED, as the envelope does.
+    return approval.status !== "pending" || !(new Date(approval.expiresAt).getTime() > Date.now());
+  } catch {
+    return false;
+  }
+}
+
+async function resumeInBackground<TContext>(
+  prepared: PreparedMCPServer<TContext>,
+  tasks: TaskRuntime,
+  { actor, context }: MCPIdentity<TContext>,
+  claimed: MCPTaskRecord,
+  controller: AbortController,
+): Promise<void> {
+  let progress = Promise.resolve();
+  const onProgress = (update: ProgressUpdate) => {
+    // Progress reaches the client as the working task's status message (SEP-2663 sends no progress on tasks).
+    progress = progress.then(() => writeRunning(tasks, claimed, progressMessage(update))).catch(() => undefined);
+  };
+  let result: ExecutionResult | undefined;
+  let envelope: MCPEnvelope;
+  try {
+    result = await prepared.runtime.resume(claimed.approvalId, { context, expectedActor: actor, expectedSurface: "mcp", signal: controller.signal, onProgress });
+    envelope = toEnvelope(result, prepared.guidance);
+  } catch {
+    envelope = CONCEALED_ENVELOPE;
+  }
+  await progress;
+  await writeFinal(tasks, claimed, finalOf(result, envelope));
+}
+
+function finalOf(result: ExecutionResult | undefined, envelope: MCPEnvelope): Partial<MCPTaskRecord> {
+  if (result?.status === "cancelled") {
+    const effect = result.effectStatus === "unknown" ? "its effect is unknown" : "it reported no effect";
+    return { status: "cancelled", statusMessage: `Cancelled while running (${result.error.code}): ${effect}.` };
+  }
+  // A governed refusal is a tool result (isError), so `completed`, never `failed` (SEP-2663: failed is for JSON-RPC errors).
+  // The result as `tools/call` would have answered it on 2026-07-28, `resultType` included.
+  return { status: "completed", result: { resultType: "complete", ...toCallToolResult(envelope) }, statusMessage: undefined };
+}
+
+async function writeRunning(tasks: TaskRuntime, claimed: MCPTaskRecord, statusMessage: string): Promise<void> {
+  const current = await tasks.store.get(claimed.principal, claimed.taskId, Date.now());
+  if (current?.phase !== "running") return;
+  await tasks.store.update(current.principal, current.taskId, current.version, { ...current, statusMessage, lastUpdatedAt: Date.now() });
+}
+
+async function writeFinal(tasks: TaskRuntime, claimed: MCPTaskRecord, final: Partial<MCPTaskRecord>): Promise<void> {
+  // Only this resume writes a running task's outcome; a lost race here is a progress write, so read and retry.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const current = await tasks.store.get(claimed.principal, claimed.taskId, Date.now());
+    if (current?.phase !== "running") return;
+    const next = { ...current, ...final, phase: "done" as const, lastUpdatedAt: Date.now() };
+    if (next.statusMessage === undefined) delete next.statusMessage;
+    if (await tasks.store.update(current.principal, current.taskId, current.version, next)) return;
+  }
+}
+
+function progressMessage(update: ProgressUpdate): string {
+  const position = update.total === undefined ? `${update.progress}` : `${update.progress}/${update.total}`;
+  return update.message === undefined ? `Running: ${position}.` : `Running: ${position}: ${update.message}`;
+}
+
+function withoutInput(record: MCPTaskRecord): MCPTaskRecord {
+  const { inputRequests: _dropped, ...rest } = record;
+  return rest;
+}

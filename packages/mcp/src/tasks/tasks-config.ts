@@ -1,0 +1,46 @@
+import { ConfigurationError } from "@orpc-agent/core/adapter";
+import { createInMemoryTaskStore, type MCPTaskStore } from "./task-store.js";
+import type { TaskRuntime } from "./task-runner.js";
+
+/**
+ * `tasks` on the v2 endpoint: the MCP Tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) for 2026-07-28
+ * clients that declare it. `true` takes every default.
+ */
+export type MCPTasksOption =
+  | true
+  | {
+      /** Where tasks live; default: in this process's memory, bounded (tasks then do not survive a restart). */
+      store?: MCPTaskStore;
+      /** The `pollIntervalMs` tasks suggest to clients. @default 2000 */
+      pollIntervalMs?: number;
+      /** How long a task stays readable after its approval's own expiry. @default 3_600_000 (one hour) */
+      retentionMs?: number;
+    };
+
+/** Validates `tasks`; `undefined` when the extension is off. */
+export function prepareTasks(option: unknown, adapter: string): TaskRuntime | undefined {
+  if (option === undefined || option === false) return undefined;
+  const config = option === true ? {} : option;
+  if (typeof config !== "object" || config === null) throw new ConfigurationError(`${adapter}: options.tasks must be true or { store?, pollIntervalMs?, retentionMs? }.`);
+  const { store, pollIntervalMs = 2_000, retentionMs = 3_600_000 } = config as { store?: MCPTaskStore; pollIntervalMs?: unknown; retentionMs?: unknown };
+  for (const [name, value] of [["pollIntervalMs", pollIntervalMs], ["retentionMs", retentionMs]] as const) {
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) throw new ConfigurationError(`${adapter}: options.tasks.${name} must be a non-negative integer.`);
+  }
+  if (store !== undefined && (typeof store !== "object" || store === null || typeof store.get !== "function" || typeof store.create !== "function" || typeof store.update !== "function")) {
+    throw new ConfigurationError(`${adapter}: options.tasks.store must implement create, get and update (MCPTaskStore).`);
+  }
+  const inFlight = new Set<Promise<void>>();
+  return {
+    store: store ?? createInMemoryTaskStore(),
+    pollIntervalMs: pollIntervalMs as number,
+    retentionMs: retentionMs as number,
+    running: new Map(),
+    track: (work) => {
+      const settled = work.catch(() => undefined).finally(() => inFlight.delete(settled));
+      inFlight.add(settled);
+    },
+    settled: async () => {
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
+  };
+}

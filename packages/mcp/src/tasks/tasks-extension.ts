@@ -1,0 +1,199 @@
+// The one SDK-facing module of MCP Tasks (SEP-2663, issue 47): how a 2026-07-28 `tools/call` answers with a task,
+// and the `tasks/get`, `tasks/update` and `tasks/cancel` handlers. Everything else in this folder is SDK-free.
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired, ProtocolError, ProtocolErrorCode, Server, type ServerContext } from "@modelcontextprotocol/server";
+import type { ExecutionResult } from "@orpc-agent/core";
+import { callTool, type ToolCall } from "../catalog/call-tool.js";
+import { toCallToolResult } from "../catalog/call-tool-result.js";
+import { CONCEALED_ENVELOPE, toEnvelope } from "../catalog/envelope.js";
+import type { MCPIdentity } from "../catalog/governance-options.js";
+import type { PreparedMCPServer } from "../catalog/prepare.js";
+import { principalKey } from "../catalog/principal-key.js";
+import type { McpCallToolResult } from "../catalog/wire-types.js";
+import { declaresUrl } from "../compat/legacy-capabilities.js";
+import { newTaskId } from "./task-id.js";
+import { answerTask, cancelTask, pollTask, type TaskRuntime } from "./task-runner.js";
+import type { MCPTaskRecord } from "./task-store.js";
+
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/** The key of the approval's URL elicitation in a task's `inputRequests`: asked once per task, never reused. */
+export const TASK_APPROVAL_INPUT_KEY = "approval";
+
+type Capabilities = { extensions?: Record<string, unknown>; elicitation?: { url?: unknown } } | undefined;
+
+/** The client capabilities a 2026-07-28 request declares in its `_meta`. */
+export function requestCapabilities(ctx: ServerContext): Capabilities {
+  return (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as Capabilities;
+}
+
+/** Whether this request declared the tasks extension: only then may its `tools/call` answer with a task. */
+export function declaresTasks(capabilities: Capabilities): boolean {
+  const extension = capabilities?.extensions?.[TASKS_EXTENSION];
+  return typeof extension === "object" && extension !== null;
+}
+
+/** A `CreateTaskResult` on its way out of the `tools/call` handler (thrown, see {@link TaskAnsweringServer}). */
+class TaskAnswer {
+  constructor(readonly result: Record<string, unknown>) {}
+}
+
+/**
+ * The SDK's `Server`, letting a `tools/call` answer with a task. SDK 2.4 validates every `tools/call` result as a
+ * `CallToolResult` and knows no SEP-2663 results yet; the handler throws the task past that check and this
+ * subclass hook (`_wrapHandler`, the SDK's documented extension point) returns it. The SDK still stamps and sends
+ * it (`resultType: "task"` passes, as `tools/call` results may carry other result types on 2026-07-28).
+ */
+export class TaskAnsweringServer extends Server {
+  protected override _wrapHandler(method: string, handler: Parameters<Server["_wrapHandler"]>[1]): ReturnType<Server["_wrapHandler"]> {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== "tools/call") return wrapped;
+    return async (request, ctx) => {
+      try {
+        return await wrapped(request, ctx);
+      } catch (error) {
+        if (error instanceof TaskAnswer) return error.result as never;
+        throw error;
+      }
+    };
+  }
+}
+
+/** The server capability that advertises the extension (`server/discover`). */
+export const TASKS_SERVER_CAPABILITY = { extensions: { [TASKS_EXTENSION]: {} } } as const;
+
+/**
+ * `tools/call` for a client that declared the extension. The call runs as always; a call that suspends for
+ * approval becomes a task, durably stored before it is answered (SEP-2663): `input_required` with the approval's URL
+ * elicitation when the app has `approvals.url` and the client declared URL elicitation, else `working`. Any other
+ * outcome is the usual result, byte for byte.
+ */
+export async function callToolAsTask<TContext>(
+  prepared: PreparedMCPServer<TContext>,
+  tasks: TaskRuntime,
+  identity: MCPIdentity<TContext>,
+  call: ToolCall,
+  capabilities: Capabilities,
+): Promise<McpCallToolResult> {
+  const target = prepared.catalog.resolve(call.name);
+  if (target.kind !== "invoke") return callTool(prepared.runtime, prepared.catalog, prepared.guidance, identity, call);
+  let result: ExecutionResult;
+  try {
+    result = await prepared.runtime.invoke(target.id, call.arguments ?? {}, {
+      actor: identity.actor,
+      context: identity.context,
+      surface: "mcp",
+      signal: call.signal,
+      ...call.progress,
+    });
+  } catch {
+    return toCallToolResult(CONCEALED_ENVELOPE);
+  }
+  const envelope = toEnvelope(result, prepared.guidance);
+  if (result.status !== "approval-required" || envelope.status !== "approval-required") return toCallToolResult(envelope);
+  const now = Date.now();
+  const approvalExpiry = new Date(result.approval.expiresAt).getTime();
+  const url = envelope.url !== undefined && declaresUrl(capabilities) ? envelope.url : undefined;
+  const message = `${envelope.message} An authorized person decides it in the application; this task continues on its own once it is approved.`;
+  const record: MCPTaskRecord = {
+    taskId: newTaskId(),
+    principal: principalKey(identity.actor),
+    capabilityId: target.id,
+    approvalId: result.approval.id,
+    phase: "awaiting",
+    status: url === undefined ? "working" : "input_required",
+    statusMessage: message,
+    ...(url !== undefined && { inputRequests: { [TASK_APPROVAL_INPUT_KEY]: inputRequired.elicitUrl({ message, url }) } }),
+    createdAt: now,
+    lastUpdatedAt: now,
+    expiresAt: (Number.isFinite(approvalExpiry) ? Math.max(approvalExpiry, now) : now) + tasks.retentionMs,
+    version: 1,
+  };
+  // Stored before it is answered: a `tasks/get` for the id resolves as soon as the client has it (SEP-2663).
+  await tasks.store.create(record);
+  throw new TaskAnswer({ resultType: "task", ...wireTask(record, tasks) });
+}
+
+/** Registers the three task methods. Each answers only the principal that created the task (SI-8). */
+export function registerTaskHandlers<TContext>(
+  server: Server,
+  prepared: PreparedMCPServer<TContext>,
+  tasks: TaskRuntime,
+  identityOf: (ctx: ServerContext) => Promise<MCPIdentity<TContext>>,
+): void {
+  const found = async (taskId: string, ctx: ServerContext) => {
+    if (!declaresTasks(requestCapabilities(ctx))) {
+      throw new ProtocolError(ProtocolErrorCode.MissingRequiredClientCapability, "Missing required client capability", {
+        requiredCapabilities: TASKS_SERVER_CAPABILITY,
+      });
+    }
+    const identity = await identityOf(ctx);
+    const record = await tasks.store.get(principalKey(identity.actor), taskId, Date.now());
+    // Unknown, expired and another principal's task: one answer (SI-8).
+    if (record === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
+    return { identity, record };
+  };
+  server.setRequestHandler("tasks/get", { params: TASK_ID_PARAMS }, async (params, ctx) => {
+    const { identity, record } = await found(params.taskId, ctx);
+    return wireTask(await pollTask(prepared, tasks, identity, record), tasks);
+  });
+  server.setRequestHandler("tasks/update", { params: TASK_UPDATE_PARAMS }, async (params, ctx) => {
+    const { record } = await found(params.taskId, ctx);
+    // The SDK lifts a request's `inputResponses` (MRTR vocabulary) out of `params` into the context.
+    const inputResponses = ctx.mcpReq.inputResponses ?? params.inputResponses;
+    if (typeof inputResponses !== "object" || inputResponses === null || Array.isArray(inputResponses)) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid params for tasks/update: expected inputResponses, an object.");
+    }
+    await answerTask(tasks, record, inputResponses as Record<string, unknown>);
+    return {};
+  });
+  server.setRequestHandler("tasks/cancel", { params: TASK_ID_PARAMS }, async (params, ctx) => {
+    const { record } = await found(params.taskId, ctx);
+    await cancelTask(tasks, record);
+    return {};
+  });
+}
+
+/** A task on the wire (SEP-2663 `DetailedTask`): the status's own payload inlined. */
+export function wireTask(record: MCPTaskRecord, tasks: TaskRuntime): Record<string, unknown> {
+  return {
+    taskId: record.taskId,
+    status: record.status,
+    ...(record.statusMessage !== undefined && { statusMessage: record.statusMessage }),
+    createdAt: new Date(record.createdAt).toISOString(),
+    lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
+    ttlMs: Math.max(0, record.expiresAt - record.createdAt),
+    pollIntervalMs: tasks.pollIntervalMs,
+    ...(record.status === "input_required" && { inputRequests: record.inputRequests ?? {} }),
+    ...(record.status === "completed" && { result: record.result ?? {} }),
+  };
+}
+
+// Hand-written Standard Schema validators: the package does not depend on a schema library.
+type Issue = { message: string; path?: string[] };
+function standardSchema<T>(validate: (value: unknown) => T | Issue[]) {
+  return {
+    "~standard": {
+      version: 1 as const,
+      vendor: "orpc-agent",
+      validate: (value: unknown) => {
+        const out = validate(value);
+        return Array.isArray(out) ? { issues: out } : { value: out };
+      },
+      types: undefined as unknown as { input: unknown; output: T },
+    },
+  };
+}
+const MAX_TASK_ID_CHARS = 256;
+function readTaskId(value: unknown): string | Issue[] {
+  const taskId = (value as { taskId?: unknown } | null)?.taskId;
+  return typeof taskId === "string" && taskId.length > 0 && taskId.length <= MAX_TASK_ID_CHARS ? taskId : [{ message: "Expected taskId, a string.", path: ["taskId"] }];
+}
+const TASK_ID_PARAMS = standardSchema((value) => {
+  const taskId = readTaskId(value);
+  return typeof taskId === "string" ? { taskId } : taskId;
+});
+const TASK_UPDATE_PARAMS = standardSchema((value) => {
+  const taskId = readTaskId(value);
+  if (typeof taskId !== "string") return taskId;
+  return { taskId, inputResponses: (value as { inputResponses?: unknown }).inputResponses };
+});
