@@ -73,6 +73,7 @@ export default defineConfig({
           { text: "The acting agent", link: "/guides/acting-agent" },
           { text: "Human approval", link: "/guides/approvals" },
           { text: "Quorum approvals", link: "/guides/quorum-approvals" },
+          { text: "Standing grants", link: "/guides/standing-grants" },
           { text: "Tamper-evident approvals", link: "/guides/tamper-evident-approvals" },
           { text: "Approvals in a chat UI", link: "/guides/approvals-in-a-chat-ui" },
           { text: "Approvals over MCP", link: "/guides/mcp-approvals" },
