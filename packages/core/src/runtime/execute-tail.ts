@@ -134,7 +134,7 @@ function runProcedure(exec: Execution, tail: ExecutionTail, approval: ExecutionT
       return decide(e, outcome);
     };
   }
-  const settled = executeWithRetry(exec, tail.callInput, tail.context, agent, tail.signal, finish, plan.streaming ? tail.onEvent : undefined);
+  const settled = executeWithRetry(exec, tail.callInput, tail.context, agent, tail.signal, finish, plan.streaming ? tail.onEvent : undefined, progress);
   if (progress !== undefined) settled.then(undefined, progress.close.bind(progress));
   // A single attempt resolves with what the guarded finish returns; only the retry loop can still reject.
   return plan.maxAttempts <= 0 ? settled : guard(exec, tail, settled);

@@ -5,6 +5,7 @@ import { emit, type Execution } from "../execution.js";
 import type { CapabilityPlan } from "../plan.js";
 import { buildCallContext } from "./call-context.js";
 import { runAttempt, type AttemptFinish, type AttemptOutcome } from "./attempt.js";
+import type { ProgressChannel } from "./progress.js";
 import { runStreamAttempt, type EventSink } from "./stream.js";
 
 /**
@@ -22,12 +23,26 @@ export function executeWithRetry<T>(
   signal: AbortSignal | undefined,
   finish: AttemptFinish<T>,
   onEvent?: EventSink,
+  progress?: ProgressChannel,
 ): Promise<T> {
   const plan = exec.plan!;
-  const callContext = buildCallContext(context, agent);
   // A plan that can never retry runs its one attempt with no loop frame held while it is in flight (issue 28).
-  if (plan.maxAttempts <= 0) return oneAttempt(exec, plan, input, callContext, signal, finish, onEvent);
-  return retrying(exec, plan, input, callContext, signal, onEvent).then((outcome) => finish(exec, outcome));
+  if (plan.maxAttempts <= 0) return oneAttempt(exec, plan, input, buildCallContext(context, agent), signal, finish, onEvent);
+  const contextFor = progress === undefined ? constantContext(buildCallContext(context, agent)) : attemptAgents(agent, progress, context);
+  return retrying(exec, plan, input, contextFor, signal, onEvent, progress).then((outcome) => finish(exec, outcome));
+}
+
+function constantContext(callContext: Record<string, unknown>): () => Record<string, unknown> {
+  return () => callContext;
+}
+
+/**
+ * With progress asked and retries possible, each attempt gets its own `ctx.agent` whose `reportProgress` goes quiet
+ * when that attempt ends: a handler that outlives its attempt cannot report into the retry (SI-12). The copy reads
+ * the idempotency key once, so every attempt still sees one key.
+ */
+function attemptAgents(agent: AgentInvocationInfo, progress: ProgressChannel, context: unknown): () => Record<string, unknown> {
+  return () => buildCallContext(context, { ...agent, reportProgress: progress.attemptReport() });
 }
 
 function oneAttempt<T>(
@@ -60,13 +75,16 @@ async function retrying(
   exec: Execution,
   plan: CapabilityPlan,
   input: unknown,
-  callContext: Record<string, unknown>,
+  contextFor: () => Record<string, unknown>,
   signal: AbortSignal | undefined,
   onEvent: EventSink | undefined,
+  progress: ProgressChannel | undefined,
 ): Promise<AttemptOutcome> {
   for (;;) {
-    const outcome = await oneAttempt(exec, plan, input, callContext, signal, asOutcome, onEvent);
+    const outcome = await oneAttempt(exec, plan, input, contextFor(), signal, asOutcome, onEvent);
     if (outcome.ok) return outcome;
+    // The attempt is over: whatever its handler still reports goes nowhere (the channel closes on the last one).
+    progress?.endAttempt();
     const error = outcome.error;
     // A stream that delivered an event is never run again: the caller has seen part of it.
     if ((outcome.events ?? 0) > 0 || !shouldRetry(plan, exec.attempts, error)) return outcome;

@@ -21,6 +21,8 @@ export class ProgressChannel {
   private openAt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined = undefined;
   private closed = false;
+  /** The attempt whose `attemptReport` may still report (retried executions only). */
+  private attempt = 0;
 
   constructor(
     private readonly deliver: (update: ProgressUpdate) => void,
@@ -40,6 +42,23 @@ export class ProgressChannel {
     const kept = this.kept;
     this.kept = undefined;
     if (kept !== undefined) this.send(kept, 0);
+  }
+
+  /**
+   * A retried execution's per-attempt `reportProgress`: it reports only until {@link endAttempt} (or the next
+   * `attemptReport`), so a handler that outlives its attempt (it ignored its abort) reports nothing once the runtime
+   * has moved on, and cannot raise the floor under the live attempt's progress (SI-12).
+   */
+  attemptReport(): (update: ProgressUpdate) => void {
+    const attempt = ++this.attempt;
+    return (update) => {
+      if (attempt === this.attempt) this.accept(update);
+    };
+  }
+
+  /** The current attempt ended: its `attemptReport` function goes quiet. */
+  endAttempt(): void {
+    this.attempt++;
   }
 
   /** The window ended: the latest update kept goes out. */
