@@ -6,3 +6,5 @@ export type { MCPAuthentication, MCPHandlerOptions } from "./http/handler-option
 export type { MCPOptions, MCPRequestAuth, MCPTraceCarrier } from "./server/options.js";
 export { serveMCPStdio, type MCPStdioOptions } from "./stdio/serve-stdio.js";
 export type { MCPGovernanceOptions, MCPIdentity } from "./catalog/governance-options.js";
+export type { MCPTasksOption } from "./tasks/tasks-config.js";
+export { createInMemoryTaskStore, type MCPTaskRecord, type MCPTaskStatus, type MCPTaskPhase, type MCPTaskStore, type TaskStoreLimits } from "./tasks/task-store.js";

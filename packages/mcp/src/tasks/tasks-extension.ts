@@ -183,10 +183,10 @@ function standardSchema<T>(validate: (value: unknown) => T | Issue[]) {
     },
   };
 }
-const MAX_TASK_ID_CHARS = 256;
+// Any string is looked up, so every id that is not the caller's own answers "not found", whatever its shape (SI-8).
 function readTaskId(value: unknown): string | Issue[] {
   const taskId = (value as { taskId?: unknown } | null)?.taskId;
-  return typeof taskId === "string" && taskId.length > 0 && taskId.length <= MAX_TASK_ID_CHARS ? taskId : [{ message: "Expected taskId, a string.", path: ["taskId"] }];
+  return typeof taskId === "string" ? taskId : [{ message: "Expected taskId, a string.", path: ["taskId"] }];
 }
 const TASK_ID_PARAMS = standardSchema((value) => {
   const taskId = readTaskId(value);

@@ -6,7 +6,9 @@ import { ap } from "../support/orpc.js";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from "@modelcontextprotocol/client";
 import { createTaskSessionFromClient, type ApplicationInputRequest, type RawClientDispatch, type TaskEnabledSession } from "@modelcontextprotocol/ext-tasks/client";
 import type { MCPHandlerOptions } from "../../src/http/handler-options.js";
-import { serveWithElicitation, type ApprovalsApp } from "../approvals/approvals-app.js";
+import { elicitationOptions, type ApprovalsApp } from "../approvals/approvals-app.js";
+import { createMCPHandler } from "../../src/http/create-handler.js";
+import { listenModern } from "../support/handler.js";
 import { closeAfterTest } from "../support/cleanup.js";
 
 export type TasksApp = ApprovalsApp & {
@@ -77,8 +79,10 @@ const PROTOCOL = "2026-07-28";
 const CLIENT_INFO = { name: "tasks-test", version: "1.0.0" };
 
 /** The approvals app, served with tasks polled every few milliseconds (tests do not wait the default 2 s). */
-export async function serveTasks<A extends ApprovalsApp>(app: A = createTasksApp() as unknown as A, overrides: Partial<MCPHandlerOptions> = {}) {
-  const served = await serveWithElicitation(app, { tasks: { pollIntervalMs: 5 }, ...overrides });
+export async function serveTasks<A extends ApprovalsApp>(app: A = createTasksApp() as unknown as A, overrides: Partial<MCPHandlerOptions> | ((url: URL) => Partial<MCPHandlerOptions>) = {}) {
+  const served = await listenModern((url) =>
+    createMCPHandler(app.runtime, elicitationOptions(url, { tasks: { pollIntervalMs: 5 }, ...(typeof overrides === "function" ? overrides(url) : overrides) })),
+  );
   return { app, ...served };
 }
 
