@@ -30,6 +30,7 @@ function fixtureRuntime(fixture: ConformanceFixture) {
     governance: runtime.governance,
     registry: runtime.registry,
     approvals: runtime.approvals,
+    grants: runtime.grants,
     describe: (surface, options) => runtime.describe(surface, options),
     invoke: (id, input, options) => track(runtime.invoke(id, input, options)),
     resume: (id, options) => track(runtime.resume(id, options)),

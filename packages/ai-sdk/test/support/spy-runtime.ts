@@ -15,6 +15,7 @@ export function spyRuntime<TContext>(
     governance: runtime.governance,
     registry: runtime.registry,
     approvals: runtime.approvals,
+    grants: runtime.grants,
     invoke(id, input, options) {
       invokes.push({ id, input, options });
       return (overrides.invoke ?? runtime.invoke)(id, input, options) as never;

@@ -6,10 +6,10 @@ import type { GrantCondition, GrantConditionOperator, GrantRequest, GrantScope }
 const OPERATORS: readonly GrantConditionOperator[] = ["eq", "in", "lt", "lte", "gt", "gte", "prefix"];
 const SCOPES: readonly GrantScope[] = ["conversation", "actor"];
 /** Enough for any grant a person can review; more is a mistake or an attempt to hide one condition among many. */
-export const MAX_GRANT_CONDITIONS = 32;
+const MAX_GRANT_CONDITIONS = 32;
 /** The largest `in` list, and the largest condition value in canonical JSON characters. */
-export const MAX_IN_VALUES = 256;
-export const MAX_CONDITION_CHARS = 8_192;
+const MAX_IN_VALUES = 256;
+const MAX_CONDITION_CHARS = 8_192;
 
 /**
  * The grant request read once, as JSON (what every store keeps and an approver is shown), and checked: `uses` a whole
