@@ -13,13 +13,20 @@ export type CallProgress = Pick<ExecutionOptions, "onProgress" | "onEvent">;
 export const EVENT_MESSAGE_MAX_LENGTH = 512;
 
 /**
- * A request's `_meta.progressToken` when it carries one MCP allows (a string, or an integer); otherwise the client did
- * not ask for progress and gets none.
+ * The longest string progress token that gets progress, in UTF-16 code units. Every notification repeats the token,
+ * and the SSE stream queues notifications without waiting for the client to read them, so an unbounded token would
+ * multiply into the server's memory once per event (SI-12); real tokens are ids and counters.
+ */
+export const PROGRESS_TOKEN_MAX_LENGTH = 1_024;
+
+/**
+ * A request's `_meta.progressToken` when it carries one MCP allows (a string of at most
+ * {@link PROGRESS_TOKEN_MAX_LENGTH}, or an integer); otherwise the client did not ask for progress and gets none.
  */
 export function progressTokenOf(meta: unknown): string | number | undefined {
   if (typeof meta !== "object" || meta === null) return undefined;
   const token: unknown = (meta as { progressToken?: unknown }).progressToken;
-  if (typeof token === "string" || (typeof token === "number" && Number.isSafeInteger(token))) return token;
+  if ((typeof token === "string" && token.length <= PROGRESS_TOKEN_MAX_LENGTH) || (typeof token === "number" && Number.isSafeInteger(token))) return token;
   return undefined;
 }
 
