@@ -67,6 +67,8 @@ function detailLines(capability: CapabilityEntry): string[] {
   }
   if (capability.approval?.type !== undefined) facts.push(`approval type ${capability.approval.type}`);
   if (capability.approval?.quorum !== undefined) facts.push(`${capability.approval.quorum} approvers`);
+  const grants = capability.approval?.grants;
+  if (grants !== undefined) facts.push(`grants ≤${grants.maxUses} uses, ≤${grants.maxTtlMs}ms, ${grants.scopes.join("/")}`);
   if (capability.idempotent) facts.push("idempotent");
   if (capability.retry !== undefined) facts.push(`retry ×${capability.retry.maxAttempts}`);
   if (capability.timeoutMs !== undefined) facts.push(`timeout ${capability.timeoutMs}ms`);

@@ -69,6 +69,7 @@ function readCapability(value: unknown, where: string, problem: Problem): Capabi
     need(value.approval.type === undefined || typeof value.approval.type === "string", "approval.type");
     need(value.approval.expiresInMs === undefined || isNumber(value.approval.expiresInMs), "approval.expiresInMs");
     need(value.approval.quorum === undefined || (Number.isSafeInteger(value.approval.quorum) && (value.approval.quorum as number) >= 1), "approval.quorum");
+    need(value.approval.grants === undefined || isGrantCaps(value.approval.grants), "approval.grants");
   }
   need(typeof value.idempotent === "boolean", "idempotent");
   need(
@@ -126,6 +127,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function isStringList(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+
+// The caps as core accepts them (docs/guides/standing-grants.md): a baseline cannot record caps no runtime would take.
+function isGrantCaps(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const { maxUses, maxTtlMs, scopes } = value;
+  return (
+    Number.isSafeInteger(maxUses) && (maxUses as number) >= 1 &&
+    isNumber(maxTtlMs) && maxTtlMs > 0 &&
+    isStringList(scopes) && scopes.length > 0 && new Set(scopes).size === scopes.length &&
+    scopes.every((scope) => scope === "actor" || scope === "conversation")
+  );
 }
 
 function isNumber(value: unknown): value is number {

@@ -26,7 +26,10 @@ const CAPABILITY_KEYS: readonly (keyof CapabilityEntry)[] = [
 function orderedCapability(entry: CapabilityEntry): CapabilityEntry {
   const out = pick(entry, CAPABILITY_KEYS);
   if (entry.toolNames !== undefined) out.toolNames = pick(entry.toolNames, ["aiSdk", "mcp"]);
-  if (entry.approval !== undefined) out.approval = pick(entry.approval, ["required", "type", "expiresInMs", "quorum"]);
+  if (entry.approval !== undefined) {
+    out.approval = pick(entry.approval, ["required", "type", "expiresInMs", "quorum", "grants"]);
+    if (entry.approval.grants !== undefined) out.approval.grants = pick(entry.approval.grants, ["maxUses", "maxTtlMs", "scopes"]);
+  }
   if (entry.retry !== undefined) out.retry = pick(entry.retry, ["maxAttempts", "backoffMs", "retryOn"]);
   if (entry.redact !== undefined) out.redact = pick(entry.redact, ["output", "approvalInput"]);
   return out;

@@ -95,6 +95,7 @@ function approvalChanges(before: CapabilityEntry, after: CapabilityEntry, add: A
   if (quorumWas !== quorumNow && wasRequired === isRequired) {
     add(quorumNow < quorumWas ? "widening" : "narrowing", "approval.quorum", `approval quorum ${quorumWas} → ${quorumNow}`);
   }
+  grantChanges(before.approval?.grants, after.approval?.grants, add);
   const was = before.approval?.expiresInMs;
   const now = after.approval?.expiresInMs;
   if (was === now) return;
@@ -103,6 +104,36 @@ function approvalChanges(before: CapabilityEntry, after: CapabilityEntry, add: A
   // (docs/architecture/spec/cli.md#cli-7-1), and so is any change while approval is not required on both sides (decided in this package).
   if (bothRequired && was !== undefined && now !== undefined) add(now > was ? "widening" : "narrowing", "approval.expiresInMs", message);
   else add("neutral", "approval.expiresInMs", message);
+}
+
+type GrantCapsEntry = NonNullable<NonNullable<CapabilityEntry["approval"]>["grants"]>;
+
+// Grant caps bound what one decision can authorize (SI-13), whether or not approval is required on either side
+// (policies may demand the approvals a grant covers), so they are judged on their own.
+function grantChanges(before: GrantCapsEntry | undefined, after: GrantCapsEntry | undefined, add: Add): void {
+  if (before === undefined && after === undefined) return;
+  if (before === undefined) {
+    add("widening", "approval.grants", `standing grants now allowed: ${grantCapsLabel(after!)}`);
+    return;
+  }
+  if (after === undefined) {
+    add("narrowing", "approval.grants", "standing grants no longer allowed");
+    return;
+  }
+  if (before.maxUses !== after.maxUses) {
+    add(after.maxUses > before.maxUses ? "widening" : "narrowing", "approval.grants", `grant maxUses ${before.maxUses} → ${after.maxUses}`);
+  }
+  if (before.maxTtlMs !== after.maxTtlMs) {
+    add(after.maxTtlMs > before.maxTtlMs ? "widening" : "narrowing", "approval.grants", `grant maxTtlMs ${before.maxTtlMs}ms → ${after.maxTtlMs}ms`);
+  }
+  const added = after.scopes.filter((scope) => !before.scopes.includes(scope));
+  const removed = before.scopes.filter((scope) => !after.scopes.includes(scope));
+  if (added.length > 0) add("widening", "approval.grants", `grant scope now allowed: ${added.join(", ")}`);
+  if (removed.length > 0) add("narrowing", "approval.grants", `grant scope no longer allowed: ${removed.join(", ")}`);
+}
+
+function grantCapsLabel(caps: GrantCapsEntry): string {
+  return `maxUses ${caps.maxUses}, maxTtlMs ${caps.maxTtlMs}ms, scopes ${caps.scopes.join(", ")}`;
 }
 
 function retryChanges(before: CapabilityEntry, after: CapabilityEntry, add: Add): void {

@@ -63,6 +63,11 @@ function approvalEntry(approval: NonNullable<AgentCapability["meta"]["approval"]
     ...(approval.expiresInMs !== undefined ? { expiresInMs: approval.expiresInMs } : {}),
     // A quorum of 1 is the default and is left out, so snapshots of single-approver capabilities do not change.
     ...(approval.quorum !== undefined && approval.quorum > 1 ? { quorum: approval.quorum } : {}),
+    // Absent when undeclared, so snapshots of capabilities without grants do not change. Scopes are sorted: their
+    // declaration order allows nothing more.
+    ...(approval.grants !== undefined
+      ? { grants: { maxUses: approval.grants.maxUses, maxTtlMs: approval.grants.maxTtlMs, scopes: sortedByCodeUnit(approval.grants.scopes) } }
+      : {}),
   };
 }
 

@@ -24,8 +24,17 @@ export type CapabilityEntry = {
   expose: ExposureSurface[];
   toolNames?: { aiSdk?: string; mcp?: string };
   discovery: "discoverable" | "contextual";
-  /** `quorum`: distinct approvers needed, present only above 1 (docs/guides/quorum-approvals.md). */
-  approval?: { required: boolean; type?: string; expiresInMs?: number; quorum?: number };
+  /**
+   * `quorum`: distinct approvers needed, present only above 1 (docs/guides/quorum-approvals.md). `grants`: the
+   * standing-grant caps, present only when declared, scopes sorted (docs/guides/standing-grants.md, SI-13).
+   */
+  approval?: {
+    required: boolean;
+    type?: string;
+    expiresInMs?: number;
+    quorum?: number;
+    grants?: { maxUses: number; maxTtlMs: number; scopes: ("actor" | "conversation")[] };
+  };
   idempotent: boolean;
   retry?: { maxAttempts: number; backoffMs?: number; retryOn: boolean };
   timeoutMs?: number;
