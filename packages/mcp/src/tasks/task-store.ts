@@ -40,11 +40,15 @@ export type MCPTaskRecord = {
  * `expectedVersion`, and returns whether it did.
  */
 export interface MCPTaskStore {
+  /** Stores a new task; resolves once a `get` for it would find it (SEP-2663: durably created before answered). */
   create(record: MCPTaskRecord): Promise<void>;
+  /** The principal's task, or `undefined` when unknown, another principal's, or expired at `now` (epoch ms). */
   get(principal: string, taskId: string, now: number): Promise<MCPTaskRecord | undefined>;
+  /** Writes `next` (stored with version `expectedVersion + 1`) only if the stored version is `expectedVersion`. */
   update(principal: string, taskId: string, expectedVersion: number, next: MCPTaskRecord): Promise<boolean>;
 }
 
+/** The in-memory store's bounds: tasks per principal, and tasks in all. */
 export type TaskStoreLimits = { perPrincipal: number; total: number };
 
 /** How many tasks one principal, and the whole process, keep in memory by default. */

@@ -5,6 +5,7 @@ import { resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { approvalIdOf, approve, reject } from "../approvals/approvals-app.js";
 import { closeEverythingAfterEachTest } from "../support/cleanup.js";
+import { createInMemoryTaskStore } from "../../src/tasks/task-store.js";
 import { connectTasks, createTasksApp, pollUntil, raw, REFUND_ARGS, serveTasks, startTask, TASKS_EXTENSION } from "./tasks-app.js";
 
 closeEverythingAfterEachTest();
@@ -151,5 +152,20 @@ describe("MCP Tasks, raw 2026-07-28 requests", () => {
     const call = await raw(url, "tok-dana", "tools/call", { name: "payments_refund", arguments: REFUND_ARGS });
     expect(call.result).toMatchObject({ resultType: "input_required", requestState: expect.any(String) });
     expect((await raw(url, "tok-dana", "tasks/get", { taskId: "task_x" })).error?.code).toBe(-32601);
+  });
+});
+
+describe("MCP Tasks across instances sharing a store", () => {
+  it("a task created on one instance is polled, resumed and completed through another after the first is closed (a restart, with a shared store)", async () => {
+    const app = createTasksApp();
+    const store = createInMemoryTaskStore();
+    const first = await serveTasks(app, { tasks: { store, pollIntervalMs: 5 } });
+    const { taskId, approvalId } = await startTask(first.url);
+    await first.handler.close();
+    const second = await serveTasks(app, { tasks: { store, pollIntervalMs: 5 } });
+    expect((await raw(second.url, "tok-dana", "tasks/get", { taskId })).result).toMatchObject({ status: "input_required" });
+    await approve(app, approvalId);
+    expect((await pollUntil(second.url, "tok-dana", taskId)).result).toMatchObject({ status: "completed", result: { structuredContent: { status: "ok" } } });
+    expect(app.executions).toHaveLength(1);
   });
 });
