@@ -92,7 +92,9 @@ async function retrying(
     try {
       await sleep(plan.backoffMs * 2 ** (exec.attempts - 1), signal);
     } catch {
-      return { ok: false, error: new CapabilityError({ code: "CANCELLED" }) };
+      // A stream's terminal event counts its events however it ends: here, none was delivered.
+      const cancelled = new CapabilityError({ code: "CANCELLED" });
+      return plan.streaming ? { ok: false, error: cancelled, events: 0 } : { ok: false, error: cancelled };
     }
   }
 }
