@@ -15,6 +15,8 @@ export type ToolBinding<TContext> = {
   context: TContext;
   signal?: AbortSignal;
   correlationId?: string;
+  /** The conversation of every call (SI-13): from the host, never from the model. */
+  conversationId?: string;
   /** Sees every runtime result with the SDK's call id, for the UI layer (`governChat`); never changes the result. */
   observe?: (toolCallId: string, result: ExecutionResult) => void;
   /**
@@ -82,6 +84,7 @@ async function invokeOnce<TContext>(
   const options: ExecutionOptions<TContext> = { actor: binding.actor, context: binding.context, surface: "aiSdk" };
   if (signal !== undefined) options.signal = signal;
   if (binding.correlationId !== undefined) options.correlationId = binding.correlationId;
+  if (binding.conversationId !== undefined) options.conversationId = binding.conversationId;
   if (onEvent !== undefined) options.onEvent = onEvent;
   const progress = binding.progress;
   if (progress !== undefined && toolCallId !== undefined) options.onProgress = (update) => progress(toolCallId, update);

@@ -13,3 +13,4 @@ export type { GovernedApprovalChunk, GovernedApprovalData, GovernedApprovalState
 export { TOOL_PROGRESS_PART_TYPE } from "./ui/progress-part.js";
 export type { ToolProgressChunk, ToolProgressData } from "./ui/progress-part.js";
 export type { AnsweredConversation, ConfirmationAnswer, ConfirmationOutcome } from "./ui/answer-confirmations.js";
+export type { ConversationGrantOffer } from "./ui/grant-offer.js";

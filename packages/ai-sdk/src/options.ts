@@ -29,6 +29,12 @@ export type AISDKToolsOptions<TContext = unknown> = {
   signal?: AbortSignal;
   /** Forwarded to every invoke. */
   correlationId?: string;
+  /**
+   * The conversation every call belongs to, forwarded to every invoke as `conversationId`: a conversation-scoped
+   * standing grant covers only calls carrying the same id (SI-13, docs/guides/standing-grants.md). The chat's id as
+   * the server knows it (the chat it loaded for this session), never an id taken from model output.
+   */
+  conversationId?: string;
 };
 
 // Programmer errors surface at build as TypeErrors; nothing here ever reaches a model.
@@ -53,5 +59,8 @@ export function assertToolsOptions(options: AISDKToolsOptions<unknown>): void {
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new ConfigurationError("toAISDKTools: options.signal must be an AbortSignal when given.");
   if (options.correlationId !== undefined && (typeof options.correlationId !== "string" || options.correlationId.length === 0)) {
     throw new ConfigurationError("toAISDKTools: options.correlationId must be a non-empty string when given.");
+  }
+  if (options.conversationId !== undefined && (typeof options.conversationId !== "string" || options.conversationId.length === 0)) {
+    throw new ConfigurationError("toAISDKTools: options.conversationId must be a non-empty string when given: the chat's id as the server knows it.");
   }
 }

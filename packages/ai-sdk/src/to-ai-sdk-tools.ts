@@ -71,6 +71,7 @@ export async function toLocalAISDKTools<TContext>(
   const binding: ToolBinding<TContext> = { runtime, actor, context };
   if (options.signal !== undefined) binding.signal = options.signal;
   if (options.correlationId !== undefined) binding.correlationId = options.correlationId;
+  if (options.conversationId !== undefined) binding.conversationId = options.conversationId;
   if (ui.observe !== undefined) binding.observe = ui.observe;
   if (ui.progress !== undefined) binding.progress = ui.progress;
 

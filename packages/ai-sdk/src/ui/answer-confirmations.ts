@@ -1,11 +1,12 @@
 import type { UIMessageChunk } from "ai";
-import { CapabilityError, type Actor, type AgentRuntime, type ApprovalRecord } from "@orpc-agent/core";
+import { CapabilityError, type Actor, type AgentRuntime, type ApprovalRecord, type GrantRequest } from "@orpc-agent/core";
 import { matchesRequester, toModelError } from "@orpc-agent/core/adapter";
 import { concealedResult, toToolResult } from "../result.js";
 import type { AISDKToolResult } from "../types.js";
-import { namedApprovalId, wellFormedAnswer, type ConfirmationAnswer, type ReceivedAnswer } from "./answer-shape.js";
+import { namedApprovalId, wellFormedAnswer, withCompanion, type ConfirmationAnswer, type ReceivedAnswer } from "./answer-shape.js";
 import { approvalChunk, outcomeData, type GovernedApprovalChunk } from "./approval-part.js";
 import { completeDenial } from "./denial.js";
+import type { ConversationGrantOffer } from "./grant-offer.js";
 import { sameJson } from "./same-json.js";
 
 export type { ConfirmationAnswer } from "./answer-shape.js";
@@ -22,6 +23,8 @@ export type ConfirmationOutcome = {
   toolCallId?: string;
   outcome: "executed" | "failed" | "rejected" | "refused";
   result: AISDKToolResult;
+  /** The standing grant issued with this answer ("allow for this conversation", SI-13), when one was. */
+  grantId?: string;
 };
 
 export type AnsweredConversation<M> = {
@@ -42,6 +45,10 @@ export type ConfirmationBinding<TContext> = {
   toolNameOf(capabilityId: string): string | undefined;
   /** This build's tool names: parts of other tools (the app's own) are left alone. */
   toolNames: ReadonlySet<string>;
+  /** The chat's conversation id, from the server (`options.conversationId`): the only conversation a grant may name. */
+  conversationId?: string;
+  /** The card's "allow for this conversation" offer for a capability, computed on the server; `undefined`: none. */
+  grantOffer(capabilityId: string): ConversationGrantOffer | undefined;
 };
 
 /** What the browser sees for a refused answer; deliberately says nothing about why (forged, replayed, other input). */
@@ -91,13 +98,22 @@ export async function answerConfirmations<M extends Message, TContext>(
         continue;
       }
       const approvalId = namedApprovalId(received);
-      if (received.from === "app") used.add(approvalId);
+      // ai 6, 7: the app's answer beside the SDK's part carries the card's grant choice; the two must agree.
+      const companion = received.from === "part" && explicit.has(approvalId) ? { value: explicit.get(approvalId) } : undefined;
+      if (received.from === "app" || companion !== undefined) used.add(approvalId);
       // A part without a string call id names no call: its answer is refused, and the part still settled.
       const toolCallId = typeof part.toolCallId === "string" ? part.toolCallId : undefined;
-      const answer = toolCallId === undefined ? undefined : wellFormedAnswer(received);
+      let answer = toolCallId === undefined ? undefined : wellFormedAnswer(received);
+      if (companion !== undefined) answer = withCompanion(answer, companion.value);
       const outcome = answer === undefined ? refusedDecision() : await decideAnswer(binding, answer, { toolName, input: part.input });
       settle(part, outcome);
-      outcomes.push({ approvalId, ...(toolCallId === undefined ? {} : { toolCallId }), outcome: outcome.status as ConfirmationOutcome["outcome"], result: outcome.result });
+      outcomes.push({
+        approvalId,
+        ...(toolCallId === undefined ? {} : { toolCallId }),
+        outcome: outcome.status as ConfirmationOutcome["outcome"],
+        result: outcome.result,
+        ...(outcome.grantId === undefined ? {} : { grantId: outcome.grantId }),
+      });
       if (m === lastIndex && toolCallId !== undefined) chunks.push(...settleChunks(toolCallId, part, approvalId, toolName, outcome));
     }
   }
@@ -133,7 +149,7 @@ function refusedResult(): AISDKToolResult {
   return { status: "error", error: toModelError(new CapabilityError({ code: "FORBIDDEN", stage: "approval", publicMessage: REFUSED_MESSAGE })) };
 }
 
-type Decided = { status: "executed" | "failed" | "rejected" | "refused" | "unanswered"; result: AISDKToolResult; reason?: string };
+type Decided = { status: "executed" | "failed" | "rejected" | "refused" | "unanswered"; result: AISDKToolResult; reason?: string; grantId?: string };
 
 function refusedDecision(): Decided {
   return { status: "refused", result: refusedResult() };
@@ -148,10 +164,21 @@ async function decideAnswer<TContext>(binding: ConfirmationBinding<TContext>, an
     return refused;
   }
   if (!answerable(binding, record, call)) return refused;
+  let grant: GrantRequest | undefined;
+  if (answer.grant !== undefined) {
+    // SI-13: the grant is the offer the server computes now, for the conversation the request came from, which must
+    // be this chat's; the browser chose only to take it. No offer, or a request of another conversation: refused.
+    const offer = record.conversationId !== undefined && record.conversationId === binding.conversationId ? binding.grantOffer(record.capabilityId) : undefined;
+    if (offer === undefined) return refused;
+    grant = { scope: offer.scope, uses: offer.uses, ttlMs: offer.ttlMs };
+  }
 
   const decision = { status: answer.approved ? "approved" : "rejected", approver: binding.actor } as const;
+  let grantId: string | undefined;
   try {
-    await binding.runtime.approvals.decide(record.id, typeof answer.reason === "string" ? { ...decision, comment: answer.reason } : decision);
+    const withComment = typeof answer.reason === "string" ? { ...decision, comment: answer.reason } : decision;
+    const decided = await binding.runtime.approvals.decide(record.id, grant === undefined ? withComment : { ...withComment, grant });
+    grantId = decided.grant?.id;
   } catch {
     // The runtime refused (self-approval not allowed for these types, expired, decided concurrently).
     return refused;
@@ -165,7 +192,9 @@ async function decideAnswer<TContext>(binding: ConfirmationBinding<TContext>, an
     const options = { context: binding.context, expectedActor: binding.actor, expectedSurface: "aiSdk" as const, ...(binding.signal ? { signal: binding.signal } : {}) };
     const result = await binding.runtime.resume(record.id, options);
     // Executed means the call completed; a resume that refused or failed says so, with its envelope.
-    return { status: result.status === "completed" ? "executed" : "failed", result: toToolResult(result) };
+    const done: Decided = { status: result.status === "completed" ? "executed" : "failed", result: toToolResult(result) };
+    if (grantId !== undefined) done.grantId = grantId;
+    return done;
   } catch {
     return { status: "failed", result: concealedResult() };
   }

@@ -1,6 +1,7 @@
 import type { ExecutionResult } from "@orpc-agent/core";
 import { toToolResult } from "../result.js";
 import type { AISDKToolResult } from "../types.js";
+import type { ConversationGrantOffer } from "./grant-offer.js";
 import type { ToolProgressData } from "./progress-part.js";
 
 /** The `data-*` name of the approval card: parts are `{ type: "data-agent-approval", id: approvalId, data }`. */
@@ -22,6 +23,11 @@ export type GovernedApprovalData = {
   message: string;
   /** The model-safe envelope of the outcome, once there is one. */
   result?: AISDKToolResult;
+  /**
+   * On a `confirmation-requested` card: the "allow for this conversation" choice, exactly the grant the server will
+   * issue when the requester takes it (answer with `grant: "conversation"`, SI-13). Absent: allow once only.
+   */
+  grant?: ConversationGrantOffer;
 };
 
 /** The card as a UI message chunk; the same `id` reconciles it in place (AI SDK UI data parts). */

@@ -8,6 +8,7 @@ import type { AISDKToolsOptions } from "../options.js";
 import type { AISDKToolSet } from "../types.js";
 import { answerConfirmations, type AnsweredConversation, type ConfirmationAnswer } from "./answer-confirmations.js";
 import { governUIMessageStream } from "./govern-ui-stream.js";
+import { conversationGrantOffer } from "./grant-offer.js";
 import { createProgressRelay } from "./progress-relay.js";
 import { ConfigurationError } from "@orpc-agent/core/adapter";
 
@@ -15,7 +16,9 @@ export type GovernedChatOptions<TContext = unknown> = AISDKToolsOptions<TContext
   /**
    * Opt-in: approval types the requester confirms in the chat. List exactly the runtime's
    * `approvals.requesterConfirmable`; a request demanding any other type stays a card someone decides in the app.
-   * Default none: no approval ever becomes an SDK approval request.
+   * Default none: no approval ever becomes an SDK approval request. With `conversationId`, a confirmation card of a
+   * capability whose `approval.grants` caps allow the `conversation` scope also offers "allow for this conversation":
+   * a standing grant of the caps' `maxUses` more calls for `maxTtlMs`, in this chat only (SI-13).
    */
   requesterConfirmable?: readonly string[];
 };
@@ -59,17 +62,25 @@ export async function governChat<TContext>(runtime: AgentRuntime<TContext>, opti
   }
   const { requesterConfirmable: _, ...toolOptions } = options;
   // Approvals this request's calls demanded, by the SDK call id: only these can become SDK approval requests.
-  const demanded = new Map<string, { approvalId: string; types: readonly string[] }>();
+  const demanded = new Map<string, { approvalId: string; capabilityId: string; types: readonly string[] }>();
   // This request's progress reports, for this request's UI streams only (SI-3).
   const progress = createProgressRelay();
   const tools = await toLocalAISDKTools(runtime, toolOptions, {
     observe(toolCallId, result) {
-      if (result.status === "approval-required") demanded.set(toolCallId, { approvalId: result.approval.id, types: [...result.approval.types] });
+      if (result.status === "approval-required") {
+        demanded.set(toolCallId, { approvalId: result.approval.id, capabilityId: result.approval.capabilityId, types: [...result.approval.types] });
+      }
     },
     progress: progress.report,
   });
   const names = toolNameMapFor(runtime.registry, options.toolNaming);
   const toolNames = new Set(Object.keys(tools));
+  // SI-13: "allow for this conversation" is offered only where the capability's caps allow it, in a chat with an id.
+  const grantOffer = (capabilityId: string) => conversationGrantOffer(runtime.registry, capabilityId, options.conversationId);
+  const isConfirmable = (toolCallId: string, approvalId: string) => {
+    const entry = demanded.get(toolCallId);
+    return entry !== undefined && entry.approvalId === approvalId && entry.types.length > 0 && entry.types.every((type) => confirmable.has(type));
+  };
 
   return {
     tools,
@@ -77,10 +88,8 @@ export async function governChat<TContext>(runtime: AgentRuntime<TContext>, opti
       governUIMessageStream(stream, {
         toolNames,
         progress,
-        isConfirmable(toolCallId, approvalId) {
-          const entry = demanded.get(toolCallId);
-          return entry !== undefined && entry.approvalId === approvalId && entry.types.length > 0 && entry.types.every((type) => confirmable.has(type));
-        },
+        isConfirmable,
+        grantOffer: (toolCallId, approvalId) => (isConfirmable(toolCallId, approvalId) ? grantOffer(demanded.get(toolCallId)!.capabilityId) : undefined),
       }),
     answerConfirmations: (messages, answers) =>
       answerConfirmations(
@@ -93,6 +102,8 @@ export async function governChat<TContext>(runtime: AgentRuntime<TContext>, opti
           confirmable,
           toolNameOf: (capabilityId) => names.nameOf(capabilityId),
           toolNames,
+          ...(options.conversationId !== undefined ? { conversationId: options.conversationId } : {}),
+          grantOffer,
         },
         messages,
         answers,

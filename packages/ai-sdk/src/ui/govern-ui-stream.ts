@@ -1,6 +1,7 @@
 import type { UIMessageChunk } from "ai";
 import type { AISDKToolResult } from "../types.js";
-import { approvalChunk } from "./approval-part.js";
+import { approvalChunk, type GovernedApprovalData } from "./approval-part.js";
+import type { ConversationGrantOffer } from "./grant-offer.js";
 import { denialChunks, isDenial } from "./denial.js";
 import { HAS_NATIVE_APPROVALS } from "./native-approvals.js";
 import { interleaveProgress, PROGRESS_HIGH_WATER_MARK } from "./progress-interleave.js";
@@ -11,6 +12,8 @@ export type UIStreamGovernance = {
   toolNames: ReadonlySet<string>;
   /** Whether the runtime approval `approvalId`, demanded by the call `toolCallId` of this request, is requester-confirmable. */
   isConfirmable(toolCallId: string, approvalId: string): boolean;
+  /** The card's "allow for this conversation" offer for a confirmable approval, if any (SI-13). */
+  grantOffer?(toolCallId: string, approvalId: string): ConversationGrantOffer | undefined;
   /** This chat's progress reports, written as transient `data-tool-progress` chunks beside the calls they belong to. */
   progress?: ProgressRelay;
 };
@@ -84,7 +87,10 @@ function rewrite(chunk: Chunk, envelope: AISDKToolResult, toolName: string, gove
     case "approval-required": {
       const { approvalId, message } = envelope;
       if (!governance.isConfirmable(toolCallId, approvalId)) return [chunk, approvalChunk({ approvalId, toolCallId, toolName, state: "pending", message })];
-      const card = approvalChunk({ approvalId, toolCallId, toolName, state: "confirmation-requested", message });
+      const data: GovernedApprovalData = { approvalId, toolCallId, toolName, state: "confirmation-requested", message };
+      const offer = governance.grantOffer?.(toolCallId, approvalId);
+      if (offer !== undefined) data.grant = offer;
+      const card = approvalChunk(data);
       // `ai` 5 has no approval parts: the envelope stays the output and the card carries the confirmation.
       if (!HAS_NATIVE_APPROVALS) return [chunk, card];
       return [{ type: "tool-approval-request", toolCallId, approvalId, approvalDescriptor: envelope }, card];

@@ -15,12 +15,15 @@ import {
   requireApproval,
   type AgentAuditEvent,
   type ApprovalCoordinator,
+  type GrantCaps,
 } from "@orpc-agent/core";
 import type { AppContext } from "./app.js";
 
 export const INTERNAL_TEXT = "connect ECONNREFUSED 10.0.3.7:5432 (users_table)";
 
-export function buildChatApp(options: { requesterConfirmable?: string[]; rejectSelfApproval?: boolean; coordinator?: ApprovalCoordinator } = { requesterConfirmable: ["confirmation"] }) {
+export function buildChatApp(
+  options: { requesterConfirmable?: string[]; rejectSelfApproval?: boolean; coordinator?: ApprovalCoordinator; sendGrants?: GrantCaps } = { requesterConfirmable: ["confirmation"] },
+) {
   const ap = agentProcedure(os.$context<AppContext>() as unknown as Parameters<typeof agentProcedure>[0]);
   const handlerRuns: string[] = [];
   const sentTexts: string[] = [];
@@ -52,7 +55,7 @@ export function buildChatApp(options: { requesterConfirmable?: string[]; rejectS
       send: ap
         // `trim` transforms: the validated input can differ from what the model submitted (ADR-020).
         .input(z.object({ to: z.string(), text: z.string().trim(), amount: z.number().optional() }))
-        .meta(agentMeta({ description: "Send a note to a customer.", expose: { aiSdk: true }, sideEffect: "external", risk: "medium", approval: { required: true, type: "confirmation" } }))
+        .meta(agentMeta({ description: "Send a note to a customer.", expose: { aiSdk: true }, sideEffect: "external", risk: "medium", approval: { required: true, type: "confirmation", ...(options.sendGrants ? { grants: options.sendGrants } : {}) } }))
         .handler(({ input }) => {
           handlerRuns.push(`notes.send:${input.to}`);
           sentTexts.push(input.text);
