@@ -1,8 +1,9 @@
-// The adapter conformance suite (docs/architecture/spec/adapters.md#adapters-5-1): one feature script, C1..C21, fed to every harness, so the
+// The adapter conformance suite (docs/architecture/spec/adapters.md#adapters-5-1): one feature script, C1..C22, fed to every harness, so the
 // equivalence of adapters is executed rather than assumed. The suite never builds a runtime: per test it hands
 // a fresh fixture to the package's harness factory, which builds whatever its surface needs from it.
 import { describe, expect, it } from "vitest";
 import {
+  createAgentRuntime,
   createInMemoryApprovalCoordinator,
   defaultToolName,
   type Actor,
@@ -60,7 +61,7 @@ export type ConformanceHarness = {
   buildWithCollidingNaming?(): Promise<unknown>;
 };
 
-export type ConformanceCheck = `C${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21}`;
+export type ConformanceCheck = `C${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22}`;
 
 /**
  * How a harness departs from a local adapter, stated once by the package that runs the suite (docs/architecture/spec/adapters.md#adapters-5:
@@ -187,7 +188,7 @@ function eventsOf(events: AgentAuditEvent[], capabilityId: string): AgentAuditEv
 }
 
 /**
- * Registers C1..C21 for one harness (docs/architecture/spec/adapters.md#adapters-5-1). `createHarness` receives a fresh fixture per test and
+ * Registers C1..C22 for one harness (docs/architecture/spec/adapters.md#adapters-5-1). `createHarness` receives a fresh fixture per test and
  * builds its surface from it: the fixture's governance, its coordinator as `approvals.coordinator` and its audit
  * sink on every runtime.
  *
@@ -549,6 +550,33 @@ export function describeAdapterConformance(
       const cancelled = eventsOf(await harness.auditEvents(), "fixtures.slowWrite").filter((event) => event.type === "capability.cancelled");
       // The write began, so its effect is unknown (docs/architecture/spec/core.md#core-6-1).
       expect(cancelled.map((event) => event.data)).toEqual([expect.objectContaining({ code: "CANCELLED", effectStatus: "unknown" })]);
+    });
+
+    check("C22", "a standing grant (SI-13) covers a gated call within its conditions without suspending, reported approved; a call outside them suspends as usual", async () => {
+      const { fixture, harness, names } = await setup();
+      // Issued by the application on a runtime of its own over the same governance and coordinator, for the
+      // principal and surface the harness calls as. Scope "actor": no surface has to carry a conversation id.
+      const issuer = createAgentRuntime({ governance: fixture.governance, approvals: { coordinator: fixture.approvals }, audit: fixture.audit });
+      const grant = await issuer.grants.issue({
+        capabilityId: "fixtures.gated",
+        actor: u_dana,
+        surface: harness.surface,
+        issuers: [u_priya],
+        grant: { uses: 2, ttlMs: 60_000, scope: "actor", conditions: [{ path: "/amount", op: "lte", value: 10 }] },
+      });
+
+      expect(await harness.callTool(u_dana, names.of("fixtures.gated"), { amount: 5 })).toEqual({ status: "ok", data: { applied: 5 } });
+      const outside = await harness.callTool(u_dana, names.of("fixtures.gated"), { amount: 50 });
+      expect(outside.status).toBe("approval-required");
+      expect((await fixture.approvals.get((outside as { approvalId: string }).approvalId))?.status).toBe("pending");
+
+      const events = eventsOf(await harness.auditEvents(), "fixtures.gated");
+      const approved = events.filter((event) => event.type === "capability.approved");
+      expect(approved.map((event) => event.data)).toEqual([expect.objectContaining({ approvalId: grant.id, grant: { id: grant.id, usesLeft: 1 } })]);
+      expect(approved[0]!.surface).toBe(harness.surface);
+      // The covered call never asked; the one outside the conditions did, once.
+      expect(events.filter((event) => event.type === "capability.approval_requested")).toHaveLength(1);
+      expect(events.filter((event) => event.type === "capability.completed")).toHaveLength(1);
     });
   });
 }

@@ -116,7 +116,7 @@ export function buildFixtureGovernance(): AgentGovernance {
         .handler(() => ({ visible: "shown", secret: "fixture-secret-value" })),
       gated: ap
         .input(z.object({ amount: z.number() }))
-        .meta(agentMeta(meta("A gated write.", { sideEffect: "write", risk: "high", approval: { required: true, type: "human-confirmation" } })))
+        .meta(agentMeta(meta("A gated write.", { sideEffect: "write", risk: "high", approval: { required: true, type: "human-confirmation", grants: { maxUses: 5, maxTtlMs: 3_600_000, scopes: ["actor"] } } })))
         .handler(({ input }) => ({ applied: input.amount })),
       denied: ap
         .meta(agentMeta(meta("A destructive operation agents may not run.", { sideEffect: "destructive", risk: "high" })))
