@@ -8,7 +8,7 @@ export type BenchSchema = {
   /** A pool of ten connections (node-postgres' default) in the run's schema, its connections named `applicationName`. */
   pool(applicationName?: string): pg.Pool;
   queryOf(pool: pg.Pool): PgQuery;
-  /** Empties the audit and approvals tables between measurements. */
+  /** Empties the audit, approvals and grants tables between measurements. */
   truncate(): Promise<void>;
   drop(): Promise<void>;
 };
@@ -31,7 +31,7 @@ export async function createBenchSchema(url: string): Promise<BenchSchema> {
   return {
     pool,
     queryOf: (p) => (sql, params) => p.query(sql, params),
-    truncate: async () => void (await setup.query("truncate orpc_agent_audit_events, orpc_agent_approvals")),
+    truncate: async () => void (await setup.query("truncate orpc_agent_audit_events, orpc_agent_approvals, orpc_agent_grants")),
     drop: async () => {
       for (const p of pools) await p.end();
       await admin.query(`drop schema if exists ${schema} cascade`);
