@@ -61,5 +61,8 @@ function approvalsThrough(page: URL) {
   return {
     approvals: { url: (record: { id: string }) => `${new URL(`/?as=u_priya#${encodeURIComponent(record.id)}`, page)}`, resumeTool: true },
     urlElicitation: { keys: [{ id: "demo", secret: process.env.MCP_STATE_SECRET ?? randomBytes(32).toString("base64url") }] },
+    // 2026-07-28 clients that declare the tasks extension get the refund as a task that completes on the server once
+    // Priya approves (docs/guides/mcp-approvals.md, "Approvals as tasks"); tasks live in memory in this demo.
+    tasks: { pollIntervalMs: 1_000 },
   } as const;
 }
