@@ -21,6 +21,7 @@ import { genericError, readFailureCode, refusalError } from "./refusals.js";
 import { checkCallOptions, checkDescribeRequest, checkInvokeRequest, checkReconcileRequest, checkResumeRequest } from "./request-checks.js";
 import { isDescribeResponse, isExecutionResult, isReconcileResult } from "./response-shape.js";
 import { eventOf, progressOf } from "./stream-frames.js";
+import { untilAborted } from "./until-aborted.js";
 
 /** Options of {@link createHTTPCapabilityClient}. */
 export type HTTPCapabilityClientOptions = {
@@ -141,6 +142,8 @@ export function createHTTPCapabilityClient(o: HTTPCapabilityClientOptions): Capa
       } catch {
         return failedCall<O>(invocationId, state, signal.fired);
       }
+      // A 200 that is not an event stream (a proxy's page, a server that answered JSON) says nothing readable.
+      if (typeof (frames as { next?: unknown } | null)?.next !== "function") return outcomeUnknown(invocationId, "unreadable-response");
       for (;;) {
         let step: IteratorResult<unknown, unknown>;
         try {
@@ -154,12 +157,21 @@ export function createHTTPCapabilityClient(o: HTTPCapabilityClientOptions): Capa
         }
         const event = eventOf(step.value);
         if (event !== undefined && call.onEvent !== undefined) {
+          let consumed: "taken" | "aborted";
           try {
-            await call.onEvent(event.event);
+            consumed = await untilAborted(call.onEvent(event.event), signal.signal);
           } catch {
             // The caller stopped taking events: the stream is closed, and whether the effect completed is unknown.
             await Promise.resolve(frames.return?.()).catch(() => undefined);
             return outcomeUnknown(invocationId, "aborted");
+          }
+          if (consumed === "aborted") {
+            // Aborted or timed out while the consumer held the event: the call ends now, and the stream is let go
+            // without waiting on it.
+            void Promise.resolve()
+              .then(() => frames.return?.())
+              .catch(() => undefined);
+            return outcomeUnknown(invocationId, signal.fired ?? "aborted");
           }
           continue;
         }

@@ -262,6 +262,19 @@ describe("remote streaming (invokeStream, resumeStream)", () => {
     expect(trace.produced).toBe(0);
   });
 
+  it("a 200 that is not an event stream (a server answering plain JSON) is outcome-unknown unreadable-response, never a guess", async () => {
+    const { registry } = streamingRegistry();
+    shop = await startShop({ registry });
+    const invocationId = newInvocationId();
+    // Whatever is asked, this "server" answers a well-formed RPC JSON envelope, not an event stream.
+    const envelope = { protocol: 1, invocationId, executionId: "exe_1", replayed: false, status: "completed", output: { ready: true } };
+    const client = shop.client(dana, { fetch: async () => new Response(JSON.stringify({ json: envelope }), { status: 200, headers: { "content-type": "application/json" } }) });
+    const seen = collect();
+    const result = await client.invoke({ capabilityId: "reports.build", input: {}, invocationId }, seen.options);
+    expect(result).toMatchObject({ status: "outcome-unknown", reason: "unreadable-response", invocationId });
+    expect(seen.events).toEqual([]);
+  });
+
   it("onEvent and onProgress must be functions: a TypeError before anything is sent", async () => {
     const { registry } = streamingRegistry();
     shop = await startShop({ registry });
