@@ -24,9 +24,16 @@ describe("the customer-support demo on embedded PGlite", () => {
       ["model calls orders_list", "ok"],
       ["model calls orders_refund", "approval-required"],
       ["Dana approves her own refund", "refused APPROVAL_SELF_APPROVAL"],
-      ["Priya (manager) approves", "approved"],
+      ["Priya (manager) approves, with a grant", "approved"],
       ["resume the approved refund", "completed"],
       ["resume it a second time", "failed APPROVAL_CONSUMED"],
+      ["model calls orders_refund (150)", "ok"],
+      ["model calls orders_refund (120)", "ok"],
+      ["model calls orders_refund (250)", "approval-required"],
+      ["model calls orders_refund (110)", "ok"],
+      ["model calls orders_refund (105)", "approval-required"],
+      ["Priya revokes a grant for Grace's refunds", "revoked"],
+      ["refund Grace 120 after the revoke", "approval-required"],
       ["model calls customers_delete", "error POLICY_DENIED"],
       ["Root deletes Grace's account (admin)", "approval-required"],
       ["Priya (manager) approves the deletion", "pending"],
@@ -42,8 +49,33 @@ describe("the customer-support demo on embedded PGlite", () => {
 
   it("keeps the self-approved request pending, then runs the refund exactly once, approved by the manager", () => {
     expect(result.steps[3]!.detail).toBe("the request is still pending");
-    expect(result.effects).toEqual({ refunds: 1, deletions: 1 });
+    // The approved refund and the three its grant covered.
+    expect(result.effects).toEqual({ refunds: 4, deletions: 1 });
     expect(JSON.parse(result.steps[5]!.detail)).toMatchObject({ orderId: "o_1002", amountCents: 32_000, approvedBy: "u_priya" });
+  });
+
+  it("a standing grant: three more refunds of c_ada up to 200 run without asking, one over 200 asks, the fourth asks once the uses are spent", () => {
+    const detail = (title: string) => result.steps.find((s) => s.title === title)!.detail;
+    expect(detail("Priya (manager) approves, with a grant")).toBe("refunds up to 200 for c_ada, 3 more, for 1 h");
+    for (const [title, amountCents] of [["model calls orders_refund (150)", 15_000], ["model calls orders_refund (120)", 12_000], ["model calls orders_refund (110)", 11_000]] as const) {
+      expect(JSON.parse(detail(title))).toMatchObject({ orderId: "o_1002", amountCents, approvedBy: "u_priya" });
+    }
+    expect(detail("model calls orders_refund (250)")).toBe("Awaiting approval: Refund of 250 exceeds the 100 limit.");
+    expect(detail("model calls orders_refund (105)")).toBe("Awaiting approval: Refund of 105 exceeds the 100 limit.");
+    const grants = result.audit.filter((row) => row.type.startsWith("grant.") || row.detail.includes("(grant,")).map((row) => [row.type, row.actor, row.detail]);
+    expect(grants).toEqual([
+      ["grant.issued", "u_priya", "3 uses, conversation scope"],
+      ["capability.approved", "u_priya", "by u_priya (grant, 2 uses left)"],
+      ["capability.approved", "u_priya", "by u_priya (grant, 1 uses left)"],
+      ["capability.approved", "u_priya", "by u_priya (grant, 0 uses left)"],
+      ["grant.issued", "u_priya", "2 uses, actor scope"],
+      ["grant.revoked", "u_priya", "reason Grace's case is closed."],
+    ]);
+  });
+
+  it("a revoked grant covers nothing: Grace's refund asks a manager", () => {
+    expect(result.steps.find((s) => s.title === "Priya revokes a grant for Grace's refunds")!.detail).toBe("2 uses left, none will be taken");
+    expect(result.steps.find((s) => s.title === "refund Grace 120 after the revoke")!.status).toBe("approval-required");
   });
 
   it("four eyes: the deletion runs only after two distinct approvers, counting a repeated approval once", () => {
@@ -97,13 +129,32 @@ describe("the customer-support demo on embedded PGlite", () => {
 
   it("records the story in the durable audit trail, with the approver as the actor of the approval", () => {
     const refund = result.audit.filter((row) => row.capability === "orders.refund").map((row) => [row.type, row.actor]);
+    const covered = [
+      ["capability.requested", "u_dana"],
+      ["capability.approved", "u_priya"],
+      ["capability.started", "u_dana"],
+      ["capability.completed", "u_dana"],
+    ];
+    const asks = [
+      ["capability.requested", "u_dana"],
+      ["capability.approval_requested", "u_dana"],
+    ];
     expect(refund).toEqual([
       ["capability.requested", "u_dana"],
       ["capability.approval_requested", "u_dana"],
       ["capability.approved", "u_priya"],
+      ["grant.issued", "u_priya"],
       ["capability.started", "u_dana"],
       ["capability.completed", "u_dana"],
       ["capability.failed", "u_dana"],
+      ...covered,
+      ...covered,
+      ...asks,
+      ...covered,
+      ...asks,
+      ["grant.issued", "u_priya"],
+      ["grant.revoked", "u_priya"],
+      ...asks,
     ]);
     expect(result.audit.find((row) => row.capability === "customers.delete" && row.type === "capability.denied")?.detail).toBe("reason policy-denied");
     expect(result.audit.some((row) => row.type === "capability.rejected")).toBe(false);

@@ -22,6 +22,7 @@ export const refundOrder = base
       orderId: z.string(),
       amountCents: z.number().int().positive().describe("Amount to refund, in cents"),
       reason: z.string().min(3).max(200),
+      customerId: z.string().optional().describe("The order's customer; a refund naming another customer is refused"),
     }),
   )
   .meta(
@@ -31,7 +32,8 @@ export const refundOrder = base
       sideEffect: "write",
       risk: "high",
       tags: ["orders", "refunds"],
-      approval: { type: "manager", expiresInMs: 24 * 60 * 60 * 1000 },
+      // `grants`: a manager may let one decision cover a few more refunds, for an hour at most (standing grants).
+      approval: { type: "manager", expiresInMs: 24 * 60 * 60 * 1000, grants: { maxUses: 5, maxTtlMs: 60 * 60 * 1000, scopes: ["conversation", "actor"] } },
       // What an approvals page shows a manager: the order and the amount, not free text the model wrote.
       redact: { approvalInput: (input) => ({ orderId: (input as { orderId: string }).orderId, amountCents: (input as { amountCents: number }).amountCents }) },
     }),
@@ -39,6 +41,8 @@ export const refundOrder = base
   .handler(({ input, context }) => {
     const order = context.store.orders.get(input.orderId);
     if (!order) throw new ORPCError("NOT_FOUND", { message: `No order ${input.orderId}.` });
+    // A grant's condition on customerId is only as true as this check: the order decides whose refund it is.
+    if (input.customerId !== undefined && input.customerId !== order.customerId) throw new ORPCError("BAD_REQUEST", { message: "The order belongs to another customer." });
     if (input.amountCents > order.totalCents) throw new ORPCError("BAD_REQUEST", { message: "A refund cannot exceed the order total." });
     context.store.effects.refunds++;
     const refund = {

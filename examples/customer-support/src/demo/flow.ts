@@ -44,12 +44,14 @@ export async function runDemo(storage: Storage, onStep: (step: DemoStep) => void
   };
 
   // 1. Dana's support assistant: tools are built per request, bound to Dana and her context.
-  const tools = await toAISDKTools(runtime, { actor: dana, context: contextFor(store, dana), correlationId: `demo-${startedAt.getTime()}` });
+  // The conversation id comes from the app (its chat), never from the model: a conversation grant matches it.
+  const conversationId = "conv_ada_keyboard";
+  const tools = await toAISDKTools(runtime, { actor: dana, context: contextFor(store, dana), correlationId: `demo-${startedAt.getTime()}`, conversationId });
   const first = await generateText({
     model: scriptedModel([
       { toolCalls: [{ name: "customers_get", input: { customerId: "c_ada" } }] },
       { toolCalls: [{ name: "orders_list", input: { customerId: "c_ada" } }] },
-      { toolCalls: [{ name: "orders_refund", input: { orderId: "o_1002", amountCents: 32_000, reason: "Keyboard arrived broken" } }] },
+      { toolCalls: [{ name: "orders_refund", input: { orderId: "o_1002", amountCents: 32_000, reason: "Keyboard arrived broken", customerId: "c_ada" } }] },
       { say: "A manager needs to approve this refund; I will let you know once it is done." },
     ]),
     tools,
@@ -75,9 +77,23 @@ export async function runDemo(storage: Storage, onStep: (step: DemoStep) => void
   const stillPending = (await runtime.approvals.get(approvalId))?.status;
   record({ title: "Dana approves her own refund", status: selfApproval, detail: `the request is still ${stillPending}` });
 
-  // 3. Priya, a manager, approves it.
-  await runtime.approvals.decide(approvalId, { status: "approved", approver: priya, comment: "Broken on arrival; approved." });
-  record({ title: "Priya (manager) approves", status: "approved", detail: `approval ${approvalId}` });
+  // 3. Priya, a manager, approves it, and adds a standing grant: "refunds up to 200 for customer c_ada, 3 more, for
+  // an hour, in this conversation". Conditions are data on the validated input; the caps are orders.refund's.
+  const decided = await runtime.approvals.decide(approvalId, {
+    status: "approved",
+    approver: priya,
+    comment: "Broken on arrival; approved.",
+    grant: {
+      uses: 3,
+      ttlMs: 60 * 60 * 1000,
+      scope: "conversation",
+      conditions: [
+        { path: "/amountCents", op: "lte", value: 20_000 },
+        { path: "/customerId", op: "eq", value: "c_ada" },
+      ],
+    },
+  });
+  record({ title: "Priya (manager) approves, with a grant", status: "approved", detail: `refunds up to 200 for c_ada, ${decided.grant!.uses} more, for 1 h` });
 
   // 4. The approved operation runs once, as Dana (the requester), with exactly the input that was approved.
   const resumeOptions = { context: contextFor(store, dana), expectedActor: dana, expectedSurface: "aiSdk" as const };
@@ -85,6 +101,45 @@ export async function runDemo(storage: Storage, onStep: (step: DemoStep) => void
   record({ title: "resume the approved refund", status: resultStatus(resumed), detail: resumed.status === "completed" ? JSON.stringify(resumed.output) : "" });
   const again = await runtime.resume(approvalId, resumeOptions);
   record({ title: "resume it a second time", status: resultStatus(again), detail: again.status === "failed" ? again.error.publicMessage : "" });
+
+  // 4b. More refunds in the same conversation: within the grant they run without asking, each use consumed once.
+  // One over the grant's 200 asks (the threshold policy still demands a manager); once the uses are spent, the next
+  // one asks again.
+  const refunds = await generateText({
+    model: scriptedModel([
+      ...[15_000, 12_000, 25_000, 11_000, 10_500].map((amountCents) => ({
+        toolCalls: [{ name: "orders_refund", input: { orderId: "o_1002", amountCents, reason: "Goodwill for the delay", customerId: "c_ada" } }],
+      })),
+      { say: "Three refunds went through; two wait for a manager." },
+    ]),
+    tools,
+    prompt: "Ada's replacement keyboard is late as well. Please refund her for the delay, several times if needed.",
+    stopWhen: stepCountIs(7),
+  });
+  for (const result of refunds.steps.flatMap((s) => s.toolResults)) {
+    const output = result.output as AISDKToolResult;
+    const input = result.input as { amountCents: number };
+    const detail = output.status === "ok" ? JSON.stringify(output.data) : output.status === "approval-required" ? output.message : output.error.message;
+    record({ title: `model calls ${result.toolName} (${input.amountCents / 100})`, status: envelopeStatus(output), detail });
+  }
+
+  // 4c. A grant issued ahead of time, for Grace's refunds in any conversation, revoked before it is used: the
+  // refund it would have covered asks for a manager.
+  const graceGrant = await runtime.grants.issue({
+    capabilityId: "orders.refund",
+    actor: dana,
+    surface: "aiSdk",
+    issuers: [priya],
+    grant: { uses: 2, ttlMs: 60 * 60 * 1000, scope: "actor", conditions: [{ path: "/customerId", op: "eq", value: "c_grace" }] },
+  });
+  const revoked = await runtime.grants.revoke(graceGrant.id, { by: priya, reason: "Grace's case is closed." });
+  record({ title: "Priya revokes a grant for Grace's refunds", status: revoked.status, detail: `${revoked.usesLeft} uses left, none will be taken` });
+  const afterRevoke = await runtime.invoke(
+    "orders.refund",
+    { orderId: "o_2001", amountCents: 12_000, reason: "Lamp flickers", customerId: "c_grace" },
+    { actor: dana, context: contextFor(store, dana), surface: "aiSdk", conversationId },
+  );
+  record({ title: "refund Grace 120 after the revoke", status: resultStatus(afterRevoke), detail: afterRevoke.status === "approval-required" ? "a manager decides, as without a grant" : "" });
 
   // 5. The model tries a destructive operation: the runtime's policy denies it before the procedure runs.
   const second = await generateText({
@@ -180,8 +235,12 @@ function auditDetail(data: Record<string, unknown>): string {
   if (typeof data.policy === "string" && typeof data.decision === "string") return `shadow ${data.policy} would ${data.decision} (enforced ${String(data.enforced)})`;
   if (typeof data.reason === "string") return `reason ${data.reason}`;
   if (typeof data.code === "string") return `code ${data.code}`;
+  // A standing grant: what it allows when issued; on a covered call, the uses it has left.
+  if (typeof data.grantId === "string" && typeof data.uses === "number") return `${data.uses} uses, ${String(data.scope)} scope`;
   if (typeof data.approvalId === "string" && data.approver) {
     const by = `by ${(data.approver as { id: string }).id}`;
+    const grant = data.grant as { usesLeft: number } | undefined;
+    if (grant !== undefined) return `${by} (grant, ${grant.usesLeft} uses left)`;
     return typeof data.quorum === "number" ? `${by} (${String(data.approvalCount)} of ${data.quorum} approvals)` : by;
   }
   if (typeof data.approvalId === "string") return String(data.approvalId);

@@ -20,5 +20,5 @@ console.log(`${"time".padEnd(12)} ${"event".padEnd(30)} ${"actor".padEnd(9)} ${"
 for (const row of result.audit) {
   console.log(`${row.at.toISOString().slice(11, 23).padEnd(12)} ${row.type.padEnd(30)} ${row.actor.padEnd(9)} ${(row.capability ?? "").padEnd(24)} ${row.detail}`);
 }
-console.log(`\neffects: ${result.effects.refunds} refund, ${result.effects.deletions} deletions; finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(`\neffects: ${result.effects.refunds} refunds, ${result.effects.deletions} deletions; finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 await storage.close();
