@@ -13,7 +13,7 @@ import type { RuntimeState } from "../state.js";
 import { isGrantPrincipal } from "./principal.js";
 import { stillBinds } from "./view.js";
 
-/** A call covered by a grant: the grant after its use, the issuer named as approver, the quorum its issuers meet. */
+/** A call covered by a grant: the grant after its use, the issuer named as approver, the quorum it holds (R10). */
 export type GrantCover = { grant: GrantRecord; approver: Actor; quorum: number };
 
 /** What the call demands: every type (the static gate's and each policy's) and the largest quorum. */
@@ -55,7 +55,7 @@ export async function coverWithGrant(
     }
     // The use is the one checked: the same grant, the same sealed terms.
     if (used === null || used.id !== grant.id || used.seal !== grant.seal) continue;
-    return { grant: used, approver: grant.issuers[0]!, quorum: distinctIssuers(grant) };
+    return { grant: used, approver: grant.issuers[0]!, quorum: heldQuorum(grant, demand.quorum) };
   }
   return undefined;
 }
@@ -99,6 +99,19 @@ function issuersStand(rt: RuntimeState, grant: GrantRecord, quorum: number): boo
   if (issuers.some((issuer) => sameApprover(issuer.id, grant.actor.id)) && refusesSelfApproval(rt, grant.types, quorum)) return false;
   if (refusesActingAgent(rt, grant.actor, issuers, quorum)) return false;
   return distinctIssuers(grant) >= quorum;
+}
+
+/**
+ * The quorum a covered call then holds for later execution-phase demands (R10): the distinct issuers a quorum would
+ * count, never the principal nor its acting agent or a relay through them (four eyes); at least the quorum just met.
+ */
+function heldQuorum(grant: GrantRecord, met: number): number {
+  const counted = new Set<string>();
+  for (const issuer of grant.issuers) {
+    if (sameApprover(issuer.id, grant.actor.id) || refusesActingAgent({ rejectSelfApproval: true }, grant.actor, [issuer], 2)) continue;
+    counted.add(approverKey(issuer.id));
+  }
+  return Math.max(met, counted.size);
 }
 
 function distinctIssuers(grant: GrantRecord): number {
