@@ -135,4 +135,61 @@ describe("approvals page in headless Chromium", () => {
     expect(outcome).toContain('"deleted":"c_grace"');
     await expect(page.locator(`[data-approval="${approvalId}"]`).count()).resolves.toBe(0);
   }, 60_000);
+  it("standing grants: Priya approves with a grant from the form, the next refund runs under it, Revoke ends it and the next one asks", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${base}/?as=u_priya`);
+    const ids = async () => page.locator("[data-approval]").evaluateAll((cards) => cards.map((c) => c.getAttribute("data-approval")!));
+    const before = new Set(await ids());
+    await page.click("#ask");
+    await page.locator("#notice", { hasText: "The agent asked for approval." }).waitFor();
+    const approvalId = (await ids()).find((id) => !before.has(id))!;
+    const card = page.locator(`[data-approval="${approvalId}"]`);
+
+    // More uses than orders.refund's caps allow (5): the runtime refuses, nothing is decided, no grant exists.
+    await card.locator("input[name=grant]").check();
+    await card.locator("input[name=grantUses]").evaluate((input: HTMLInputElement) => (input.removeAttribute("max"), (input.value = "99")));
+    await card.locator("button[value=approved]").click();
+    await page.locator("#notice", { hasText: "Refused:" }).waitFor();
+    await expect(page.locator("#notice").textContent()).resolves.toContain("The request is still pending.");
+    await expect(page.locator(`[data-approval="${approvalId}"]`).count()).resolves.toBe(1);
+    await expect(page.locator("#no-grants").count()).resolves.toBe(1);
+
+    // Conditions the form cannot read decide nothing either.
+    await card.locator("input[name=grant]").check();
+    await card.locator("input[name=grantConditions]").fill("amount about 400");
+    await card.locator("button[value=approved]").click();
+    await page.locator("#notice", { hasText: 'Could not read the condition "amount about 400"' }).waitFor();
+    await expect(page.locator(`[data-approval="${approvalId}"]`).count()).resolves.toBe(1);
+
+    // Refunds up to 400 for customer c_ada, 2 more, for an hour.
+    await card.locator("input[name=grant]").check();
+    await card.locator("input[name=grantUses]").fill("2");
+    await card.locator("input[name=grantTtlMinutes]").fill("60");
+    await card.locator("input[name=grantConditions]").fill("amount lte 400 and customerId eq c_ada");
+    await card.locator("button[value=approved]").click();
+    await page.locator("#notice", { hasText: "Approved and resumed; the grant covers 2 more." }).waitFor();
+    const row = page.locator("[data-grant]");
+    await expect(row.count()).resolves.toBe(1);
+    await expect(row.locator(".terms").textContent()).resolves.toBe('/amountCents lte 40000 and /customerId eq "c_ada"');
+    await expect(row.locator(".left").textContent()).resolves.toContain("2 of 2 uses left · actor scope");
+    await expect(row.locator("h3").textContent()).resolves.toContain("for Dana (support), issued by Priya (support manager)");
+
+    // The agent's next refund is covered: it runs at once, no new request.
+    const pendingBefore = (await ids()).length;
+    await page.click("#ask");
+    await page.locator("#notice", { hasText: "The agent's refund ran under a standing grant" }).waitFor();
+    await expect(page.locator("#notice").textContent()).resolves.toContain('"approvedBy":"u_priya"');
+    await expect(page.locator("[data-grant] .left").textContent()).resolves.toContain("1 of 2 uses left");
+    expect((await ids()).length).toBe(pendingBefore);
+    mkdirSync(screenshots, { recursive: true });
+    await page.screenshot({ path: join(screenshots, "approvals-page-grants.png"), fullPage: true });
+
+    // Revoke: the grant is gone from the list, and the next refund asks again.
+    await page.locator("[data-grant] button.revoke").click();
+    await page.locator("#notice", { hasText: "Grant revoked; its 1 remaining uses will not be taken." }).waitFor();
+    await expect(page.locator("#no-grants").count()).resolves.toBe(1);
+    await page.click("#ask");
+    await page.locator("#notice", { hasText: "The agent asked for approval." }).waitFor();
+    expect((await ids()).length).toBe(pendingBefore + 1);
+  }, 60_000);
 });

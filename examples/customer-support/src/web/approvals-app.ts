@@ -3,6 +3,7 @@ import { approvalProgress, type AgentRuntime, type ApprovalRecord, type Executio
 import type { AppContext } from "../api/context.js";
 import type { Store } from "../domain/store.js";
 import { dana, people, roles, root } from "../agent/people.js";
+import { grantFields, grantFromForm, grantRow } from "./grant-form.js";
 import { escapeHtml, page } from "./html.js";
 
 type Outcome = { approvalId: string; text: string; ok: boolean };
@@ -21,6 +22,8 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
     const me = people[as];
     const pending = await runtime.approvals.list!({ status: "pending" });
     const done = [...outcomes.values()];
+    const nameOf = (id: string) => people[id]?.displayName ?? id;
+    const grants = (await runtime.grants.list({ active: true })).map((grant) => grantRow(grant, as, nameOf)).join("") || `<p class="muted" id="no-grants">No active grants.</p>`;
     const nav = Object.values(people)
       .map((p) => `<a href="/?as=${p.id}" class="${p.id === as ? "current" : ""}">${escapeHtml(p.displayName)}</a>`)
       .join("");
@@ -35,6 +38,7 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
       <section id="pending">${cards}</section>
       <form method="post" action="/ask?as=${escapeHtml(as)}"><button id="ask">Ask the agent (working for Dana) for another large refund</button></form>
       <form method="post" action="/ask-deletion?as=${escapeHtml(as)}"><button id="ask-deletion">Root asks to delete Grace's account (two approvers)</button></form>
+      <h2>Active grants</h2><section id="grants">${grants}</section>
       <h2>Results</h2><section id="results">${results || `<p class="muted">Nothing resumed yet.</p>`}</section>`,
     );
   }
@@ -57,16 +61,20 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
       <pre>${escapeHtml(JSON.stringify(shown, null, 2))}</pre>
       <p class="muted">Expires ${escapeHtml(record.expiresAt.toISOString())}</p>
       <form method="post" action="/approvals/${encodeURIComponent(record.id)}/decide?as=${escapeHtml(as)}">
+        ${grantFields(runtime.registry.get(record.capabilityId)?.meta.approval?.grants)}
         <button name="decision" value="approved">Approve</button><button name="decision" value="rejected">Reject</button>
       </form></div>`;
   }
 
-  async function decide(id: string, as: string, decision: "approved" | "rejected"): Promise<{ text: string; ok: boolean }> {
+  async function decide(id: string, as: string, decision: "approved" | "rejected", form: URLSearchParams): Promise<{ text: string; ok: boolean }> {
     const approver = people[as];
     if (!approver) return { text: "Sign in first.", ok: false };
+    // A grant only with an approval; the runtime refuses one beyond the caps or one this approver may not issue.
+    const grant = decision === "approved" ? grantFromForm(form) : undefined;
+    if (grant !== undefined && "error" in grant) return { text: `Refused: ${grant.error} The request is still pending.`, ok: false };
     let decided: ApprovalRecord;
     try {
-      decided = await runtime.approvals.decide(id, { status: decision, approver });
+      decided = await runtime.approvals.decide(id, grant === undefined ? { status: decision, approver } : { status: "approved", approver, grant });
     } catch (error) {
       // Every refusal of decide is a typed CapabilityError; a repeat vote is the one that leaves the request waiting.
       const refusal = error as { code?: string; publicMessage?: string };
@@ -93,19 +101,33 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
         ? `${id}: approved by ${approver.displayName}; resumed: completed ${JSON.stringify(result.output)}`
         : `${id}: approved by ${approver.displayName}; resumed: ${result.status} ${"error" in result ? result.error.code : ""}`;
     outcomes.set(id, { approvalId: id, text, ok: result.status === "completed" });
-    return { text: "Approved and resumed.", ok: true };
+    return { text: grant === undefined ? "Approved and resumed." : `Approved and resumed; the grant covers ${grant.uses} more.`, ok: true };
   }
 
   /**
    * What the support agent does when a customer wants a refund above the threshold: the request is filed as
    * Dana, the support user the agent works for, whoever is signed in, so a manager visiting the page can approve it.
    */
-  async function askForRefund(): Promise<void> {
-    await runtime.invoke(
+  async function askForRefund(): Promise<{ text: string; ok: boolean }> {
+    const result = await runtime.invoke(
       "orders.refund",
-      { orderId: "o_1002", amountCents: 32_000, reason: "Keyboard arrived broken" },
+      { orderId: "o_1002", amountCents: 32_000, reason: "Keyboard arrived broken", customerId: "c_ada" },
       { actor: dana, context: contextFor(dana.id), surface: "aiSdk" },
     );
+    // A live grant whose conditions hold covers the call: it runs without a new request.
+    if (result.status === "completed") return { text: `The agent's refund ran under a standing grant: ${JSON.stringify(result.output)}`, ok: true };
+    return { text: "The agent asked for approval.", ok: true };
+  }
+
+  async function revoke(id: string, as: string): Promise<{ text: string; ok: boolean }> {
+    const by = people[as];
+    if (!by) return { text: "Sign in first.", ok: false };
+    try {
+      const revoked = await runtime.grants.revoke(id, { by, reason: "Revoked on the approvals page." });
+      return { text: `Grant revoked; its ${revoked.usesLeft} remaining uses will not be taken.`, ok: true };
+    } catch (error) {
+      return { text: `Refused: ${(error as { publicMessage?: string }).publicMessage ?? (error as Error).message}`, ok: false };
+    }
   }
 
   /** An administrator's account deletion from the admin console: four eyes, so it waits for two other approvers. */
@@ -125,12 +147,11 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
       if (req.method === "POST" && decideMatch) {
         const form = new URLSearchParams(await readBody(req));
         const decision = form.get("decision") === "rejected" ? "rejected" : "approved";
-        return send(200, await render(as, await decide(decodeURIComponent(decideMatch[1]!), as, decision)));
+        return send(200, await render(as, await decide(decodeURIComponent(decideMatch[1]!), as, decision, form)));
       }
-      if (req.method === "POST" && url.pathname === "/ask") {
-        await askForRefund();
-        return send(200, await render(as, { text: "The agent asked for approval.", ok: true }));
-      }
+      const revokeMatch = /^\/grants\/([^/]+)\/revoke$/.exec(url.pathname);
+      if (req.method === "POST" && revokeMatch) return send(200, await render(as, await revoke(decodeURIComponent(revokeMatch[1]!), as)));
+      if (req.method === "POST" && url.pathname === "/ask") return send(200, await render(as, await askForRefund()));
       if (req.method === "POST" && url.pathname === "/ask-deletion") {
         await askForDeletion();
         return send(200, await render(as, { text: "Root asked to delete an account; two approvers must approve.", ok: true }));
