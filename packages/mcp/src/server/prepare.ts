@@ -28,7 +28,7 @@ export function prepareGovernedServer<TContext>(
   const prepared = prepareMCPServer(runtime, options, adapter);
   assertTraceContextOption(options.traceContext, adapter);
   const { dataSchemas, approvalDemands } = toolFactsOf(prepared);
-  const tasks = prepareTasks(options.tasks, adapter);
+  const tasks = prepareTasks(options.tasks, adapter, runtime.registry.capabilities());
   return { ...prepared, elicitation: prepareApprovalElicitation(options, adapter), dataSchemas, approvalDemands, tasks };
 }
 

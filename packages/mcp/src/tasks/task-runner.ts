@@ -1,6 +1,6 @@
 import type { ExecutionResult, ProgressUpdate } from "@orpc-agent/core";
 import { toCallToolResult } from "../catalog/call-tool-result.js";
-import { CONCEALED_ENVELOPE, toEnvelope, type MCPEnvelope } from "../catalog/envelope.js";
+import { CONCEALED_ENVELOPE, toEnvelope, type ApprovalGuidance, type MCPEnvelope } from "../catalog/envelope.js";
 import type { MCPIdentity } from "../catalog/governance-options.js";
 import type { PreparedMCPServer } from "../catalog/prepare.js";
 import type { MCPTaskRecord, MCPTaskStore } from "./task-store.js";
@@ -12,6 +12,8 @@ export type TaskRuntime = {
   retentionMs: number;
   /** Aborts the resumes running in this process, by task id: how `tasks/cancel` reaches the runtime (SI-12). */
   running: Map<string, AbortController>;
+  /** Capabilities whose calls always answer with a task (`meta.adapters.mcp.task: "always"`). */
+  always: ReadonlySet<string>;
   /** Settles when every resume started here has written its outcome (tests and graceful shutdown). */
   settled: () => Promise<void>;
   track: (work: Promise<void>) => void;
@@ -33,7 +35,7 @@ export async function pollTask<TContext>(
   identity: MCPIdentity<TContext>,
   record: MCPTaskRecord,
 ): Promise<MCPTaskRecord> {
-  if (!isAwaiting(record) || !(await approvalDecided(prepared, record.approvalId))) return record;
+  if (!isAwaiting(record) || record.approvalId === undefined || !(await approvalDecided(prepared, record.approvalId))) return record;
   const now = Date.now();
   const claimed: MCPTaskRecord = withoutInput({ ...record, phase: "running", status: "working", statusMessage: "Approval decided: running.", lastUpdatedAt: now });
   if (!(await tasks.store.update(record.principal, record.taskId, record.version, claimed))) {
@@ -41,12 +43,65 @@ export async function pollTask<TContext>(
   }
   const controller = new AbortController();
   tasks.running.set(record.taskId, controller);
-  tasks.track(
-    resumeInBackground(prepared, tasks, identity, { ...claimed, version: record.version + 1 }, controller).finally(() => {
-      tasks.running.delete(record.taskId);
-    }),
+  const approvalId = record.approvalId;
+  runInBackground(tasks, prepared.guidance, { ...claimed, version: record.version + 1 }, controller, (onProgress) =>
+    prepared.runtime.resume(approvalId, { context: identity.context, expectedActor: identity.actor, expectedSurface: "mcp", signal: controller.signal, onProgress }),
   );
   return { ...claimed, version: record.version + 1 };
+}
+
+/**
+ * A `task: "always"` call, already stored as `running`: invoked in the background as its caller. A call that then
+ * stops for approval becomes `awaiting` like any other (`onApproval` builds that record's fields).
+ */
+export function invokeInBackground<TContext>(
+  prepared: PreparedMCPServer<TContext>,
+  tasks: TaskRuntime,
+  identity: MCPIdentity<TContext>,
+  record: MCPTaskRecord,
+  input: Record<string, unknown>,
+  onApproval: (result: Extract<ExecutionResult, { status: "approval-required" }>) => Partial<MCPTaskRecord>,
+): void {
+  const controller = new AbortController();
+  runInBackground(tasks, prepared.guidance, record, controller, (onProgress) =>
+    prepared.runtime.invoke(record.capabilityId, input, { actor: identity.actor, context: identity.context, surface: "mcp", signal: controller.signal, onProgress }),
+    onApproval,
+  );
+}
+
+function runInBackground(
+  tasks: TaskRuntime,
+  guidance: ApprovalGuidance,
+  claimed: MCPTaskRecord,
+  controller: AbortController,
+  run: (onProgress: (update: ProgressUpdate) => void) => Promise<ExecutionResult>,
+  onApproval?: (result: Extract<ExecutionResult, { status: "approval-required" }>) => Partial<MCPTaskRecord>,
+): void {
+  tasks.running.set(claimed.taskId, controller);
+  tasks.track(
+    (async () => {
+      let progress = Promise.resolve();
+      const onProgress = (update: ProgressUpdate) => {
+        // Progress reaches the client as the working task's status message (SEP-2663 sends no progress on tasks).
+        progress = progress.then(() => writeRunning(tasks, claimed, progressMessage(update))).catch(() => undefined);
+      };
+      let result: ExecutionResult | undefined;
+      try {
+        result = await run(onProgress);
+      } catch {
+        result = undefined;
+      }
+      await progress;
+      if (result?.status === "approval-required" && onApproval !== undefined) return writeFinal(tasks, claimed, { phase: "awaiting", ...onApproval(result) });
+      let envelope: MCPEnvelope;
+      try {
+        envelope = result === undefined ? CONCEALED_ENVELOPE : toEnvelope(result, guidance);
+      } catch {
+        envelope = CONCEALED_ENVELOPE;
+      }
+      await writeFinal(tasks, claimed, finalOf(result, envelope));
+    })().finally(() => tasks.running.delete(claimed.taskId)),
+  );
 }
 
 /**
@@ -93,30 +148,6 @@ async function approvalDecided<TContext>(prepared: PreparedMCPServer<TContext>, 
   }
 }
 
-async function resumeInBackground<TContext>(
-  prepared: PreparedMCPServer<TContext>,
-  tasks: TaskRuntime,
-  { actor, context }: MCPIdentity<TContext>,
-  claimed: MCPTaskRecord,
-  controller: AbortController,
-): Promise<void> {
-  let progress = Promise.resolve();
-  const onProgress = (update: ProgressUpdate) => {
-    // Progress reaches the client as the working task's status message (SEP-2663 sends no progress on tasks).
-    progress = progress.then(() => writeRunning(tasks, claimed, progressMessage(update))).catch(() => undefined);
-  };
-  let result: ExecutionResult | undefined;
-  let envelope: MCPEnvelope;
-  try {
-    result = await prepared.runtime.resume(claimed.approvalId, { context, expectedActor: actor, expectedSurface: "mcp", signal: controller.signal, onProgress });
-    envelope = toEnvelope(result, prepared.guidance);
-  } catch {
-    envelope = CONCEALED_ENVELOPE;
-  }
-  await progress;
-  await writeFinal(tasks, claimed, finalOf(result, envelope));
-}
-
 function finalOf(result: ExecutionResult | undefined, envelope: MCPEnvelope): Partial<MCPTaskRecord> {
   if (result?.status === "cancelled") {
     const effect = result.effectStatus === "unknown" ? "its effect is unknown" : "it reported no effect";
@@ -138,7 +169,7 @@ async function writeFinal(tasks: TaskRuntime, claimed: MCPTaskRecord, final: Par
   for (let attempt = 0; attempt < 5; attempt++) {
     const current = await tasks.store.get(claimed.principal, claimed.taskId, Date.now());
     if (current?.phase !== "running") return;
-    const next = { ...current, ...final, phase: "done" as const, lastUpdatedAt: Date.now() };
+    const next: MCPTaskRecord = { ...current, phase: "done", ...final, lastUpdatedAt: Date.now() };
     if (next.statusMessage === undefined) delete next.statusMessage;
     if (await tasks.store.update(current.principal, current.taskId, current.version, next)) return;
   }

@@ -6,7 +6,7 @@ export type MCPTaskStatus = "working" | "input_required" | "completed" | "failed
 /**
  * Where a task stands on the server. `awaiting`: suspended for approval, the URL elicitation (if any) not yet
  * answered; `answered`: the client answered it (never a decision, SI-4), still awaiting the approver; `running`:
- * one poller saw the approval decided and claimed the resume; `done`: terminal.
+ * one poller saw the approval decided and claimed the resume, or a `task: "always"` call runs; `done`: terminal.
  */
 export type MCPTaskPhase = "awaiting" | "answered" | "running" | "done";
 
@@ -18,7 +18,8 @@ export type MCPTaskRecord = {
   taskId: string;
   principal: string;
   capabilityId: string;
-  approvalId: string;
+  /** The approval the call suspended for; absent for a task that has not stopped for approval. */
+  approvalId?: string;
   phase: MCPTaskPhase;
   status: MCPTaskStatus;
   statusMessage?: string;

@@ -18,8 +18,15 @@ export type MCPTasksOption =
     };
 
 /** Validates `tasks`; `undefined` when the extension is off. */
-export function prepareTasks(option: unknown, adapter: string): TaskRuntime | undefined {
+export function prepareTasks(option: unknown, adapter: string, capabilities: readonly { id: string; meta: { adapters?: Record<string, unknown> } }[]): TaskRuntime | undefined {
   if (option === undefined || option === false) return undefined;
+  const always = new Set<string>();
+  for (const capability of capabilities) {
+    const task = (capability.meta.adapters?.mcp as { task?: unknown } | undefined)?.task;
+    if (task === undefined || task === "on-approval") continue;
+    if (task !== "always") throw new ConfigurationError(`${adapter}: meta.adapters.mcp.task of "${capability.id}" must be "always" or "on-approval".`);
+    always.add(capability.id);
+  }
   const config = option === true ? {} : option;
   if (typeof config !== "object" || config === null) throw new ConfigurationError(`${adapter}: options.tasks must be true or { store?, pollIntervalMs?, retentionMs? }.`);
   const { store, pollIntervalMs = 2_000, retentionMs = 3_600_000 } = config as { store?: MCPTaskStore; pollIntervalMs?: unknown; retentionMs?: unknown };
@@ -35,6 +42,7 @@ export function prepareTasks(option: unknown, adapter: string): TaskRuntime | un
     pollIntervalMs: pollIntervalMs as number,
     retentionMs: retentionMs as number,
     running: new Map(),
+    always,
     track: (work) => {
       const settled = work.catch(() => undefined).finally(() => inFlight.delete(settled));
       inFlight.add(settled);

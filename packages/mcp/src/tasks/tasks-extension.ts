@@ -11,7 +11,7 @@ import { principalKey } from "../catalog/principal-key.js";
 import type { McpCallToolResult } from "../catalog/wire-types.js";
 import { declaresUrl } from "../compat/legacy-capabilities.js";
 import { newTaskId } from "./task-id.js";
-import { answerTask, cancelTask, pollTask, type TaskRuntime } from "./task-runner.js";
+import { answerTask, cancelTask, invokeInBackground, pollTask, type TaskRuntime } from "./task-runner.js";
 import type { MCPTaskRecord } from "./task-store.js";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -76,6 +76,29 @@ export async function callToolAsTask<TContext>(
 ): Promise<McpCallToolResult> {
   const target = prepared.catalog.resolve(call.name);
   if (target.kind !== "invoke") return callTool(prepared.runtime, prepared.catalog, prepared.guidance, identity, call);
+  const principal = principalKey(identity.actor);
+  if (tasks.always.has(target.id)) {
+    // Answered with a task at once; the call runs in the background as its caller.
+    const now = Date.now();
+    const record: MCPTaskRecord = {
+      taskId: newTaskId(),
+      principal,
+      capabilityId: target.id,
+      phase: "running",
+      status: "working",
+      statusMessage: "Running.",
+      createdAt: now,
+      lastUpdatedAt: now,
+      expiresAt: now + ALWAYS_TASK_TTL_MS + tasks.retentionMs,
+      version: 1,
+    };
+    await tasks.store.create(record);
+    invokeInBackground(prepared, tasks, identity, record, call.arguments ?? {}, (result) => {
+      const envelope = toEnvelope(result, prepared.guidance);
+      return envelope.status === "approval-required" ? awaitingFields(result, envelope, capabilities, tasks, record.createdAt) : {};
+    });
+    throw new TaskAnswer({ resultType: "task", ...wireTask(record, tasks) });
+  }
   let result: ExecutionResult;
   try {
     result = await prepared.runtime.invoke(target.id, call.arguments ?? {}, {
@@ -91,26 +114,47 @@ export async function callToolAsTask<TContext>(
   const envelope = toEnvelope(result, prepared.guidance);
   if (result.status !== "approval-required" || envelope.status !== "approval-required") return toCallToolResult(envelope);
   const now = Date.now();
+  const record: MCPTaskRecord = {
+    taskId: newTaskId(),
+    principal,
+    capabilityId: target.id,
+    phase: "awaiting",
+    createdAt: now,
+    lastUpdatedAt: now,
+    version: 1,
+    ...awaitingFields(result, envelope, capabilities, tasks, now),
+  } as MCPTaskRecord;
+  // Stored before it is answered: a `tasks/get` for the id resolves as soon as the client has it (SEP-2663).
+  await tasks.store.create(record);
+  throw new TaskAnswer({ resultType: "task", ...wireTask(record, tasks) });
+}
+
+/** How long a `task: "always"` task may run before it is dropped (its approval, if it stops for one, sets its own). */
+const ALWAYS_TASK_TTL_MS = 24 * 3_600_000;
+
+/**
+ * A task suspended for approval: `input_required` with the approval's URL elicitation when the app has
+ * `approvals.url` and the client declared URL elicitation, else `working`; readable until the approval's expiry plus
+ * the retention.
+ */
+function awaitingFields(
+  result: Extract<ExecutionResult, { status: "approval-required" }>,
+  envelope: Extract<ReturnType<typeof toEnvelope>, { status: "approval-required" }>,
+  capabilities: Capabilities,
+  tasks: TaskRuntime,
+  createdAt: number,
+): Partial<MCPTaskRecord> {
   const approvalExpiry = new Date(result.approval.expiresAt).getTime();
   const url = envelope.url !== undefined && declaresUrl(capabilities) ? envelope.url : undefined;
   const message = `${envelope.message} An authorized person decides it in the application; this task continues on its own once it is approved.`;
-  const record: MCPTaskRecord = {
-    taskId: newTaskId(),
-    principal: principalKey(identity.actor),
-    capabilityId: target.id,
+  return {
     approvalId: result.approval.id,
     phase: "awaiting",
     status: url === undefined ? "working" : "input_required",
     statusMessage: message,
     ...(url !== undefined && { inputRequests: { [TASK_APPROVAL_INPUT_KEY]: inputRequired.elicitUrl({ message, url }) } }),
-    createdAt: now,
-    lastUpdatedAt: now,
-    expiresAt: (Number.isFinite(approvalExpiry) ? Math.max(approvalExpiry, now) : now) + tasks.retentionMs,
-    version: 1,
+    expiresAt: Math.max(Number.isFinite(approvalExpiry) ? approvalExpiry : createdAt, createdAt) + tasks.retentionMs,
   };
-  // Stored before it is answered: a `tasks/get` for the id resolves as soon as the client has it (SEP-2663).
-  await tasks.store.create(record);
-  throw new TaskAnswer({ resultType: "task", ...wireTask(record, tasks) });
 }
 
 /** Registers the three task methods. Each answers only the principal that created the task (SI-8). */

@@ -49,6 +49,39 @@ export function createTasksApp(): TasksApp {
         .meta(agentMeta({ description: "Read an order.", expose: { mcp: true }, sideEffect: "read", risk: "low" }))
         .handler(({ input }) => ({ id: input.id })),
     },
+    exports: {
+      // Always a task for a client that declares the extension: it runs in the background, reporting progress.
+      slow: ap
+        .input(z.object({ rows: z.number() }))
+        .meta(
+          agentMeta({
+            description: "Export rows slowly.",
+            expose: { mcp: true },
+            sideEffect: "read",
+            risk: "low",
+            adapters: { mcp: { task: "always" } },
+          } as never),
+        )
+        .handler(async ({ input, context }) => {
+          context.agent!.reportProgress({ progress: 1, total: input.rows, message: "row 1" });
+          await gate;
+          return { rows: input.rows };
+        }),
+      // Always a task, and gated: the background call stops for approval.
+      audited: ap
+        .input(z.object({ rows: z.number() }))
+        .meta(
+          agentMeta({
+            description: "Export rows, audited.",
+            expose: { mcp: true },
+            sideEffect: "read",
+            risk: "high",
+            approval: { required: true },
+            adapters: { mcp: { task: "always" } },
+          } as never),
+        )
+        .handler(({ input }) => ({ rows: input.rows })),
+    },
     reports: {
       build: ap
         .input(z.object({ pages: z.number() }))

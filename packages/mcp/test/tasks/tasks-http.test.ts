@@ -5,6 +5,9 @@ import { resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { approvalIdOf, approve, reject } from "../approvals/approvals-app.js";
 import { closeEverythingAfterEachTest } from "../support/cleanup.js";
+import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
+import { createMCPHandler } from "../../src/http/create-handler.js";
+import { ap } from "../support/orpc.js";
 import { createInMemoryTaskStore } from "../../src/tasks/task-store.js";
 import { connectTasks, createTasksApp, pollUntil, raw, REFUND_ARGS, serveTasks, startTask, TASKS_EXTENSION } from "./tasks-app.js";
 
@@ -167,5 +170,46 @@ describe("MCP Tasks across instances sharing a store", () => {
     await approve(app, approvalId);
     expect((await pollUntil(second.url, "tok-dana", taskId)).result).toMatchObject({ status: "completed", result: { structuredContent: { status: "ok" } } });
     expect(app.executions).toHaveLength(1);
+  });
+});
+
+describe("meta.adapters.mcp.task: \"always\"", () => {
+  it("answers with a working task at once; the call runs in the background, its progress in the status message, and completes; a client without the extension waits for the result as always", async () => {
+    const app = createTasksApp();
+    const { url } = await serveTasks(app);
+    const task = (await raw(url, "tok-dana", "tools/call", { name: "exports_slow", arguments: { rows: 4 } })).result!;
+    expect(task).toMatchObject({ resultType: "task", status: "working" });
+    const taskId = task.taskId as string;
+    let seen = (await raw(url, "tok-dana", "tasks/get", { taskId })).result!;
+    while (seen.statusMessage !== "Running: 1/4: row 1") seen = (await raw(url, "tok-dana", "tasks/get", { taskId })).result!;
+    expect(seen.status).toBe("working");
+    const plain = raw(url, "tok-dana", "tools/call", { name: "exports_slow", arguments: { rows: 2 } }, { tasks: false });
+    app.release();
+    expect((await plain).result).toMatchObject({ structuredContent: { status: "ok", data: { rows: 2 } } });
+    expect((await pollUntil(url, "tok-dana", taskId)).result).toMatchObject({ status: "completed", result: { resultType: "complete", structuredContent: { status: "ok", data: { rows: 4 } } } });
+    expect((await raw(url, "tok-priya", "tasks/get", { taskId })).error?.message).toBe("Failed to retrieve task: Task not found");
+  });
+
+  it("an \"always\" capability that stops for approval moves its task to input_required, then completes once approved", async () => {
+    const app = createTasksApp();
+    const { url } = await serveTasks(app);
+    const task = (await raw(url, "tok-dana", "tools/call", { name: "exports_audited", arguments: { rows: 3 } })).result!;
+    expect(task).toMatchObject({ resultType: "task", status: "working" });
+    const taskId = task.taskId as string;
+    const asking = (await pollUntil(url, "tok-dana", taskId, ["working"])).result!;
+    expect(asking).toMatchObject({ status: "input_required", inputRequests: { approval: { params: { mode: "url" } } } });
+    const [pending] = await app.runtime.approvals.list!({ status: "pending" });
+    await approve(app, pending!.id);
+    expect((await pollUntil(url, "tok-dana", taskId)).result).toMatchObject({ status: "completed", result: { structuredContent: { status: "ok", data: { rows: 3 } } } });
+  });
+
+  it("a meta.adapters.mcp.task other than \"always\" or \"on-approval\" is refused at construction", async () => {
+    const registry = createCapabilityRegistry({
+      odd: { one: ap.meta(agentMeta({ description: "Odd.", expose: { mcp: true }, sideEffect: "read", risk: "low", adapters: { mcp: { task: "sometimes" } } } as never)).handler(() => ({})) },
+    });
+    const runtime = createAgentRuntime({ governance: defineGovernance({ registry }) });
+    expect(() => createMCPHandler(runtime, { allowUnauthenticated: true, createContext: () => null, tasks: true })).toThrow(
+      /meta\.adapters\.mcp\.task of "odd\.one" must be "always" or "on-approval"/,
+    );
   });
 });
