@@ -5,7 +5,6 @@
 // another conversation decides nothing: the request stays pending, no grant exists, nothing runs.
 // Runs in the adversarial project (ai 5: the app passes the answer) and in the ai-sdk legs (ai 6, 7: the SDK's part
 // plus the app's answer beside it).
-import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { APPROVAL_PART_TYPE, governChat, type ConfirmationAnswer } from "@orpc-agent/ai-sdk";
 import type { GrantCaps } from "@orpc-agent/core";
@@ -13,6 +12,9 @@ import { context, dana } from "../../packages/ai-sdk/test/support/app.js";
 import { buildChatApp } from "../../packages/ai-sdk/test/support/chat-app.js";
 import { answerInBrowser, chatTurn, dataParts, userMessage } from "../../packages/ai-sdk/test/support/chat-turn.js";
 import { text, toolCall } from "../../packages/ai-sdk/test/support/scripted-model.js";
+
+// The SDK's message type, through the chat support (the adversarial project does not depend on `ai` itself).
+type UIMessage = ReturnType<typeof userMessage>;
 
 const NATIVE = (process.env.ORPC_AGENT_AI_MAJOR ?? "5") !== "5";
 const CAPS: GrantCaps = { maxUses: 3, maxTtlMs: 3_600_000, scopes: ["conversation"] };

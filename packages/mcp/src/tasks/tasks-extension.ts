@@ -17,7 +17,7 @@ import type { MCPTaskRecord } from "./task-store.js";
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 /** The key of the approval's URL elicitation in a task's `inputRequests`: asked once per task, never reused. */
-export const TASK_APPROVAL_INPUT_KEY = "approval";
+const TASK_APPROVAL_INPUT_KEY = "approval";
 
 type Capabilities = { extensions?: Record<string, unknown>; elicitation?: { url?: unknown } } | undefined;
 
