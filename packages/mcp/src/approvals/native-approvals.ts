@@ -4,6 +4,7 @@ import { callTool, type ToolCall } from "../catalog/call-tool.js";
 import { toCallToolResult } from "../catalog/call-tool-result.js";
 import { CONCEALED_ENVELOPE, serializeError, toEnvelope, type MCPEnvelope } from "../catalog/envelope.js";
 import type { MCPIdentity } from "../catalog/governance-options.js";
+import { conversationOf } from "../catalog/identity-checks.js";
 import type { PreparedMCPServer } from "../catalog/prepare.js";
 import { principalKey } from "../catalog/principal-key.js";
 import type { ApprovalElicitation, ApprovalEnvelope } from "./elicitation-config.js";
@@ -103,7 +104,7 @@ async function governed<TContext>(
   }
 
   const { runtime, guidance } = prepared;
-  const result = await runtime.invoke(capabilityId, args, { actor: identity.actor, context: identity.context, surface: "mcp", signal: call.signal, ...call.progress });
+  const result = await runtime.invoke(capabilityId, args, { actor: identity.actor, context: identity.context, ...conversationOf(identity), surface: "mcp", signal: call.signal, ...call.progress });
   const envelope = toEnvelope(result, guidance);
   if (result.status !== "approval-required" || envelope.status !== "approval-required" || envelope.url === undefined) return { kind: "envelope", envelope };
   if (!request.urlCapable || inputHash === undefined || legacyKey === undefined) return { kind: "envelope", envelope };

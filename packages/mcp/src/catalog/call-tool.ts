@@ -3,6 +3,7 @@ import type { AgentRuntime } from "@orpc-agent/core";
 import { toCallToolResult } from "./call-tool-result.js";
 import { CONCEALED_ENVELOPE, NOT_FOUND_ENVELOPE, toEnvelope, type ApprovalGuidance, type MCPEnvelope } from "./envelope.js";
 import type { MCPIdentity } from "./governance-options.js";
+import { conversationOf } from "./identity-checks.js";
 import { readApprovalId } from "./resume-tool.js";
 import type { CallProgress } from "./progress.js";
 import type { ToolCatalog } from "./tool-catalog.js";
@@ -35,16 +36,17 @@ async function governedCall<TContext>(
   runtime: AgentRuntime<TContext>,
   catalog: ToolCatalog,
   guidance: ApprovalGuidance,
-  { actor, context }: MCPIdentity<TContext>,
+  identity: MCPIdentity<TContext>,
   call: ToolCall,
 ): Promise<MCPEnvelope> {
+  const { actor, context } = identity;
   const args = call.arguments ?? {};
   const target = catalog.resolve(call.name);
   switch (target.kind) {
     case "concealed":
       return NOT_FOUND_ENVELOPE;
     case "invoke":
-      return toEnvelope(await runtime.invoke(target.id, args, { actor, context, surface: "mcp", signal: call.signal, ...call.progress }), guidance);
+      return toEnvelope(await runtime.invoke(target.id, args, { actor, context, ...conversationOf(identity), surface: "mcp", signal: call.signal, ...call.progress }), guidance);
     case "resume": {
       // docs/architecture/spec/adapters.md#adapters-3-7: resume as the caller, bound to the caller and this surface; never a decision.
       const read = readApprovalId(args);

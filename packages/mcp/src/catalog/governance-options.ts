@@ -4,7 +4,18 @@ import { ConfigurationError } from "@orpc-agent/core/adapter";
 // The options both SDK paths share, free of SDK types so the v2 entry never names the v1 SDK.
 
 /** The actor and application context every governed call of a request runs with (SI-3). */
-export type MCPIdentity<TContext = unknown> = { actor: Actor; context: TContext };
+export type MCPIdentity<TContext = unknown> = {
+  actor: Actor;
+  context: TContext;
+  /**
+   * The conversation this request belongs to, passed as `conversationId` to every `runtime.invoke` it makes, so a
+   * standing grant scoped to that conversation can cover it (SI-13). MCP has no conversation of its own: only the
+   * application knows one. Derive it from what you verified (the token, your session store); a value the client
+   * sent (a header, `_meta`, tool arguments) lets the client pick which grants cover it, so trust one only if
+   * your application means to. A non-empty string when given; anything else refuses the request.
+   */
+  conversationId?: string;
+};
 
 /** How the governed tools are named, listed, annotated and approved: identical on the v2 and v1 paths. */
 export type MCPGovernanceOptions = {

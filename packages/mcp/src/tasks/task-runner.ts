@@ -2,6 +2,7 @@ import type { ExecutionResult, ProgressUpdate } from "@orpc-agent/core";
 import { toCallToolResult } from "../catalog/call-tool-result.js";
 import { CONCEALED_ENVELOPE, toEnvelope, type ApprovalGuidance, type MCPEnvelope } from "../catalog/envelope.js";
 import type { MCPIdentity } from "../catalog/governance-options.js";
+import { conversationOf } from "../catalog/identity-checks.js";
 import type { PreparedMCPServer } from "../catalog/prepare.js";
 import type { MCPTaskRecord, MCPTaskStore } from "./task-store.js";
 
@@ -64,7 +65,7 @@ export function invokeInBackground<TContext>(
 ): void {
   const controller = new AbortController();
   runInBackground(tasks, prepared.guidance, record, controller, (onProgress) =>
-    prepared.runtime.invoke(record.capabilityId, input, { actor: identity.actor, context: identity.context, surface: "mcp", signal: controller.signal, onProgress }),
+    prepared.runtime.invoke(record.capabilityId, input, { actor: identity.actor, context: identity.context, ...conversationOf(identity), surface: "mcp", signal: controller.signal, onProgress }),
     onApproval,
   );
 }

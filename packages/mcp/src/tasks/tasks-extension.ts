@@ -6,6 +6,7 @@ import { callTool, type ToolCall } from "../catalog/call-tool.js";
 import { toCallToolResult } from "../catalog/call-tool-result.js";
 import { CONCEALED_ENVELOPE, toEnvelope } from "../catalog/envelope.js";
 import type { MCPIdentity } from "../catalog/governance-options.js";
+import { conversationOf } from "../catalog/identity-checks.js";
 import type { PreparedMCPServer } from "../catalog/prepare.js";
 import { principalKey } from "../catalog/principal-key.js";
 import type { McpCallToolResult } from "../catalog/wire-types.js";
@@ -104,6 +105,7 @@ export async function callToolAsTask<TContext>(
     result = await prepared.runtime.invoke(target.id, call.arguments ?? {}, {
       actor: identity.actor,
       context: identity.context,
+      ...conversationOf(identity),
       surface: "mcp",
       signal: call.signal,
       ...call.progress,
