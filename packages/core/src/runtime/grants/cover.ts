@@ -47,9 +47,13 @@ export async function coverWithGrant(
     const amount = grant.budget === undefined ? undefined : budgetAmount(grant.budget, init.input);
     if (grant.budget !== undefined && amount === undefined) continue;
     if (!(await stillBinds(rt, grant)) || (rt.sealer !== undefined && !(await sealHolds(rt.sealer, grant)))) continue;
+    // The checks above awaited: the use is judged on the clock as it reads now, so a grant that expired meanwhile
+    // is never used (the store checks expiry against this same reading).
+    const usedAt = rt.now();
+    if (isExpired(grant.expiresAt, usedAt)) continue;
     let used: GrantRecord | null;
     try {
-      used = await store.useGrant(grant.id, amount === undefined ? { now } : { now, amount });
+      used = await store.useGrant(grant.id, amount === undefined ? { now: usedAt } : { now: usedAt, amount });
     } catch {
       continue;
     }
