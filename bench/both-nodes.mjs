@@ -29,6 +29,21 @@ for (const node of binaries) {
 const heads = summaries.map((s) => `Node ${major(s.node)} (${s.node})`);
 if (summaries.every((s) => s.invokePlainRatio !== undefined)) issue28Table();
 if (summaries.every((s) => s.mcpStrictPgRatio !== undefined)) issue49Table();
+if (summaries.every((s) => s.grantCoveredRatio !== undefined)) issue45Table();
+
+// Issue 45: a call a standing grant covers, in memory, against the same capability ungated (bench/grant-covered.ts).
+function issue45Table() {
+  const cell = (key) => (s) => `${s[`${key}Ratio`].toFixed(2)}× (${s[`${key}Min`].toFixed(2)}–${s[`${key}Max`].toFixed(2)})`;
+  const rows = [
+    ["grant-covered invoke / ungated invoke (in memory, no sink)", cell("grantCovered"), "≤ 1.3×"],
+    ["ungated invoke / raw call (same shape)", cell("ungatedWrite"), "report"],
+    ["capability without grants: invoke, no policies, no sink / raw call", cell("invokePlain"), "as issue 28"],
+  ];
+  console.log(`\nIssue 45: standing grants — median of per-round ratios (p25–p75)\n`);
+  console.log(`| path | ${heads.join(" | ")} | target |`);
+  console.log(`|---|${heads.map(() => "---").join("|")}|---|`);
+  for (const [label, show, target] of rows) console.log(`| ${label} | ${summaries.map(show).join(" | ")} | ${target} |`);
+}
 
 function issue28Table() {
   const rows = [

@@ -20,6 +20,7 @@ import { mcpV2Cost } from "./mcp-v2.js";
 import { pgSinkCost } from "./pg-sink.js";
 import { auditChainCost } from "./audit-chain.js";
 import { approvalSealCost } from "./approval-seal.js";
+import { grantCoveredCost } from "./grant-covered.js";
 import { databaseRows, databaseSection } from "./database.js";
 
 const quick = process.argv.includes("--quick");
@@ -127,6 +128,16 @@ async function otherCosts() {
     rows.push({ path: seal.path, subject: fmt(seal.subjectNs), baseline: fmt(seal.baselineNs), ratio: seal.ratio, budget: "report" });
     rows.push({ path: "approval seal: extra per approval round trip", subject: fmt(seal.extraNs), baseline: "—", ratio: NaN, budget: "report" });
     Object.assign(json, { approvalSealTripNs: seal.subjectNs, approvalSealExtraNs: seal.extraNs, approvalSealRatio: seal.ratio });
+  }
+  {
+    // Issue 45: a grant-covered call against the same capability ungated (≤ 1.3×), in memory, no sink; and that ungated
+    // call against raw call. Capabilities without `grants` never look up grants: their cost is the invokePlain row.
+    for (const row of await grantCoveredCost({ rounds: ROUNDS, calls: CALLS })) {
+      const { stat } = row;
+      const budget = Number.isNaN(row.budget) ? "report" : `≤ ${row.budget.toFixed(1)}×${stat.median <= row.budget ? "" : " OVER"}`;
+      rows.push({ path: row.path, subject: fmt(stat.subject), baseline: fmt(stat.baseline), ratio: stat.median, spread: `${stat.min.toFixed(2)}–${stat.max.toFixed(2)}`, budget });
+      Object.assign(json, { [`${row.key}Subject`]: stat.subject, [`${row.key}Baseline`]: stat.baseline, [`${row.key}Ratio`]: stat.median, [`${row.key}Min`]: stat.min, [`${row.key}Max`]: stat.max });
+    }
   }
   await describeCost();
   // Baseline is invoke without tracing, not raw call; reported only (no docs/architecture/spec/core.md#core-16 budget).

@@ -24,7 +24,7 @@ const cpuNs = () => {
 };
 
 /** CPU nanoseconds per call over `iterations` sequential awaited calls. */
-async function cpuSequential(fn: () => unknown, iterations: number): Promise<number> {
+export async function cpuSequential(fn: () => unknown, iterations: number): Promise<number> {
   const start = cpuNs();
   for (let i = 0; i < iterations; i++) await fn();
   return (cpuNs() - start) / iterations;
@@ -40,13 +40,13 @@ export function invokePathBudgets(nodeMajor: number) {
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))]!;
 
-function stat(subjects: number[], baselines: number[]): RatioStat {
+export function stat(subjects: number[], baselines: number[]): RatioStat {
   const ratios = subjects.map((s, i) => s / baselines[i]!).sort((a, b) => a - b);
   return { median: median(ratios), min: quantile(ratios, 0.25), max: quantile(ratios, 0.75), subject: median(subjects), baseline: median(baselines) };
 }
 
 /** Runs `subject` and `baseline` once per round in alternating order; returns each side's samples. */
-async function paired(subject: () => Promise<number>, baseline: () => Promise<number>, rounds: number): Promise<[number[], number[]]> {
+export async function paired(subject: () => Promise<number>, baseline: () => Promise<number>, rounds: number): Promise<[number[], number[]]> {
   const s: number[] = [];
   const b: number[] = [];
   for (let r = 0; r < rounds; r++) {
