@@ -8,6 +8,7 @@ export const DEFAULT_APPROVALS_TABLE = "orpc_agent_approvals";
 export const DEFAULT_AUDIT_TABLE = "orpc_agent_audit_events";
 export const DEFAULT_INVOCATIONS_TABLE = "orpc_agent_invocations";
 export const DEFAULT_GRANTS_TABLE = "orpc_agent_grants";
+export const DEFAULT_MCP_TASKS_TABLE = "orpc_agent_mcp_tasks";
 
 /**
  * The approvals DDL for a (validated) table name; the exported constant uses the default. Columns added after the
@@ -171,6 +172,29 @@ alter table ${table} add column if not exists actor_via_id text;
 }
 
 /**
+ * The MCP tasks DDL for a (validated) table name (issue 47), part of the invocation journal's script: a task's record
+ * is JSON written whole by the MCP adapter; `version` is the compare-and-set token of every transition, `seq` the
+ * creation order the caps evict by, `expires_at` epoch milliseconds on the adapter's clock. Its own table, not
+ * columns of the invocations table: a task exists before any invocation row (a `task: "always"` call) and is keyed
+ * by principal, which an invocation row is not.
+ */
+export function mcpTasksDdl(table: string): string {
+  const index = indexPrefix(table);
+  return `create table if not exists ${table} (
+  principal  text   not null,
+  task_id    text   not null,
+  seq        bigint generated always as identity,
+  record     jsonb  not null,
+  version    bigint not null,
+  expires_at bigint not null,
+  primary key (principal, task_id)
+);
+create index if not exists ${index}_expiry_idx
+  on ${table} (expires_at);
+`;
+}
+
+/**
  * Canonical DDL of the approvals table `orpc_agent_approvals` (docs/architecture/spec/postgres.md#postgres-4-1) and of the
  * standing-grants table `orpc_agent_grants` beside it (SI-13), both kept by the approval coordinator. Apply it with
  * your own migration tooling: `pool.query(APPROVALS_DDL)` (no parameter array) or PGlite's
@@ -185,7 +209,8 @@ export const APPROVALS_DDL: string = approvalsDdl(DEFAULT_APPROVALS_TABLE) + gra
 export const AUDIT_DDL: string = auditDdl(DEFAULT_AUDIT_TABLE);
 
 /**
- * Canonical DDL of the invocation journal table `orpc_agent_invocations` (docs/architecture/spec/distributed.md#distributed-5-6). Apply it
- * like the others: `pool.query(INVOCATIONS_DDL)` (no parameter array) or PGlite's `db.exec(INVOCATIONS_DDL)`.
+ * Canonical DDL of the invocation journal table `orpc_agent_invocations` (docs/architecture/spec/distributed.md#distributed-5-6) and of
+ * the MCP tasks table `orpc_agent_mcp_tasks` beside it (issue 47). Apply it like the others:
+ * `pool.query(INVOCATIONS_DDL)` (no parameter array) or PGlite's `db.exec(INVOCATIONS_DDL)`.
  */
-export const INVOCATIONS_DDL: string = invocationsDdl(DEFAULT_INVOCATIONS_TABLE);
+export const INVOCATIONS_DDL: string = invocationsDdl(DEFAULT_INVOCATIONS_TABLE) + mcpTasksDdl(DEFAULT_MCP_TASKS_TABLE);

@@ -26,3 +26,7 @@ export { AUDIT_DDL } from "./ddl.js";
 export { createPgInvocationJournal } from "./journal/create-pg-invocation-journal.js";
 export type { PgInvocationJournalOptions } from "./journal/create-pg-invocation-journal.js";
 export { INVOCATIONS_DDL } from "./ddl.js";
+
+// MCP tasks (issue 47): the MCP adapter's task store, its table created by INVOCATIONS_DDL
+export { createPgMCPTaskStore } from "./mcp-tasks/create-pg-mcp-task-store.js";
+export type { PgMCPTaskRecordShape, PgMCPTaskStore, PgMCPTaskStoreOptions } from "./mcp-tasks/create-pg-mcp-task-store.js";
