@@ -41,12 +41,12 @@ const PRUNE_ROUNDS = 3;
  * and on create). A row whose record names another principal or task than its key reads as absent (SI-8).
  *
  * @example
- * import { createMCPHandler } from "@orpc-agent/mcp";
+ * import { createMCPHandler, type MCPTaskRecord } from "@orpc-agent/mcp";
  * import { createPgMCPTaskStore } from "@orpc-agent/postgres";
  * import pg from "pg";
- * declare const pool: pg.Pool, runtime: Parameters<typeof createMCPHandler>[0];
- * const store = createPgMCPTaskStore({ query: (sql, params) => pool.query(sql, params) });
- * const handler = createMCPHandler(runtime, { tasks: { store } });
+ * declare const pool: pg.Pool, runtime: Parameters<typeof createMCPHandler>[0], options: Parameters<typeof createMCPHandler>[1];
+ * const store = createPgMCPTaskStore<MCPTaskRecord>({ query: (sql, params) => pool.query(sql, params) });
+ * const handler = createMCPHandler(runtime, { ...options, tasks: { store } });
  */
 export function createPgMCPTaskStore<TRecord extends PgMCPTaskRecordShape = PgMCPTaskRecordShape>(options: PgMCPTaskStoreOptions): PgMCPTaskStore<TRecord> {
   const { query, table = DEFAULT_MCP_TASKS_TABLE, limits = { perPrincipal: 1_000, total: 10_000 } } = options ?? ({} as PgMCPTaskStoreOptions);
