@@ -14,10 +14,14 @@ function progressOf(chunks: readonly unknown[], toolCallId: string): ToolProgres
   return (chunks as Chunk[]).filter((c) => c.type === TOOL_PROGRESS_PART_TYPE && c.data?.toolCallId === toolCallId).map((c) => c.data!);
 }
 
-/** Reports are throttled by the runtime: whatever got through rises, and the first and the last always do. */
+/**
+ * Reports are throttled by the runtime, and the chat keeps only a call's latest report until the call's input is in
+ * the stream and the reader has room: whatever got through rises, and the last report always gets through. Which of
+ * the earlier ones do depends on how far the stream lags the tool (the first may be replaced under load).
+ */
 function expectThrottledRun(reports: ToolProgressData[], total: number) {
   expect(reports.length).toBeGreaterThanOrEqual(1);
-  expect(reports[0]!.progress).toBe(1);
+  expect(reports[0]!.progress).toBeGreaterThanOrEqual(1);
   expect(reports.at(-1)!.progress).toBe(total);
   for (let i = 1; i < reports.length; i++) expect(reports[i]!.progress).toBeGreaterThan(reports[i - 1]!.progress);
   for (const report of reports) expect(report.total).toBe(total);
@@ -32,7 +36,7 @@ describe("progress and preliminary results in the chat UI (governChat)", () => {
 
     const progress = progressOf(chunks, "call_export");
     expectThrottledRun(progress, PAGES.length);
-    expect(progress[0]).toEqual({ toolCallId: "call_export", progress: 1, total: 3, message: "page 1 of 3" });
+    for (const report of progress) expect(report).toEqual({ toolCallId: "call_export", progress: report.progress, total: 3, message: `page ${report.progress} of 3` });
     for (const chunk of chunks.filter((c) => c.type === TOOL_PROGRESS_PART_TYPE)) expect(chunk).toMatchObject({ id: "call_export", transient: true });
 
     // Every report sits after the call's input and before its final output.
@@ -51,7 +55,7 @@ describe("progress and preliminary results in the chat UI (governChat)", () => {
     expect(toolPart(turn.messages, "call_export")).toMatchObject({ state: "output-available", output: { status: "ok", data: { page: 3, orders: ["o_5"] } } });
   });
 
-  it("a plain capability's progress reaches the chat too, first and last report included", async () => {
+  it("a plain capability's progress reaches the chat too, its last report included", async () => {
     const { runtime } = buildStreamingApp();
     const chat = await governChat(runtime, { actor: dana, context });
     const turn = await chatTurn(chat, [userMessage("Build the report.")], [[toolCall("call_report", "reports_build", {})], [text("Built.")]]);
