@@ -156,9 +156,14 @@ function closeQuietly(iterator: AsyncIterator<unknown>): void {
 
 function ignore(): void {}
 
-/** oRPC validates each yielded event against the `eventIterator(...)` schema; a failure is the handler's bad output. */
+/**
+ * oRPC validates each yielded event against the `eventIterator(...)` schema; a failure is the handler's bad output.
+ * oRPC 1 names it `EVENT_ITERATOR_VALIDATION_FAILED`, oRPC 2 `ASYNC_ITERATOR_OBJECT_VALIDATION_FAILED`.
+ */
+const EVENT_VALIDATION_CODES: ReadonlySet<string> = new Set(["EVENT_ITERATOR_VALIDATION_FAILED", "ASYNC_ITERATOR_OBJECT_VALIDATION_FAILED"]);
+
 function streamError(thrown: unknown): CapabilityError {
-  if (thrown instanceof ORPCError && thrown.code === "EVENT_ITERATOR_VALIDATION_FAILED") return new CapabilityError({ code: "OUTPUT_INVALID", cause: thrown });
+  if (thrown instanceof ORPCError && EVENT_VALIDATION_CODES.has(thrown.code)) return new CapabilityError({ code: "OUTPUT_INVALID", cause: thrown });
   return mapOrpcError(thrown);
 }
 
