@@ -18,6 +18,8 @@ export default [
   // Its Mastra parts run as child processes on a Node >= 22.13 (Node 24 on the 20.19 leg), hence the longer hooks.
   { extends: true as const, test: { name: "task-board", root: "examples/task-board", include: ["test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000, globalSetup: ["../../packages/cli/test/global-setup.ts"] } },
   { extends: true as const, test: { name: "reliability", root: "tests/reliability", include: ["**/*.test.ts"], testTimeout: 120_000, hookTimeout: 60_000, execArgv: ["--expose-gc"] } },
+  // Real instance processes on one PostgreSQL schema behind a proxy (issue 48); the CLI's global setup builds the audit verifier.
+  { extends: true as const, test: { name: "multi-instance", root: "tests/multi-instance", include: ["**/*.test.ts"], testTimeout: 180_000, hookTimeout: 180_000, globalSetup: ["../../packages/cli/test/global-setup.ts"] } },
   // The CLI's global setup builds core and the CLI when stale: the audit-verify attacks run the built binary.
   { extends: true as const, test: { name: "adversarial", root: "tests/adversarial", include: ["**/*.test.ts"], testTimeout: 30_000, globalSetup: ["../../packages/cli/test/global-setup.ts"] } },
   // Every package's type tests in one `tsc` run (tsconfig.type-tests.json): core's sources are checked once, not once
