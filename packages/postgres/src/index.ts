@@ -5,6 +5,14 @@ export type { PgQuery } from "./query.js";
 export { pgQueryFromPool } from "./pool.js";
 export type { PgPoolLike, PgQueryFromPoolOptions } from "./pool.js";
 
+// Decisions across instances: LISTEN/NOTIFY beside the query seam
+export type { PgListen, PgListenEvents, PgUnlisten } from "./notify/listen.js";
+export { pgListenFromClient } from "./notify/pg-listen-from-client.js";
+export type { PgListenClientLike, PgListener, PgListenFromClientOptions } from "./notify/pg-listen-from-client.js";
+export { createPgDecisionFeed } from "./notify/create-pg-decision-feed.js";
+export type { PgDecisionFeed, PgDecisionFeedOptions } from "./notify/create-pg-decision-feed.js";
+export { pgDecisionChannel } from "./notify/decision-channel.js";
+
 // Approvals
 export { createPgApprovalCoordinator } from "./approvals/create-pg-approval-coordinator.js";
 export type { PgApprovalCoordinatorOptions } from "./approvals/create-pg-approval-coordinator.js";

@@ -11,6 +11,8 @@ import {
 } from "@orpc-agent/core";
 import { DEFAULT_APPROVALS_TABLE, DEFAULT_GRANTS_TABLE } from "../ddl.js";
 import { createPgGrantStore } from "../grants/pg-grant-store.js";
+import { pgDecisionChannel } from "../notify/decision-channel.js";
+import { assertChannelName } from "../notify/listen.js";
 import { instantParam, jsonParam } from "../encoding.js";
 import { assertQuery, type PgQuery } from "../query.js";
 import { assertTableName } from "../table-name.js";
@@ -35,6 +37,12 @@ export interface PgApprovalCoordinatorOptions {
    * @default () => new Date()
    */
   now?: () => Date;
+  /**
+   * The channel each decision is NOTIFYed on, with the approval id as payload, in the decide statement itself;
+   * `createPgDecisionFeed` listens there. `false` sends nothing.
+   * @default pgDecisionChannel(table), "orpc_agent_approvals_decided" for the default table
+   */
+  decisionChannel?: string | false;
 }
 
 /**
@@ -59,7 +67,11 @@ export function createPgApprovalCoordinator(
   assertTableName(table);
   assertTableName(grantsTable);
   if (typeof now !== "function") throw new TypeError("now must be a function returning a Date");
-  const sql = approvalStatements(table);
+  const channel = options.decisionChannel === false ? undefined : (options.decisionChannel ?? pgDecisionChannel(table));
+  if (channel !== undefined) assertChannelName(channel, "decisionChannel");
+  // The channel travels as the last parameter of decide and approve, only when notifying.
+  const notifyParam: string[] = channel === undefined ? [] : [channel];
+  const sql = approvalStatements(table, channel);
   const grants = createPgGrantStore(query, grantsTable, now);
 
   /** Picks the failure message after a compare-and-set matched nothing; the outcome is already settled (docs/architecture/spec/postgres.md#postgres-5-3). */
@@ -116,7 +128,7 @@ export function createPgApprovalCoordinator(
       const at = now();
       const { rows } =
         decision.status === "rejected"
-          ? await query(sql.decide, [id, decision.status, jsonParam(decision.approver), instantParam(at), decision.comment ?? null, optionalText(decision.seal)])
+          ? await query(sql.decide, [id, decision.status, jsonParam(decision.approver), instantParam(at), decision.comment ?? null, optionalText(decision.seal), ...notifyParam])
           : await query(sql.approve, [
               id,
               jsonParam(decision.approver),
@@ -125,6 +137,7 @@ export function createPgApprovalCoordinator(
               jsonParam(vote(decision, at)),
               decision.approver.id,
               optionalText(decision.seal),
+              ...notifyParam,
             ]);
       if (rows.length > 0) return recordFromRow(rows[0]!, at);
       // Typed like every store's refusals (core's decide-refusals); the read only picks which one.

@@ -37,7 +37,8 @@ export const PROJECTION = [
 // Whether the approval being recorded completes the quorum; NULL quorum and NULL approvals are the single-approver case.
 const COMPLETES = "coalesce(jsonb_array_length(approvals), 0) + 1 >= coalesce(quorum, 1)";
 
-export function approvalStatements(table: string) {
+export function approvalStatements(table: string, decisionChannel?: string) {
+  const notifying = (update: string, channelParam: number) => (decisionChannel === undefined ? update : notifyDecided(update, channelParam));
   return {
     /**
      * $1 id … $12 expires_at, $13 submitted_input, $14 quorum, $15 seal, $16 definition_digest, $17 manifest_digest,
@@ -51,10 +52,13 @@ returning ${PROJECTION}`,
     get: `select ${PROJECTION} from ${table} where id = $1`,
 
     /** Compare-and-set; $4 is the coordinator clock reading, both `decided_at` and the expiry guard (docs/architecture/spec/postgres.md#postgres-5-2: strict); $6 the seal. */
-    decide: `update ${table}
+    decide: notifying(
+      `update ${table}
 set status = $2, decided_by = $3::jsonb, decided_at = $4::timestamptz, decision_comment = $5, decision_seal = $6
 where id = $1 and status = 'pending' and expires_at >= $4::timestamptz
 returning ${PROJECTION}`,
+      7,
+    ),
 
     /**
      * Compare-and-set for one approval. $1 id, $2 approver, $3 the clock reading, $4 comment, $5 the vote, $6 the
@@ -63,7 +67,8 @@ returning ${PROJECTION}`,
      * one approver twice (under READ COMMITTED the waiting update re-checks its WHERE and recomputes its SET on
      * the committed row). A single-approver record is approved exactly as by \`decide\`.
      */
-    approve: `update ${table}
+    approve: notifying(
+      `update ${table}
 set approvals = case when coalesce(quorum, 1) > 1 then coalesce(approvals, '[]'::jsonb) || jsonb_build_array($5::jsonb) else approvals end,
   status = case when ${COMPLETES} then 'approved' else 'pending' end,
   decided_by = case when ${COMPLETES} then $2::jsonb else null end,
@@ -73,6 +78,8 @@ set approvals = case when coalesce(quorum, 1) > 1 then coalesce(approvals, '[]':
 where id = $1 and status = 'pending' and expires_at >= $3::timestamptz
   and not coalesce(approvals, '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('approver', jsonb_build_object('id', $6::text)))
 returning ${PROJECTION}`,
+      8,
+    ),
 
     /**
      * Compare-and-set: of concurrent callers at most one gets the row back (docs/architecture/spec/postgres.md#postgres-5-5, T8).
@@ -85,6 +92,18 @@ returning ${PROJECTION}`,
 
     list: (filter: ApprovalListFilter, now: string) => listStatement(table, filter, now),
   };
+}
+
+/**
+ * The same compare-and-set, still one statement, also sending `pg_notify($n, id)` for a record it took out of
+ * `pending` (a quorum vote that leaves it pending decides nothing). NOTIFY is delivered at commit, so a decision rolled
+ * back notifies nobody; the payload is the id alone. An id too long for a NOTIFY payload (8000 bytes) is not sent
+ * rather than failing the decision (docs/reference/postgres.md#decisions-across-instances).
+ */
+function notifyDecided(update: string, channelParam: number): string {
+  return `with decided as (${update})
+select decided.*, case when decided.status <> 'pending' and octet_length(decided.id) < 8000 then pg_notify($${channelParam}::text, decided.id) end is not null as notified
+from decided`;
 }
 
 /**

@@ -133,7 +133,8 @@ describe("createPgApprovalCoordinator: statement shape", () => {
     recorder.statements.length = 0;
     const decided = await coordinator.decide(request.id, { status: "approved", approver: MANAGER });
     expect(recorder.statements).toHaveLength(1);
-    expect(recorder.statements[0]!.sql).toMatch(/^update /);
+    // The update, wrapped so the same statement also NOTIFYs the decision (docs/reference/postgres.md#decisions-across-instances).
+    expect(recorder.statements[0]!.sql).toMatch(/^(with decided as \()?update /);
     expect(recorder.statements[0]!.params).toContain(instant);
     expect(decided.decision!.decidedAt.toISOString()).toBe(instant);
 
