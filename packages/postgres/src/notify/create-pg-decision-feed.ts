@@ -112,13 +112,18 @@ export function createPgDecisionFeed(options: PgDecisionFeedOptions): PgDecision
     }
   };
 
-  const start = () =>
-    Promise.resolve()
-      .then(() => listen(channel, deliver, { lost: () => void (lostAt ??= now()), restored: () => void resync() }))
-      .catch((error: unknown) => {
-        report(error);
-        return undefined;
-      });
+  // Called at once, so the LISTEN is on its way when the first subscriber returns.
+  const start = (): Promise<PgUnlisten | undefined> => {
+    const failed = (error: unknown) => {
+      report(error);
+      return undefined;
+    };
+    try {
+      return Promise.resolve(listen(channel, deliver, { lost: () => void (lostAt ??= now()), restored: () => void resync() })).catch(failed);
+    } catch (error) {
+      return Promise.resolve(failed(error));
+    }
+  };
 
   return (listener) => {
     if (typeof listener !== "function") throw new TypeError("the decision feed takes a function (approvalId) => void");
