@@ -7,5 +7,7 @@ export const STATE_KEYS = [{ id: "k1", secret: "multi-instance-request-state-012
 export const USERS: Record<string, string> = { "tok-dana": "u_dana", "tok-priya": "u_priya" };
 
 export const DANA = { id: "u_dana", kind: "user" } as const;
+/** Dana as MCP calls reach the runtime: the OAuth client acting for her (clientId "agent-1") is her acting agent. */
+export const DANA_VIA_AGENT = { ...DANA, via: { id: "agent-1" } } as const;
 export const MANAGER = { id: "u_manager", kind: "user" } as const;
 export const LEAD = { id: "u_lead", kind: "user" } as const;
