@@ -5,7 +5,8 @@ type Pending =
   | { kind: "select"; id: number; question: string; labels: string[]; resolve: (index: number) => void }
   | { kind: "confirm"; id: number; question: string; defaultYes: boolean; resolve: (yes: boolean) => void };
 
-type State = { lines: string[]; pending: Pending | undefined };
+/** `selected` is the highlighted option of a pending select. */
+type State = { lines: string[]; pending: Pending | undefined; selected: number };
 
 /**
  * A `Prompter` drawn with Ink: one question at a time under the lines said so far. Arrow keys and Enter
@@ -17,7 +18,7 @@ export function createInkPrompter(
 ): Prompter {
   const h = react.createElement;
   const { Box, Text } = ink;
-  let state: State = { lines: [], pending: undefined };
+  let state: State = { lines: [], pending: undefined, selected: 0 };
   let nextId = 0;
   const listeners = new Set<() => void>();
   const update = (next: State) => {
@@ -26,27 +27,33 @@ export function createInkPrompter(
   };
   let cancel: (() => void) | undefined;
 
-  function SelectView({ pending }: { pending: Extract<Pending, { kind: "select" }> }): Element {
-    const [index, setIndex] = react.useState(0);
-    ink.useInput((_input: string, key: InkKey) => {
-      if (key.upArrow) setIndex((i) => (i + pending.labels.length - 1) % pending.labels.length);
-      if (key.downArrow) setIndex((i) => (i + 1) % pending.labels.length);
-      if (key.return) pending.resolve(index);
-    });
+  // Keys answer the question pending now, not the one a view was drawn for: React removes a view's input
+  // handler only after the next question is on screen, and a key typed in that gap must not answer twice.
+  function answer(input: string, key: InkKey): void {
+    const { pending, selected } = state;
+    if (pending === undefined) return;
+    if (pending.kind === "select") {
+      const count = pending.labels.length;
+      if (key.upArrow) update({ ...state, selected: (selected + count - 1) % count });
+      if (key.downArrow) update({ ...state, selected: (selected + 1) % count });
+      if (key.return) pending.resolve(selected);
+    } else if (key.return) pending.resolve(pending.defaultYes);
+    else if (input.toLowerCase() === "y") pending.resolve(true);
+    else if (input.toLowerCase() === "n" || key.escape) pending.resolve(false);
+  }
+
+  function SelectView({ pending, selected }: { pending: Extract<Pending, { kind: "select" }>; selected: number }): Element {
+    ink.useInput(answer);
     return h(
       Box,
       { flexDirection: "column" },
       h(Text, { bold: true }, pending.question),
-      ...pending.labels.map((label, i) => h(Text, { key: `option-${i}`, color: i === index ? "cyan" : undefined }, `${i === index ? "❯" : " "} ${label}`)),
+      ...pending.labels.map((label, i) => h(Text, { key: `option-${i}`, color: i === selected ? "cyan" : undefined }, `${i === selected ? "❯" : " "} ${label}`)),
     );
   }
 
   function ConfirmView({ pending }: { pending: Extract<Pending, { kind: "confirm" }> }): Element {
-    ink.useInput((input: string, key: InkKey) => {
-      if (key.return) pending.resolve(pending.defaultYes);
-      else if (input.toLowerCase() === "y") pending.resolve(true);
-      else if (input.toLowerCase() === "n" || key.escape) pending.resolve(false);
-    });
+    ink.useInput(answer);
     return h(Text, { bold: true }, `${pending.question} ${pending.defaultYes ? "(Y/n)" : "(y/N)"}`);
   }
 
@@ -59,7 +66,7 @@ export function createInkPrompter(
         listeners.delete(listener);
       };
     }, []);
-    const { pending } = state;
+    const { pending, selected } = state;
     return h(
       Box,
       { flexDirection: "column" },
@@ -67,7 +74,7 @@ export function createInkPrompter(
       pending === undefined
         ? null
         : pending.kind === "select"
-          ? h(SelectView, { key: `question-${pending.id}`, pending })
+          ? h(SelectView, { key: `question-${pending.id}`, pending, selected })
           : h(ConfirmView, { key: `question-${pending.id}`, pending }),
     );
   }
@@ -79,11 +86,12 @@ export function createInkPrompter(
     return new Promise<T>((resolve, reject) => {
       cancel = () => reject(new PromptCancelled());
       const pending = make(nextId++, (value) => {
+        if (state.pending !== pending) return;
         cancel = undefined;
-        update({ lines: [...state.lines, `${pending.question} ${answerText(pending, value)}`], pending: undefined });
+        update({ lines: [...state.lines, `${pending.question} ${answerText(pending, value)}`], pending: undefined, selected: 0 });
         resolve(value);
       });
-      update({ ...state, pending });
+      update({ ...state, pending, selected: 0 });
     });
   }
 

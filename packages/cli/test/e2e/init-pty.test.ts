@@ -117,11 +117,13 @@ describe.skipIf(!BUILT)("init under a pseudo-terminal (cli.md §8.5)", () => {
     run.type("y");
     // The wizard's closing lines ("Wrote …", "Next steps:") are not asserted: the prompter unmounts before Ink
     // draws them, so they never reach the terminal (reported; see ink-prompter.ts close()).
-    expect(await run.exit).toBe(0);
+    // The files are read only after the process has exited: every write happens before it can. The screen goes with
+    // the assertions so that a run whose answer went astray shows which question took it.
+    expect(await run.exit, run.screen()).toBe(0);
     const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as { name: string; orpcAgent?: unknown; scripts?: Record<string, string> };
     expect(manifest.name).toBe("pty-app");
     expect(manifest.orpcAgent).toEqual({ entry: "src/app.ts" });
-    expect(manifest.scripts && Object.values(manifest.scripts)).toContain("orpc-agent check");
+    expect(manifest.scripts && Object.values(manifest.scripts), run.screen()).toContain("orpc-agent check");
     const snapshot = JSON.parse(readFileSync(join(app, "capabilities.snapshot.json"), "utf8")) as { capabilities: { id: string }[] };
     expect(snapshot.capabilities.map((capability) => capability.id).sort()).toEqual(["orders.get", "orders.refund"]);
   });
@@ -138,7 +140,7 @@ describe.skipIf(!BUILT)("init under a pseudo-terminal (cli.md §8.5)", () => {
     await run.waitFor('as "orpcAgent" in package.json? (Y/n)', seen);
     run.type("n");
 
-    expect(await run.exit).toBe(0);
+    expect(await run.exit, run.screen()).toBe(0);
     expect(readFileSync(join(app, "package.json"), "utf8")).toBe(before);
     expect(existsSync(join(app, "capabilities.snapshot.json"))).toBe(false);
   });

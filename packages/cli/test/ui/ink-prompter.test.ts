@@ -1,0 +1,76 @@
+// The Ink prompter on fake terminal streams. React removes a question's input handler only after the next question
+// is drawn; a key typed in that gap must answer the question on screen, not the one before it again.
+import { PassThrough, Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { loadUi } from "../../src/ui/bridge.js";
+import { createInkPrompter } from "../../src/ui/ink-prompter.js";
+import type { Prompter } from "../../src/init/prompter.js";
+
+type FakeTerminal = {
+  prompter: Prompter;
+  /** Types `keys` synchronously with the first frame that shows `text`: as early as a person could. */
+  typeWhenShown(text: string, keys: string): void;
+};
+
+async function fakeTerminal(): Promise<FakeTerminal> {
+  const ui = await loadUi();
+  if (!ui.available) throw new Error(ui.reason);
+  // Ink reads a stdin that says it is a TTY and can switch raw mode; the keys are written by the test.
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined, ref: () => undefined, unref: () => undefined });
+  const triggers: { text: string; keys: string }[] = [];
+  let shown = "";
+  const stdout = Object.assign(
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        shown += chunk.toString();
+        for (const trigger of [...triggers]) {
+          if (!shown.includes(trigger.text)) continue;
+          triggers.splice(triggers.indexOf(trigger), 1);
+          stdin.write(trigger.keys);
+        }
+        done();
+      },
+    }),
+    { isTTY: true, columns: 100, rows: 30 },
+  );
+  return {
+    prompter: createInkPrompter(ui.modules, { stdin, stdout }),
+    typeWhenShown: (text, keys) => triggers.push({ text, keys }),
+  };
+}
+
+/** The answer, or "unanswered" when none came: a lost or misrouted key leaves the question waiting forever. */
+function answerOf<T>(question: Promise<T>): Promise<T | "unanswered"> {
+  return Promise.race([question, new Promise<"unanswered">((resolve) => setTimeout(() => resolve("unanswered"), 5_000))]);
+}
+
+describe("Ink prompter (cli.md §8.5)", () => {
+  it("a key typed the instant the second confirmation appears answers the second confirmation", async () => {
+    const { prompter, typeWhenShown } = await fakeTerminal();
+    typeWhenShown("First? (Y/n)", "y");
+    typeWhenShown("Second? (y/N)", "y");
+    try {
+      expect(await answerOf(prompter.confirm("First?", true))).toBe(true);
+      expect(await answerOf(prompter.confirm("Second?", false))).toBe(true);
+    } finally {
+      await prompter.close();
+    }
+  });
+
+  it("arrow keys move the selection; a confirmation typed the instant it follows a select answers the confirmation", async () => {
+    const { prompter, typeWhenShown } = await fakeTerminal();
+    typeWhenShown("❯ b", "\r");
+    typeWhenShown("Pick one", "\u001B[B");
+    typeWhenShown("Sure? (Y/n)", "n");
+    try {
+      const options = [
+        { label: "a", value: "a" },
+        { label: "b", value: "b" },
+      ];
+      expect(await answerOf(prompter.select("Pick one", options))).toBe("b");
+      expect(await answerOf(prompter.confirm("Sure?", true))).toBe(false);
+    } finally {
+      await prompter.close();
+    }
+  });
+});
