@@ -7,4 +7,5 @@ export type { MCPOptions, MCPRequestAuth, MCPTraceCarrier } from "./server/optio
 export { serveMCPStdio, type MCPStdioOptions } from "./stdio/serve-stdio.js";
 export type { MCPGovernanceOptions, MCPIdentity } from "./catalog/governance-options.js";
 export type { MCPTasksOption } from "./tasks/tasks-config.js";
+export type { MCPDeclaredCapabilities, MCPElicitationStateStore, MCPPendingElicitation } from "./approvals/elicitation-state-store.js";
 export { createInMemoryTaskStore, type MCPTaskRecord, type MCPTaskStatus, type MCPTaskPhase, type MCPTaskStore, type TaskStoreLimits } from "./tasks/task-store.js";

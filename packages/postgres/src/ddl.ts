@@ -9,6 +9,7 @@ export const DEFAULT_AUDIT_TABLE = "orpc_agent_audit_events";
 export const DEFAULT_INVOCATIONS_TABLE = "orpc_agent_invocations";
 export const DEFAULT_GRANTS_TABLE = "orpc_agent_grants";
 export const DEFAULT_MCP_TASKS_TABLE = "orpc_agent_mcp_tasks";
+export const DEFAULT_MCP_ELICITATION_TABLE = "orpc_agent_mcp_elicitation_state";
 
 /**
  * The approvals DDL for a (validated) table name; the exported constant uses the default. Columns added after the
@@ -195,6 +196,31 @@ create index if not exists ${index}_expiry_idx
 }
 
 /**
+ * The MCP elicitation state DDL for a (validated) table name (issue 48), part of the invocation journal's script,
+ * beside the MCP tasks table: what the MCP v2 endpoint remembers per principal for 2025-era clients, shared by every
+ * instance. `kind` is 'pending' (a 2025-11-25 retry's approval, keyed by call) or 'capabilities' (the declaration of
+ * `initialize`); `record` is JSON written whole by the store, repeating its key; `seq` the write order the bounds
+ * evict by; `expires_at` epoch milliseconds on the adapter's clock (NULL: a declaration whose token states no expiry).
+ */
+export function mcpElicitationDdl(table: string): string {
+  const index = indexPrefix(table);
+  return `create table if not exists ${table} (
+  kind       text   not null check (kind in ('pending', 'capabilities')),
+  principal  text   not null,
+  entry_key  text   not null,
+  seq        bigint generated always as identity,
+  record     jsonb  not null,
+  expires_at bigint,
+  primary key (kind, principal, entry_key)
+);
+create index if not exists ${index}_seq_idx
+  on ${table} (kind, principal, seq);
+create index if not exists ${index}_expiry_idx
+  on ${table} (expires_at);
+`;
+}
+
+/**
  * Canonical DDL of the approvals table `orpc_agent_approvals` (docs/architecture/spec/postgres.md#postgres-4-1) and of the
  * standing-grants table `orpc_agent_grants` beside it (SI-13), both kept by the approval coordinator. Apply it with
  * your own migration tooling: `pool.query(APPROVALS_DDL)` (no parameter array) or PGlite's
@@ -210,7 +236,9 @@ export const AUDIT_DDL: string = auditDdl(DEFAULT_AUDIT_TABLE);
 
 /**
  * Canonical DDL of the invocation journal table `orpc_agent_invocations` (docs/architecture/spec/distributed.md#distributed-5-6) and of
- * the MCP tasks table `orpc_agent_mcp_tasks` beside it (issue 47). Apply it like the others:
- * `pool.query(INVOCATIONS_DDL)` (no parameter array) or PGlite's `db.exec(INVOCATIONS_DDL)`.
+ * the MCP adapter's tables beside it: tasks `orpc_agent_mcp_tasks` (issue 47) and elicitation state
+ * `orpc_agent_mcp_elicitation_state` (issue 48). Apply it like the others: `pool.query(INVOCATIONS_DDL)` (no
+ * parameter array) or PGlite's `db.exec(INVOCATIONS_DDL)`.
  */
-export const INVOCATIONS_DDL: string = invocationsDdl(DEFAULT_INVOCATIONS_TABLE) + mcpTasksDdl(DEFAULT_MCP_TASKS_TABLE);
+export const INVOCATIONS_DDL: string =
+  invocationsDdl(DEFAULT_INVOCATIONS_TABLE) + mcpTasksDdl(DEFAULT_MCP_TASKS_TABLE) + mcpElicitationDdl(DEFAULT_MCP_ELICITATION_TABLE);

@@ -38,3 +38,13 @@ export { INVOCATIONS_DDL } from "./ddl.js";
 // MCP tasks (issue 47): the MCP adapter's task store, its table created by INVOCATIONS_DDL
 export { createPgMCPTaskStore } from "./mcp-tasks/create-pg-mcp-task-store.js";
 export type { PgMCPTaskRecordShape, PgMCPTaskStore, PgMCPTaskStoreOptions } from "./mcp-tasks/create-pg-mcp-task-store.js";
+
+// MCP elicitation state (issue 48): what the MCP endpoint remembers for 2025-era clients, shared by every instance;
+// its table created by INVOCATIONS_DDL
+export { createPgMCPElicitationStateStore } from "./mcp-elicitation/create-pg-mcp-elicitation-state-store.js";
+export type {
+  PgMCPDeclaredCapabilities,
+  PgMCPElicitationStateStore,
+  PgMCPElicitationStateStoreOptions,
+  PgMCPPendingElicitation,
+} from "./mcp-elicitation/create-pg-mcp-elicitation-state-store.js";

@@ -1,7 +1,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { approvalsDdl, auditDdl, grantsDdl, invocationsDdl, mcpTasksDdl } from "../src/ddl.js";
+import { approvalsDdl, auditDdl, grantsDdl, invocationsDdl, mcpElicitationDdl, mcpTasksDdl } from "../src/ddl.js";
 import { APPROVALS_DDL, AUDIT_DDL, INVOCATIONS_DDL, type PgQuery } from "../src/index.js";
 import { createPglite, pgliteQuery } from "./support/pglite.js";
 import { createTestPool, createTestSchema, dropTestSchema, REAL_SERVER, testSchemaName } from "./support/real-server.js";
@@ -66,13 +66,15 @@ describe("APPROVALS_DDL and AUDIT_DDL: text", () => {
     expect(APPROVALS_DDL).toBe(approvalsDdl("orpc_agent_approvals") + grantsDdl("orpc_agent_grants"));
   });
 
-  it("INVOCATIONS_DDL targets orpc_agent_invocations in four ';'-terminated statements, its approval index unique and partial, then the MCP tasks table in two", () => {
+  it("INVOCATIONS_DDL targets orpc_agent_invocations in four ';'-terminated statements, its approval index unique and partial, then the MCP tasks table in two and the MCP elicitation state table in three", () => {
     expect(INVOCATIONS_DDL).toMatch(/^create table if not exists orpc_agent_invocations \(/);
     expect(INVOCATIONS_DDL.endsWith(";\n")).toBe(true);
-    expect(statementsOf(INVOCATIONS_DDL)).toHaveLength(6);
-    expect(INVOCATIONS_DDL.split(";").length - 1).toBe(6);
-    // Issue 47: the MCP adapter's tasks live beside the journal, created by the same script.
-    expect(INVOCATIONS_DDL).toBe(invocationsDdl("orpc_agent_invocations") + mcpTasksDdl("orpc_agent_mcp_tasks"));
+    expect(statementsOf(INVOCATIONS_DDL)).toHaveLength(9);
+    expect(INVOCATIONS_DDL.split(";").length - 1).toBe(9);
+    // Issues 47 and 48: the MCP adapter's tasks and elicitation state live beside the journal, created by the same script.
+    expect(INVOCATIONS_DDL).toBe(invocationsDdl("orpc_agent_invocations") + mcpTasksDdl("orpc_agent_mcp_tasks") + mcpElicitationDdl("orpc_agent_mcp_elicitation_state"));
+    expect(statementsOf(INVOCATIONS_DDL)[6]).toMatch(/^create table if not exists orpc_agent_mcp_elicitation_state \(/);
+    expect(statementsOf(INVOCATIONS_DDL)[8]).toBe("create index if not exists orpc_agent_mcp_elicitation_state_expiry_idx\n  on orpc_agent_mcp_elicitation_state (expires_at)");
     expect(statementsOf(INVOCATIONS_DDL)[4]).toMatch(/^create table if not exists orpc_agent_mcp_tasks \(/);
     expect(statementsOf(INVOCATIONS_DDL)[5]).toBe("create index if not exists orpc_agent_mcp_tasks_expiry_idx\n  on orpc_agent_mcp_tasks (expires_at)");
     // Added after the first release: re-applying the script brings an older table up to date.

@@ -1,6 +1,6 @@
 import { createKeyedMac, type ApprovalSealKey, type KeyedMac } from "@orpc-agent/core";
 import type { MCPEnvelope } from "../catalog/envelope.js";
-import { PrincipalBoundedMap } from "./principal-bounded-map.js";
+import { createInMemoryElicitationStateStore, isElicitationStateStore, type MCPElicitationStateStore } from "./elicitation-state-store.js";
 import { createElicitationCompletions, type DecisionSubscription, type ElicitationCompletions } from "./elicitation-completions.js";
 import { memoryLimitsOf } from "./memory-limits.js";
 import { ConfigurationError } from "@orpc-agent/core/adapter";
@@ -8,22 +8,15 @@ import { ConfigurationError } from "@orpc-agent/core/adapter";
 // Built once per configuration by the governed server's preparation (server/prepare.ts); SDK-free, as the state it
 // holds is protocol-neutral.
 
-/** A principal declares its capabilities once (its latest `initialize` stands): the one key it has in `legacyCapabilities`. */
-export const DECLARED_CAPABILITIES = "initialize";
-
-/** An approval a 2025-11-25 client was sent to by `-32042`, remembered until the client retries the same call. */
-export type LegacyPending = { approvalId: string; url: string; message: string };
-
 export type ApprovalElicitation = {
   /** Protects the 2026-07-28 `requestState`. */
   mac: KeyedMac;
-  /** By `principalKey`, then capability and input hash: 2025-11-25 retries carry no state, so the server remembers. */
-  legacyPending: PrincipalBoundedMap<LegacyPending>;
   /**
-   * Client capabilities a 2025-era client declared in `initialize`, by `principalKey` (stateless HTTP forgets them
-   * otherwise), under the key {@link DECLARED_CAPABILITIES}.
+   * What 2025-era clients need remembered, by `principalKey`: the approvals their retries resume (a 2025-11-25 retry
+   * carries no state) and the capabilities they declared in `initialize` (stateless HTTP forgets them otherwise).
+   * `urlElicitation.store`, else this process's memory.
    */
-  legacyCapabilities: PrincipalBoundedMap<{ capabilities: unknown; expiresAtMs: number }>;
+  state: MCPElicitationStateStore;
   /** With `urlElicitation.decisions`: `notifications/elicitation/complete` on connections that outlive the call. */
   completions: ElicitationCompletions | undefined;
 };
@@ -42,14 +35,18 @@ export function prepareApprovalElicitation(
   if (typeof options.approvals?.url !== "function") {
     throw new ConfigurationError(`${adapter}: options.urlElicitation needs options.approvals.url, the link into the approver UI the client opens.`);
   }
-  const { keys, decisions } = config as { keys?: readonly ApprovalSealKey[]; decisions?: unknown };
+  const { keys, decisions, store } = config as { keys?: readonly ApprovalSealKey[]; decisions?: unknown; store?: unknown };
   const mac = keyedMac(keys, adapter);
   if (decisions !== undefined && typeof decisions !== "function") {
     throw new ConfigurationError(`${adapter}: options.urlElicitation.decisions must be a function (listener) => unsubscribe.`);
   }
+  if (store !== undefined && !isElicitationStateStore(store)) {
+    throw new ConfigurationError(
+      `${adapter}: options.urlElicitation.store must implement getPending, setPending, deletePending, getDeclaredCapabilities and setDeclaredCapabilities (MCPElicitationStateStore), e.g. createPgMCPElicitationStateStore({ query }) from @orpc-agent/postgres.`,
+    );
+  }
   const completions = decisions === undefined ? undefined : createElicitationCompletions(decisions as DecisionSubscription);
-  const limits = memoryLimitsOf(options);
-  return { mac, legacyPending: new PrincipalBoundedMap(limits.legacyPending), legacyCapabilities: new PrincipalBoundedMap(limits.legacyCapabilities), completions };
+  return { mac, state: store ?? createInMemoryElicitationStateStore(memoryLimitsOf(options)), completions };
 }
 
 /** Core's seal-key checks, reported as the adapter's other build-time mistakes are: a `ConfigurationError`. */

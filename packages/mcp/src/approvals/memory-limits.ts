@@ -1,6 +1,6 @@
 /**
- * How much the endpoint remembers for principals between requests, where a client can grow it: 2025-11-25 retries
- * awaiting their approval, and the capabilities a 2025-era client declared. Each map has a share per principal
+ * How much the in-memory elicitation state store (the default) remembers for principals between requests, where a
+ * client can grow it: 2025-11-25 retries awaiting their approval, and the capabilities a 2025-era client declared. Each map has a share per principal
  * (`principalKey`) and a total, so memory stays bounded and one principal's flood costs only its own entries.
  */
 export type MemoryLimits = {

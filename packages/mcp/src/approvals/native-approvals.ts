@@ -95,10 +95,12 @@ async function governed<TContext>(
   // The call, within its principal's share of the remembered retries.
   const legacyKey = inputHash === undefined ? undefined : JSON.stringify([capabilityId, inputHash]);
   if (request.era === "legacy" && legacyKey !== undefined) {
-    const pending = elicitation.legacyPending.get(principal, legacyKey);
+    const pending = await elicitation.state.getPending(principal, legacyKey, Date.now());
     if (pending !== undefined) {
       const outcome = await resumeApproval(prepared, identity, pending.approvalId, call, () => ({ kind: "url-required", pending }));
-      if (outcome.kind !== "url-required") elicitation.legacyPending.delete(principal, legacyKey);
+      // Forgetting is best effort: an entry left behind resumes a consumed approval next time, which answers like
+      // an unknown one, never a second run; the outcome the caller waits for is not lost to it.
+      if (outcome.kind !== "url-required") await elicitation.state.deletePending(principal, legacyKey).catch(() => undefined);
       return outcome;
     }
   }
@@ -110,9 +112,14 @@ async function governed<TContext>(
   if (!request.urlCapable || inputHash === undefined || legacyKey === undefined) return { kind: "envelope", envelope };
   const message = elicitationMessage(result);
   if (request.era === "legacy") {
-    const pending = { approvalId: result.approval.id, url: envelope.url, message };
-    elicitation.legacyPending.set(principal, legacyKey, pending);
-    return { kind: "url-required", pending };
+    const pending = { approvalId: result.approval.id, url: envelope.url, message, expiresAt: pendingExpiry(result.approval.expiresAt) };
+    // Unremembered, a -32042 retry would request a second approval: answer with the envelope instead (its link and
+    // resume tool still lead to this approval).
+    const remembered = await elicitation.state.setPending(principal, legacyKey, pending).then(
+      () => true,
+      () => false,
+    );
+    return remembered ? { kind: "url-required", pending } : { kind: "envelope", envelope };
   }
   const state: ApprovalState = {
     approvalId: result.approval.id,
@@ -180,6 +187,17 @@ async function resumeApproval<TContext>(
   if (result.status === "failed" && result.error.code === "APPROVAL_CONSUMED") return { kind: "envelope", envelope: CONCEALED_ENVELOPE };
   return { kind: "envelope", envelope: toEnvelope(result, prepared.guidance) };
 }
+
+/**
+ * How long a 2025-11-25 retry is remembered: past the approval's own expiry by {@link PENDING_RETENTION_MS}, so a
+ * retry after it still answers `APPROVAL_EXPIRED` rather than requesting a new approval.
+ */
+function pendingExpiry(approvalExpiresAt: Date | string): number {
+  const expiresAt = new Date(approvalExpiresAt).getTime();
+  return (Number.isFinite(expiresAt) ? expiresAt : Date.now()) + PENDING_RETENTION_MS;
+}
+
+const PENDING_RETENTION_MS = 3_600_000;
 
 /** What the user's client shows beside the link: the reasons, and that a person decides there, not the client. */
 function elicitationMessage(result: Extract<ExecutionResult, { status: "approval-required" }>): string {

@@ -93,7 +93,7 @@ export function createGovernedServer<TContext>(prepared: PreparedGovernedServer<
     const { name, arguments: args } = request.params;
     const progress = requestProgress(ctx);
     const call = { name: callsAs ?? name, arguments: args, signal: ctx.mcpReq.signal, ...(progress !== undefined && { progress: progress.options }) };
-    const elicitation = { ...elicitationRequest(server, prepared, era, ctx, principal), ...(watchCompletion !== undefined && { watchCompletion }) };
+    const elicitation = { ...(await elicitationRequest(server, prepared, era, ctx, principal)), ...(watchCompletion !== undefined && { watchCompletion }) };
     const capabilities = tasks !== undefined ? requestCapabilities(ctx) : undefined;
     const asTask = tasks !== undefined && callsAs === undefined && declaresTasks(capabilities) && elicitation.requestState === undefined;
     try {
@@ -155,15 +155,15 @@ function completionWatcher<TContext>(server: Server, prepared: PreparedGovernedS
 }
 
 /** The client facts URL elicitation needs, per request: 2026-07-28 declares capabilities on every request. */
-function elicitationRequest<TContext>(
+async function elicitationRequest<TContext>(
   server: Server,
   prepared: PreparedGovernedServer<TContext>,
   era: MCPRequestAuth["era"],
   ctx: ServerContext,
   principal: string,
-): ElicitationRequest {
+): Promise<ElicitationRequest> {
   if (prepared.elicitation === undefined) return { era, urlCapable: false, requestState: undefined, declined: false };
-  if (era === "legacy") return { era, urlCapable: legacyUrlCapable(server, prepared.elicitation, principal), requestState: undefined, declined: false };
+  if (era === "legacy") return { era, urlCapable: await legacyUrlCapable(server, prepared.elicitation, principal), requestState: undefined, declined: false };
   const state = ctx.mcpReq.requestState<unknown>();
   const answer = ctx.mcpReq.inputResponses?.[APPROVAL_INPUT_KEY] as { action?: unknown } | undefined;
   return {

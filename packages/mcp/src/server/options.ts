@@ -3,6 +3,7 @@ import type { ApprovalSealKey } from "@orpc-agent/core";
 import type { MCPGovernanceOptions, MCPIdentity } from "../catalog/governance-options.js";
 import type { MCPTraceCarrier } from "./trace-context.js";
 import type { MCPTasksOption } from "../tasks/tasks-config.js";
+import type { MCPElicitationStateStore } from "../approvals/elicitation-state-store.js";
 
 export type { MCPTraceCarrier } from "./trace-context.js";
 
@@ -38,6 +39,13 @@ export type MCPOptions<TContext = unknown> = MCPGovernanceOptions & {
      * that outlives the call (stdio) gets `notifications/elicitation/complete` when its approval is decided.
      */
     decisions?: (listener: (approvalId: string) => void) => (() => void) | void;
+    /**
+     * Where the endpoint remembers, per principal, the approvals 2025-11-25 retries resume and the capabilities
+     * 2025-era clients declared in `initialize`. Default: this process's memory, bounded. Behind a load balancer,
+     * give every instance one shared store (`createPgMCPElicitationStateStore` from `@orpc-agent/postgres`), so a
+     * retry or a call reaching another instance than the `initialize` or the first call finds it.
+     */
+    store?: MCPElicitationStateStore;
   };
   /**
    * Runs each `tools/call` inside the trace context its request `_meta` carries (`traceparent`, `tracestate`), so
