@@ -18,7 +18,7 @@ import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernan
 import { createCapabilityRouter, createInvocationService } from "../../../packages/core/src/server/index.ts";
 import { createMCPHandler } from "../../../packages/mcp/src/index.ts";
 import { toNodeRequestListener } from "../../../packages/mcp/src/node/to-node-request-listener.ts";
-import { createPgApprovalCoordinator, createPgAuditSink, createPgInvocationJournal, createPgMCPTaskStore } from "../../../packages/postgres/src/index.ts";
+import { createPgApprovalCoordinator, createPgAuditSink, createPgInvocationJournal, createPgMCPElicitationStateStore, createPgMCPTaskStore } from "../../../packages/postgres/src/index.ts";
 import { ap } from "../../../packages/mcp/test/support/orpc.ts";
 import { SEAL_KEYS, STATE_KEYS, USERS } from "./cluster-config.ts";
 
@@ -105,7 +105,8 @@ const mcp = createMCPHandler(runtime, {
   verifyToken: (token) => (token in USERS ? { token, clientId: "agent-1", scopes: [], expiresAt: nowInSeconds() + 3600, resource: publicUrl } : null),
   createContext: ({ authInfo }) => (authInfo && USERS[authInfo.token] ? { actor: { id: USERS[authInfo.token]!, kind: "user" }, context: {} } : null),
   approvals: { url: (record) => `https://approvals.example.test/requests/${record.id}`, resumeTool: true },
-  urlElicitation: { keys: STATE_KEYS },
+  // 2025-era clients' declared capabilities and pending approvals in the database: their next request may reach any instance.
+  urlElicitation: { keys: STATE_KEYS, store: createPgMCPElicitationStateStore({ query }) },
   tasks: { store: createPgMCPTaskStore({ query }), pollIntervalMs: 5 },
 });
 const mcpListener = toNodeRequestListener(mcp);
