@@ -1,35 +1,16 @@
-import type { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { contractClock, makeApprovalRequest } from "../../../../test-fixtures/approval-coordinator-contract.js";
 import { APPROVALS_DDL, createPgApprovalCoordinator, type PgQuery } from "../../src/index.js";
-import { createPglite, pgliteQuery } from "../support/pglite.js";
+import { usePglite } from "../support/pglite.js";
+import { recordStatements } from "../support/statement-log.js";
 
 const MANAGER = { id: "user_manager", kind: "user" } as const;
 
-let db: PGlite;
-let query: PgQuery;
-
-beforeAll(async () => {
-  db = await createPglite();
-  await db.exec(APPROVALS_DDL);
-  query = pgliteQuery(db);
-});
-afterAll(async () => {
-  await db?.close();
-});
+const pglite = usePglite(APPROVALS_DDL);
+const { query } = pglite;
 beforeEach(async () => {
-  await db.query("truncate table orpc_agent_approvals");
+  await pglite.db().query("truncate table orpc_agent_approvals");
 });
-
-/** Records every statement the coordinator sends, then runs it on PGlite. */
-function recordingQuery() {
-  const statements: { sql: string; params: unknown[] }[] = [];
-  const recording: PgQuery = (sql, params) => {
-    statements.push({ sql, params });
-    return query(sql, params);
-  };
-  return { statements, query: recording };
-}
 
 describe("createPgApprovalCoordinator: construction", () => {
   it("throws a TypeError when query is missing", () => {
@@ -86,7 +67,7 @@ describe("createPgApprovalCoordinator: input encoding", () => {
       if (input === null) nullId = request.id;
       expect((await coordinator.create(request)).input).toStrictEqual(input);
       expect((await coordinator.get(request.id))!.input).toStrictEqual(input);
-      const stored = await db.query<{ text: string }>("select input::text as text from orpc_agent_approvals where id = $1", [request.id]);
+      const stored = await pglite.db().query<{ text: string }>("select input::text as text from orpc_agent_approvals where id = $1", [request.id]);
       expect(stored.rows[0]!.text).toBe(sql);
     }
     const absent = makeApprovalRequest(clock.now, { input: undefined });
@@ -94,7 +75,7 @@ describe("createPgApprovalCoordinator: input encoding", () => {
     expect((await coordinator.create(absent)).input).toBeUndefined();
     expect((await coordinator.get(absent.id))!.input).toBeUndefined();
     // Absent is SQL NULL, null is the JSON null: distinct in storage too.
-    const { rows } = await db.query<{ id: string; sql_null: boolean }>(
+    const { rows } = await pglite.db().query<{ id: string; sql_null: boolean }>(
       "select id, input is null as sql_null from orpc_agent_approvals where input is null or input = 'null'::jsonb order by id",
     );
     expect(Object.fromEntries(rows.map((r) => [r.id, r.sql_null]))).toEqual({ [absent.id]: true, [nullId]: false });
@@ -123,7 +104,7 @@ describe("createPgApprovalCoordinator: statement shape", () => {
 
   it("a successful decide and a successful markConsumed each issue exactly one statement; decide carries the clock instant", async () => {
     const clock = contractClock("2030-01-01T00:00:00.000Z");
-    const recorder = recordingQuery();
+    const recorder = recordStatements(query);
     const coordinator = createPgApprovalCoordinator({ query: recorder.query, now: clock.now });
     const request = makeApprovalRequest(clock.now);
     await coordinator.create(request);
@@ -146,7 +127,7 @@ describe("createPgApprovalCoordinator: statement shape", () => {
 
   it("no statement of any operation opens a transaction, locks a row or reads the database clock", async () => {
     const clock = contractClock("2030-01-01T00:00:00.000Z");
-    const recorder = recordingQuery();
+    const recorder = recordStatements(query);
     const coordinator = createPgApprovalCoordinator({ query: recorder.query, now: clock.now });
     const first = makeApprovalRequest(clock.now);
     const second = makeApprovalRequest(clock.now);
@@ -173,7 +154,7 @@ describe("createPgApprovalCoordinator: statement shape", () => {
 
   it("the list status filter uses the clock reading as a parameter, and no value is spliced into the text", async () => {
     const clock = contractClock("2030-01-01T00:00:00.000Z");
-    const recorder = recordingQuery();
+    const recorder = recordStatements(query);
     const coordinator = createPgApprovalCoordinator({ query: recorder.query, now: clock.now });
     await coordinator.list({ status: "expired", capabilityId: "cap_marker", actorId: "actor_marker" });
     const [{ sql, params }] = recorder.statements as [{ sql: string; params: unknown[] }];
@@ -199,7 +180,7 @@ describe("createPgApprovalCoordinator: statement shape", () => {
   });
 
   it("a decision that fails its guards, or a consumption without an execution id, issues no statement at all", async () => {
-    const recorder = recordingQuery();
+    const recorder = recordStatements(query);
     const coordinator = createPgApprovalCoordinator({ query: recorder.query });
     await expect(coordinator.decide("apr_1", { status: "maybe" } as never)).rejects.toMatchObject({ code: "INPUT_INVALID" });
     await expect(coordinator.decide("apr_1", { status: "approved", approver: { id: "", kind: "user" } })).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
@@ -238,7 +219,7 @@ describe("createPgApprovalCoordinator: clock", () => {
     // Expiry is never written back: turning the clock back makes the record pending again.
     clock.set("2001-06-01T12:00:00.000Z");
     expect((await coordinator.get(left.id))!.status).toBe("pending");
-    const { rows } = await db.query<{ status: string }>("select status from orpc_agent_approvals where id = $1", [left.id]);
+    const { rows } = await pglite.db().query<{ status: string }>("select status from orpc_agent_approvals where id = $1", [left.id]);
     expect(rows[0]!.status).toBe("pending");
   });
 });
@@ -249,7 +230,7 @@ describe("createPgApprovalCoordinator: statuses the application writes", () => {
     const request = makeApprovalRequest(new Date());
     await coordinator.create(request);
     // The application's own withdrawal, in the same compare-and-set shape (docs/architecture/spec/postgres.md#postgres-5-5).
-    await db.query("update orpc_agent_approvals set status = 'cancelled' where id = $1 and status = 'pending'", [request.id]);
+    await pglite.db().query("update orpc_agent_approvals set status = 'cancelled' where id = $1 and status = 'pending'", [request.id]);
 
     expect((await coordinator.get(request.id))!.status).toBe("cancelled");
     expect((await coordinator.list({ status: "cancelled" })).map((r) => r.id)).toEqual([request.id]);

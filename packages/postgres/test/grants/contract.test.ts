@@ -1,52 +1,33 @@
-import type { PGlite } from "@electric-sql/pglite";
-import type pg from "pg";
-import { afterAll, beforeAll, describe } from "vitest";
+import { describe } from "vitest";
 import { describeGrantStoreContract } from "../../../../test-fixtures/grant-store-contract.js";
-import { grantsDdl } from "../../src/ddl.js";
+import { approvalsDdl, grantsDdl } from "../../src/ddl.js";
 import { APPROVALS_DDL, createPgApprovalCoordinator } from "../../src/index.js";
-import { createPglite, pgliteQuery } from "../support/pglite.js";
-import { applyApprovalsDdl, createTestPool, createTestSchema, dropTestSchema, REAL_SERVER } from "../support/real-server.js";
+import { usePglite } from "../support/pglite.js";
+import { REAL_SERVER, usePgSchema } from "../support/real-server.js";
 
 // The shared grant store contract (SI-13), unchanged, as the approval contract runs (contract.test.ts beside
 // approvals/): the DDL applied once, both tables emptied before each case.
 describe("PGlite", () => {
-  let db: PGlite;
-  beforeAll(async () => {
-    db = await createPglite();
-    // APPROVALS_DDL creates the grants table too: the setup path of every existing install.
-    await db.exec(APPROVALS_DDL);
-  });
-  afterAll(async () => {
-    await db?.close();
-  });
+  // APPROVALS_DDL creates the grants table too: the setup path of every existing install.
+  const pglite = usePglite(APPROVALS_DDL);
 
   describeGrantStoreContract("SI-13: the Postgres coordinator over PGlite", async (now) => {
-    await db.query("truncate table orpc_agent_approvals, orpc_agent_grants");
-    return createPgApprovalCoordinator({ query: pgliteQuery(db), now });
+    await pglite.db().query("truncate table orpc_agent_approvals, orpc_agent_grants");
+    return createPgApprovalCoordinator({ query: pglite.query, now });
   });
 });
 
 describe(REAL_SERVER, () => {
-  let pool: pg.Pool;
-  let schema: string;
-  let table: string;
-  let grantsTable: string;
-  beforeAll(async () => {
-    pool = createTestPool({ max: 8 });
-    schema = await createTestSchema(pool, "grant_contract");
-    table = `${schema}.orpc_agent_approvals`;
-    grantsTable = `${schema}.orpc_agent_grants`;
-    await applyApprovalsDdl((sql) => pool.query(sql), table);
-    await pool.query(grantsDdl(grantsTable));
-  });
-  afterAll(async () => {
-    if (pool === undefined) return;
-    await dropTestSchema(pool, schema);
-    await pool.end();
-  });
+  const tables = (schema: string) => ({ table: `${schema}.orpc_agent_approvals`, grantsTable: `${schema}.orpc_agent_grants` });
+  const server = usePgSchema(
+    "grant_contract",
+    (schema) => [approvalsDdl(tables(schema).table), grantsDdl(tables(schema).grantsTable)],
+    { max: 8 },
+  );
 
   describeGrantStoreContract("SI-13: the Postgres coordinator over a pg.Pool", async (now) => {
-    await pool.query(`truncate table ${table}, ${grantsTable}`);
-    return createPgApprovalCoordinator({ query: (sql, params) => pool.query(sql, params), table, grantsTable, now });
+    const { table, grantsTable } = tables(server.name);
+    await server.query(`truncate table ${table}, ${grantsTable}`, []);
+    return createPgApprovalCoordinator({ query: server.query, table, grantsTable, now });
   });
 });

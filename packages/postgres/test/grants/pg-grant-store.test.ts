@@ -1,44 +1,27 @@
-import type { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { contractClock } from "../../../../test-fixtures/approval-coordinator-contract.js";
 import { makeGrantTerms } from "../../../../test-fixtures/grant-store-contract.js";
 import { approvalsDdl } from "../../src/ddl.js";
-import { APPROVALS_DDL, createPgApprovalCoordinator, type PgQuery } from "../../src/index.js";
-import { createPglite, pgliteQuery } from "../support/pglite.js";
+import { APPROVALS_DDL, createPgApprovalCoordinator } from "../../src/index.js";
+import { usePglite } from "../support/pglite.js";
+import { recordStatements } from "../support/statement-log.js";
 
 // What the shared contract cannot say about PostgreSQL: statement shape (one round trip per use), float8 at the edges
 // of its range, the DDL's checks, and the upgrade path of an existing install. Concurrency: contract.test.ts and the
 // SI-13 attacks on the real server.
-let db: PGlite;
-let query: PgQuery;
 const PRIYA = { id: "user_priya", kind: "user" as const };
 
-beforeAll(async () => {
-  db = await createPglite();
-  await db.exec(APPROVALS_DDL);
-  query = pgliteQuery(db);
-});
-afterAll(async () => {
-  await db?.close();
-});
+const pglite = usePglite(APPROVALS_DDL);
+const { query } = pglite;
 beforeEach(async () => {
-  await db.query("truncate table orpc_agent_approvals, orpc_agent_grants");
+  await pglite.db().query("truncate table orpc_agent_approvals, orpc_agent_grants");
 });
-
-function recordingQuery() {
-  const statements: { sql: string; params: unknown[] }[] = [];
-  const recording: PgQuery = (sql, params) => {
-    statements.push({ sql, params });
-    return query(sql, params);
-  };
-  return { statements, query: recording };
-}
 
 describe("the grant store: statements", () => {
   it("SI-13: every operation is one statement, a use included, none with a lock, a transaction or the database clock", async () => {
     // Set far from the database's clock: only the injected instants decide.
     const clock = contractClock("2001-02-03T04:05:06.000Z");
-    const recorded = recordingQuery();
+    const recorded = recordStatements(query);
     const coordinator = createPgApprovalCoordinator({ query: recorded.query, now: clock.now });
     const terms = makeGrantTerms(clock.now, { budget: { path: "/amount", max: 100 } });
     const counts: Record<string, number> = {};
@@ -151,14 +134,14 @@ describe("the grant store: budgets in float8, at the edges of the range", () => 
     const coordinator = createPgApprovalCoordinator({ query, now: clock.now });
     const terms = makeGrantTerms(clock.now, { uses: 5, budget: { path: "/amount", max: 1 } });
     await coordinator.createGrant(terms);
-    await db.exec("set extra_float_digits = -15");
+    await pglite.db().exec("set extra_float_digits = -15");
     try {
       await coordinator.useGrant(terms.id, { now: clock.now(), amount: 0.1 });
       const used = (await coordinator.useGrant(terms.id, { now: clock.now(), amount: 0.2 }))!;
       expect(used.spent).toBe(0.1 + 0.2);
       expect((await coordinator.getGrant(terms.id))!.spent).toBe(0.30000000000000004);
     } finally {
-      await db.exec("reset extra_float_digits");
+      await pglite.db().exec("reset extra_float_digits");
     }
   });
 });
@@ -170,7 +153,7 @@ describe("the grants table's checks: a second line behind the statements", () =>
     const terms = makeGrantTerms(clock.now, { budget: { path: "/amount", max: 100 } });
     await coordinator.createGrant(terms);
     for (const set of ["uses_left = 4", "uses_left = -1", "budget_spent = 101", "budget_max = 'NaN'", "budget_max = null", "revoked_at = '2030-01-01T00:00:00Z'"]) {
-      await expect(db.query(`update orpc_agent_grants set ${set} where id = $1`, [terms.id])).rejects.toThrow(/check constraint/);
+      await expect(pglite.db().query(`update orpc_agent_grants set ${set} where id = $1`, [terms.id])).rejects.toThrow(/check constraint/);
     }
     expect(await coordinator.getGrant(terms.id)).toMatchObject({ usesLeft: 3, spent: 0, budget: { max: 100 }, status: "active" });
   });
@@ -179,10 +162,10 @@ describe("the grants table's checks: a second line behind the statements", () =>
 describe("upgrading an existing install", () => {
   it("re-applying APPROVALS_DDL over the previous release's approvals table adds conversation_id and the grants table, keeping every record", async () => {
     // A schema of its own on the shared PGlite (one connection, so the search path is this test's until reset).
-    await db.exec("create schema legacy_install; set search_path to legacy_install");
+    await pglite.db().exec("create schema legacy_install; set search_path to legacy_install");
     try {
       // The previous release's script: the approvals table without conversation_id, no grants table.
-      await db.exec(approvalsDdl("orpc_agent_approvals").replace("alter table orpc_agent_approvals add column if not exists conversation_id text;\n", ""));
+      await pglite.db().exec(approvalsDdl("orpc_agent_approvals").replace("alter table orpc_agent_approvals add column if not exists conversation_id text;\n", ""));
       await query(
         `insert into orpc_agent_approvals (id, capability_id, surface, actor, input, input_hash, reasons, types, risk, side_effect, status, requested_at, expires_at)
          values ('apr_old', 'orders.refund', 'direct', '{"id":"user_dana","kind":"user"}', '{"orderId":"o1"}', 'h', '[]', '[]', 'high', 'write', 'pending', '2030-01-01T00:00:00Z', '2030-01-01T00:15:00Z')`,
@@ -192,8 +175,8 @@ describe("upgrading an existing install", () => {
       // Before the upgrade the new coordinator cannot read: the migration note's reason to re-apply first.
       await expect(createPgApprovalCoordinator({ query, now: clock.now }).get("apr_old")).rejects.toThrow(/conversation_id/);
 
-      await db.exec(APPROVALS_DDL);
-      await db.exec(APPROVALS_DDL);
+      await pglite.db().exec(APPROVALS_DDL);
+      await pglite.db().exec(APPROVALS_DDL);
       const coordinator = createPgApprovalCoordinator({ query, now: clock.now });
       const old = (await coordinator.get("apr_old"))!;
       expect(old).toMatchObject({ id: "apr_old", status: "pending", input: { orderId: "o1" } });
@@ -201,9 +184,9 @@ describe("upgrading an existing install", () => {
       const terms = makeGrantTerms(clock.now);
       await coordinator.createGrant(terms);
       expect(await coordinator.useGrant(terms.id, { now: clock.now() })).toMatchObject({ usesLeft: 2 });
-      expect((await db.query<{ n: number }>("select count(*)::int as n from legacy_install.orpc_agent_grants")).rows[0]!.n).toBe(1);
+      expect((await pglite.db().query<{ n: number }>("select count(*)::int as n from legacy_install.orpc_agent_grants")).rows[0]!.n).toBe(1);
     } finally {
-      await db.exec("reset search_path; drop schema legacy_install cascade");
+      await pglite.db().exec("reset search_path; drop schema legacy_install cascade");
     }
   });
 });

@@ -1,4 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll } from "vitest";
 import type { PgQuery } from "../../src/index.js";
 
 /** The one-line PGlite adapter of the README (docs/architecture/spec/postgres.md#postgres-3-5). */
@@ -11,4 +12,17 @@ export async function createPglite(): Promise<PGlite> {
   const db = new PGlite();
   await db.waitReady;
   return db;
+}
+
+/** Registers on the enclosing block (or file) a PGlite with `ddl` applied, opened before its tests and closed after. */
+export function usePglite(ddl: string): { db(): PGlite; query: PgQuery } {
+  let db: PGlite | undefined;
+  beforeAll(async () => {
+    db = await createPglite();
+    await db.exec(ddl);
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+  return { db: () => db!, query: (sql, params) => db!.query(sql, params) };
 }

@@ -1,5 +1,15 @@
 import type { PgQuery } from "../../src/index.js";
 
+/** Wraps a `PgQuery` and records every statement it passes on, with its parameters, in order. */
+export function recordStatements(inner: PgQuery): { query: PgQuery; statements: { sql: string; params: unknown[] }[] } {
+  const statements: { sql: string; params: unknown[] }[] = [];
+  const query: PgQuery = (sql, params) => {
+    statements.push({ sql, params });
+    return inner(sql, params);
+  };
+  return { query, statements };
+}
+
 /** One audit INSERT as the seam saw it: the rows it carried (type and execution id of each) and how it ended. */
 export type LoggedInsert = {
   rows: { type: string; executionId: string | null }[];
