@@ -8,8 +8,21 @@ const INVISIBLE = /[\p{White_Space}\p{Default_Ignorable_Code_Point}]/gu;
  * vote, a self-approval), never counts or admits more, so it fails closed.
  */
 export function approverKey(id: string): string {
-  return id.normalize("NFKC").toUpperCase().toLowerCase().normalize("NFKC").replace(INVISIBLE, "");
+  const known = keys.get(id);
+  if (known !== undefined) return known;
+  const key = id.normalize("NFKC").toUpperCase().toLowerCase().normalize("NFKC").replace(INVISIBLE, "");
+  // The same few ids come back on every call a grant covers (issuers, principal, agent): keep their keys, bounded.
+  if (id.length <= MEMO_ID_LENGTH) {
+    if (keys.size >= MEMO_ENTRIES) keys.clear();
+    keys.set(id, key);
+  }
+  return key;
 }
+
+/** A pure function of the id, so remembering it changes nothing but the cost; the bounds cap the memory it holds. */
+const keys = new Map<string, string>();
+const MEMO_ENTRIES = 1024;
+const MEMO_ID_LENGTH = 256;
 
 /** Whether two ids name the same person for SI-4; anything that is not a string names no one. */
 export function sameApprover(a: unknown, b: unknown): boolean {

@@ -9,7 +9,7 @@ import { auditEvent, createExecution, type Execution } from "./execution.js";
 import { finishDenied, finishFailed, finishInternalFailure, finishSuspended } from "./finish.js";
 import type { ApprovalDemand, PolicyBatchResult } from "../policy/evaluate-batch.js";
 import { runPolicyBatch, policyRefusal } from "./stages/policies.js";
-import { runApprovalGate } from "./stages/approval-gate.js";
+import { runApprovalGate, type GateOutcome } from "./stages/approval-gate.js";
 import { ensureInputHash } from "./stages/input-hash.js";
 import { unrepresentableInput, validateInput, type Validated } from "./stages/validate-input.js";
 import { isConcealedFrom } from "./stages/visibility.js";
@@ -138,12 +138,14 @@ const NO_DEMANDS: readonly ApprovalDemand[] = Object.freeze([]);
 function approvalStage(exec: Execution, actor: Actor, input: unknown, rawInput: unknown, options: ExecutionOptions<unknown>, demands: readonly ApprovalDemand[]): Later {
   // Stage 8: approval gate.
   if (!exec.plan!.approvalRequired && demands.length === 0) return tail(exec, actor, input, rawInput, options, demands, undefined, []);
-  const gated = runApprovalGate(exec, { actor, input, submittedInput: rawInput, demands }).then((gate) => {
+  const afterGate = (gate: GateOutcome): Later => {
     if (gate.kind === "error") return finishFailed(exec, gate.error);
     if (gate.kind === "suspended") return finishSuspended(exec, gate.record);
     return tail(exec, actor, input, rawInput, options, demands, gate.approval, gate.types, gate.quorum);
-  });
-  return guarded(exec, gated);
+  };
+  // A call a grant covers from the in-memory store is decided in this tick (issue 45).
+  const gate = runApprovalGate(exec, { actor, input, submittedInput: rawInput, demands });
+  return isPromiseLike(gate) ? guarded(exec, gate.then(afterGate)) : afterGate(gate);
 }
 
 function tail(

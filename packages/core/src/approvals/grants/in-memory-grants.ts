@@ -1,68 +1,126 @@
 import type { Actor } from "../../vocabulary/types.js";
 import { isExpired } from "../expiry.js";
+import { offerSyncGrants } from "./sync-grants.js";
 import type { GrantListFilter, GrantRecord, GrantRevocation, GrantStatus, GrantStore, GrantTerms, GrantUse } from "./types.js";
 
-type Stored = GrantTerms & { usesLeft: number; spent?: number; revoked?: GrantRevocation };
+/** Terms deeply frozen at creation (only the counters and `revoked` change), and the last frozen view of them. */
+type Stored = GrantTerms & { usesLeft: number; spent?: number; revoked?: GrantRevocation; view?: GrantRecord };
 
 /**
  * The grant operations of the in-memory coordinator. Every method checks and mutates synchronously, before any await,
- * so concurrent uses cannot interleave between the check and the consumption (SI-13).
+ * so concurrent uses cannot interleave between the check and the consumption (SI-13). The same operations, without
+ * the promise, are offered to the runtime's stage-9 lookup (`sync-grants.ts`).
  */
 export function createInMemoryGrantStore(now: () => Date): GrantStore {
   const grants = new Map<string, Stored>();
-  return {
+  // capabilityId → principal id → grants in creation order: a lookup reads only that principal's grants.
+  const index = new Map<string, Map<string, Stored[]>>();
+
+  const listGrants = (filter: GrantListFilter = {}): GrantRecord[] => {
+    const at = now();
+    const out: GrantRecord[] = [];
+    for (const stored of candidates(index, grants, filter)) {
+      if (filter.capabilityId !== undefined && stored.capabilityId !== filter.capabilityId) continue;
+      if (filter.actorId !== undefined && stored.actor.id !== filter.actorId) continue;
+      const status = statusOf(stored, at);
+      if (filter.active === true && status !== "active") continue;
+      if (filter.active === false && status === "active") continue;
+      out.push(detach(stored, status));
+    }
+    return out.length > 1 ? out.sort(byIssuedAtThenId) : out;
+  };
+
+  // The stage-9 lookup reads the frozen views: nothing to copy, since nothing can change them.
+  const activeGrants = (capabilityId: string, actorId: string): readonly GrantRecord[] => {
+    const list = index.get(capabilityId)?.get(actorId);
+    if (list === undefined) return [];
+    const at = now();
+    const out: GrantRecord[] = [];
+    for (const stored of list) {
+      const status = statusOf(stored, at);
+      if (status === "active") out.push(viewOf(stored, status));
+    }
+    return out.length > 1 ? out.sort(byIssuedAtThenId) : out;
+  };
+
+  const consume = (id: string, use: GrantUse): Stored | null => {
+    const stored = grants.get(id);
+    if (stored === undefined || !(use?.now instanceof Date)) return null;
+    if (statusOf(stored, use.now) !== "active") return null;
+    let spent: number | undefined;
+    if (stored.budget !== undefined) {
+      const amount = use.amount;
+      if (typeof amount !== "number" || !Number.isFinite(amount) || amount < 0) return null;
+      spent = stored.spent! + amount;
+      // Double precision, as every store computes it: 0.1 + 0.2 does not fit under a max of 0.3 (fails closed).
+      if (!(spent <= stored.budget.max)) return null;
+    }
+    stored.usesLeft -= 1;
+    if (spent !== undefined) stored.spent = spent;
+    stored.view = undefined;
+    return stored;
+  };
+
+  const store: GrantStore = {
     async createGrant(terms) {
       if (grants.has(terms.id)) throw new Error(`Grant "${terms.id}" already exists`);
       if (!Number.isSafeInteger(terms.uses) || terms.uses < 0) throw new Error(`Invalid uses ${String(terms.uses)} for grant "${terms.id}": an integer >= 0`);
-      const stored: Stored = { ...storedTerms(terms), usesLeft: terms.uses };
+      const stored: Stored = { ...frozenTerms(storedTerms(terms)), usesLeft: terms.uses };
       if (stored.budget !== undefined) stored.spent = 0;
       grants.set(stored.id, stored);
-      return detach(stored, now());
+      addToIndex(index, stored);
+      return detach(stored, statusOf(stored, now()));
     },
 
     async getGrant(id) {
       const stored = grants.get(id);
-      return stored === undefined ? null : detach(stored, now());
+      return stored === undefined ? null : detach(stored, statusOf(stored, now()));
     },
 
-    async listGrants(filter: GrantListFilter = {}) {
-      const at = now();
-      const out: GrantRecord[] = [];
-      for (const stored of grants.values()) {
-        if (filter.capabilityId !== undefined && stored.capabilityId !== filter.capabilityId) continue;
-        if (filter.actorId !== undefined && stored.actor.id !== filter.actorId) continue;
-        const record = detach(stored, at);
-        if (filter.active === true && record.status !== "active") continue;
-        if (filter.active === false && record.status === "active") continue;
-        out.push(record);
-      }
-      return out.sort(byIssuedAtThenId);
+    async listGrants(filter?: GrantListFilter) {
+      return listGrants(filter);
     },
 
     async useGrant(id, use: GrantUse) {
-      const stored = grants.get(id);
-      if (stored === undefined || !(use?.now instanceof Date)) return null;
-      if (statusOf(stored, use.now) !== "active") return null;
-      let spent: number | undefined;
-      if (stored.budget !== undefined) {
-        const amount = use.amount;
-        if (typeof amount !== "number" || !Number.isFinite(amount) || amount < 0) return null;
-        spent = stored.spent! + amount;
-        // Double precision, as every store computes it: 0.1 + 0.2 does not fit under a max of 0.3 (fails closed).
-        if (!(spent <= stored.budget.max)) return null;
-      }
-      stored.usesLeft -= 1;
-      if (spent !== undefined) stored.spent = spent;
-      return detach(stored, use.now);
+      const stored = consume(id, use);
+      return stored === null ? null : detach(stored, statusOf(stored, use.now));
     },
 
     async revokeGrant(id, revocation) {
       const stored = grants.get(id);
       if (stored === undefined) return null;
-      if (stored.revoked === undefined) stored.revoked = copyRevocation(revocation);
-      return detach(stored, now());
+      if (stored.revoked === undefined) {
+        stored.revoked = copyRevocation(revocation);
+        stored.view = undefined;
+      }
+      return detach(stored, statusOf(stored, now()));
     },
   };
+  offerSyncGrants(store, {
+    activeGrants,
+    useGrant(id, use) {
+      const stored = consume(id, use);
+      return stored === null ? null : viewOf(stored, statusOf(stored, use.now));
+    },
+  });
+  return store;
+}
+
+function addToIndex(index: Map<string, Map<string, Stored[]>>, stored: Stored): void {
+  let byActor = index.get(stored.capabilityId);
+  if (byActor === undefined) index.set(stored.capabilityId, (byActor = new Map()));
+  const list = byActor.get(stored.actor.id);
+  if (list === undefined) byActor.set(stored.actor.id, [stored]);
+  else list.push(stored);
+}
+
+/** The grants a filter can match: one principal's on one capability from the index, else a wider scan. */
+function candidates(index: Map<string, Map<string, Stored[]>>, grants: Map<string, Stored>, filter: GrantListFilter): Iterable<Stored> {
+  if (typeof filter.capabilityId !== "string") return grants.values();
+  const byActor = index.get(filter.capabilityId);
+  if (byActor === undefined) return [];
+  if (typeof filter.actorId === "string") return byActor.get(filter.actorId) ?? [];
+  return [...byActor.values()].flat();
 }
 
 /** Revoked, then exhausted (no use, or the whole budget spent), then expired (strictly after `expiresAt`). */
@@ -96,11 +154,63 @@ function storedTerms(terms: GrantTerms): GrantTerms {
   return out;
 }
 
-function detach(stored: Stored, at: Date): GrantRecord {
-  // Filled in on the fresh copy, not spread into a new literal: on Node 20 that spread was most of a covered call's
-  // cost (issue 45's bench, bench/grant-covered.ts). Same keys, same order.
-  const record = storedTerms(stored) as GrantRecord;
-  record.status = statusOf(stored, at);
+/**
+ * A copy the caller may change freely (G6): fresh objects all the way down, filled in place in the stored key order.
+ * The stored terms are JSON already (`storedTerms`), so a structural copy equals a JSON round trip at a fraction of
+ * its cost, which was most of a covered call's (issue 45's bench, bench/grant-covered.ts).
+ */
+/**
+ * The record as the stage-9 lookup reads it: frozen, sharing the frozen terms (its Dates are the store's own, and
+ * the runtime never writes to them). Kept until a counter, the revocation or the status on the caller's clock changes.
+ */
+function viewOf(stored: Stored, status: Exclude<GrantStatus, "void">): GrantRecord {
+  const kept = stored.view;
+  if (kept !== undefined && kept.status === status) return kept;
+  const view = {
+    id: stored.id,
+    capabilityId: stored.capabilityId,
+    definitionDigest: stored.definitionDigest,
+    actor: stored.actor,
+    surface: stored.surface,
+    scope: stored.scope,
+    types: stored.types,
+    conditions: stored.conditions,
+    uses: stored.uses,
+    issuers: stored.issuers,
+    issuedAt: stored.issuedAt,
+    expiresAt: stored.expiresAt,
+  } as GrantRecord;
+  if (stored.conversationId !== undefined) view.conversationId = stored.conversationId;
+  if (stored.budget !== undefined) view.budget = stored.budget;
+  if (stored.approvalId !== undefined) view.approvalId = stored.approvalId;
+  if (stored.seal !== undefined) view.seal = stored.seal;
+  view.status = status;
+  view.usesLeft = stored.usesLeft;
+  if (stored.spent !== undefined) view.spent = stored.spent;
+  if (stored.revoked !== undefined) view.revoked = Object.freeze(copyRevocation(stored.revoked));
+  return (stored.view = Object.freeze(view));
+}
+
+function detach(stored: Stored, status: Exclude<GrantStatus, "void">): GrantRecord {
+  const record = {
+    id: stored.id,
+    capabilityId: stored.capabilityId,
+    definitionDigest: stored.definitionDigest,
+    actor: copyJson(stored.actor),
+    surface: stored.surface,
+    scope: stored.scope,
+    types: stored.types.slice(),
+    conditions: copyJson(stored.conditions),
+    uses: stored.uses,
+    issuers: copyJson(stored.issuers),
+    issuedAt: new Date(stored.issuedAt.getTime()),
+    expiresAt: new Date(stored.expiresAt.getTime()),
+  } as GrantRecord;
+  if (stored.conversationId !== undefined) record.conversationId = stored.conversationId;
+  if (stored.budget !== undefined) record.budget = { path: stored.budget.path, max: stored.budget.max };
+  if (stored.approvalId !== undefined) record.approvalId = stored.approvalId;
+  if (stored.seal !== undefined) record.seal = stored.seal;
+  record.status = status;
   record.usesLeft = stored.usesLeft;
   if (stored.spent !== undefined) record.spent = stored.spent;
   if (stored.revoked !== undefined) record.revoked = copyRevocation(stored.revoked);
@@ -111,6 +221,35 @@ function copyRevocation(revocation: GrantRevocation): GrantRevocation {
   const copy: GrantRevocation = { by: jsonCopy(revocation.by) as Actor, at: new Date(revocation.at.getTime()) };
   if (typeof revocation.reason === "string") copy.reason = revocation.reason;
   return copy;
+}
+
+/** The stored terms with every nested object and array frozen (their Dates are never handed out, only copies). */
+function frozenTerms(terms: GrantTerms): GrantTerms {
+  freezeJson(terms.actor);
+  freezeJson(terms.types);
+  freezeJson(terms.conditions);
+  freezeJson(terms.issuers);
+  if (terms.budget !== undefined) Object.freeze(terms.budget);
+  return terms;
+}
+
+function freezeJson(value: unknown): void {
+  if (typeof value !== "object" || value === null) return;
+  for (const key of Object.keys(value)) freezeJson((value as Record<string, unknown>)[key]);
+  Object.freeze(value);
+}
+
+/** A copy of a value that is JSON already (parsed, or normalized by `jsonCopy`); an own `__proto__` key stays a key. */
+function copyJson<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson) as T;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copyJson((value as Record<string, unknown>)[key]);
+    if (key === "__proto__") Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
+  }
+  return out as T;
 }
 
 function jsonCopy(value: unknown): unknown {

@@ -10,8 +10,10 @@ import type { ApprovalDemand } from "../../policy/evaluate-batch.js";
 import type { Actor } from "../../vocabulary/types.js";
 import type { Execution } from "../execution.js";
 import type { RuntimeState } from "../state.js";
+import type { SyncGrantOperations } from "../../approvals/grants/sync-grants.js";
 import { isGrantPrincipal } from "./principal.js";
-import { stillBinds } from "./view.js";
+import { sameTickGrants } from "./store.js";
+import { stillBinds, stillBindsNow } from "./view.js";
 
 /** A call covered by a grant: the grant after its use, the issuer named as approver, the quorum it holds (R10). */
 export type GrantCover = { grant: GrantRecord; approver: Actor; quorum: number };
@@ -24,28 +26,71 @@ type Demand = { types: readonly string[]; quorum: number };
  * the call — this principal, surface, conversation, every demanded type and the quorum, its conditions and budget on
  * the validated input — with one use (and the amount) taken from it atomically by the store. A grant that loses the
  * race is passed over for the next; none left, the call asks for approval as it would without grants. A store that
- * fails covers nothing.
+ * fails covers nothing. Only this principal's grants on this capability are read.
+ *
+ * A store that answers in the same tick (the in-memory one) is asked without a promise when nothing else needs one
+ * (no seal to verify, the definition digest known): the same checks in the same order, with no await between them.
  */
-export async function coverWithGrant(
+export function coverWithGrant(
   exec: Execution,
   init: { actor: Actor; input: unknown; demands: readonly ApprovalDemand[] },
-): Promise<GrantCover | undefined> {
+): GrantCover | undefined | Promise<GrantCover | undefined> {
+  const sync = exec.rt.sealer === undefined ? sameTickGrants(exec.rt.grantStore!) : undefined;
+  return sync === undefined ? coverLater(exec, init) : coverNow(exec, init, sync);
+}
+
+type Init = { actor: Actor; input: unknown; demands: readonly ApprovalDemand[] };
+
+/** No await anywhere: the lookup, every check and the use happen in one tick. */
+function coverNow(exec: Execution, init: Init, sync: SyncGrantOperations): GrantCover | undefined | Promise<GrantCover | undefined> {
   const { rt } = exec;
-  const plan = exec.plan!;
-  const store = rt.grantStore!;
-  let candidates: GrantRecord[];
+  let candidates: readonly GrantRecord[];
   try {
-    candidates = await store.listGrants({ capabilityId: plan.id, actorId: init.actor.id, active: true });
+    candidates = sync.activeGrants(exec.plan!.id, init.actor.id);
   } catch {
     return undefined;
+  }
+  if (candidates.length === 0) return undefined;
+  const demand = demandOf(exec, init.demands);
+  for (let i = 0; i < candidates.length; i++) {
+    const grant = candidates[i]!;
+    const now = rt.now();
+    const amount = coverableAmount(rt, exec, grant, init, demand, now);
+    if (amount === NOT_COVERED) continue;
+    const binds = stillBindsNow(rt, grant);
+    // The digest is not known yet: this runtime's first covered call awaits it, from this candidate on.
+    if (binds === undefined) return coverLater(exec, init, candidates.slice(i));
+    if (!binds) continue;
+    let used: GrantRecord | null;
+    try {
+      used = sync.useGrant(grant.id, amount === undefined ? { now } : { now, amount });
+    } catch {
+      continue;
+    }
+    const cover = coverFrom(grant, used, demand);
+    if (cover !== undefined) return cover;
+  }
+  return undefined;
+}
+
+async function coverLater(exec: Execution, init: Init, listed?: readonly GrantRecord[]): Promise<GrantCover | undefined> {
+  const { rt } = exec;
+  const store = rt.grantStore!;
+  let candidates: readonly GrantRecord[];
+  if (listed !== undefined) {
+    candidates = listed;
+  } else {
+    try {
+      candidates = await store.listGrants({ capabilityId: exec.plan!.id, actorId: init.actor.id, active: true });
+    } catch {
+      return undefined;
+    }
   }
   if (!Array.isArray(candidates) || candidates.length === 0) return undefined;
   const demand = demandOf(exec, init.demands);
   for (const grant of candidates) {
-    const now = rt.now();
-    if (!covers(rt, exec, grant, init.actor, demand, now) || !conditionsHold(grant.conditions, init.input)) continue;
-    const amount = grant.budget === undefined ? undefined : budgetAmount(grant.budget, init.input);
-    if (grant.budget !== undefined && amount === undefined) continue;
+    const amount = coverableAmount(rt, exec, grant, init, demand, rt.now());
+    if (amount === NOT_COVERED) continue;
     if (!(await stillBinds(rt, grant)) || (rt.sealer !== undefined && !(await sealHolds(rt.sealer, grant)))) continue;
     // The checks above awaited: the use is judged on the clock as it reads now, so a grant that expired meanwhile
     // is never used (the store checks expiry against this same reading).
@@ -57,11 +102,25 @@ export async function coverWithGrant(
     } catch {
       continue;
     }
-    // The use is the one checked: the same grant, the same sealed terms.
-    if (used === null || used.id !== grant.id || used.seal !== grant.seal) continue;
-    return { grant: used, approver: grant.issuers[0]!, quorum: heldQuorum(grant, demand.quorum) };
+    const cover = coverFrom(grant, used, demand);
+    if (cover !== undefined) return cover;
   }
   return undefined;
+}
+
+const NOT_COVERED = Symbol("not covered");
+
+/** The budget amount the call would spend (`undefined` without a budget), or `NOT_COVERED` when a binding fails. */
+function coverableAmount(rt: RuntimeState, exec: Execution, grant: GrantRecord, init: Init, demand: Demand, now: Date): number | undefined | typeof NOT_COVERED {
+  if (!covers(rt, exec, grant, init.actor, demand, now) || !conditionsHold(grant.conditions, init.input)) return NOT_COVERED;
+  if (grant.budget === undefined) return undefined;
+  return budgetAmount(grant.budget, init.input) ?? NOT_COVERED;
+}
+
+/** The use is the one checked: the same grant, the same sealed terms. */
+function coverFrom(grant: GrantRecord, used: GrantRecord | null, demand: Demand): GrantCover | undefined {
+  if (used === null || typeof used !== "object" || used.id !== grant.id || used.seal !== grant.seal) return undefined;
+  return { grant: used, approver: grant.issuers[0]!, quorum: heldQuorum(grant, demand.quorum) };
 }
 
 function demandOf(exec: Execution, demands: readonly ApprovalDemand[]): Demand {

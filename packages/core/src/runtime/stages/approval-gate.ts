@@ -12,6 +12,7 @@ import { quorumOf } from "../../approvals/quorum.js";
 import { CapabilityError } from "../../errors/capability-error.js";
 import type { ApprovalDemand } from "../../policy/evaluate-batch.js";
 import { auditEvent, type Execution } from "../execution.js";
+import { isPromiseLike } from "../../internal/promise.js";
 import { ensureInputHash } from "./input-hash.js";
 import { coverWithGrant, type GrantCover } from "../grants/cover.js";
 
@@ -23,24 +24,33 @@ export type GateOutcome =
 
 const approvalFailure = (cause: unknown) => new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause });
 
+type GateInit = { actor: Actor; input: unknown; submittedInput: unknown; demands: readonly ApprovalDemand[] };
+
 /**
  * Stage 8: build and announce the merged request, then either take an inline decision (final in this call)
  * or store it with the coordinator and suspend. docs/architecture/spec/core.md#core-10
+ * A call a grant covers from a same-tick store is answered without a promise (issue 45's in-memory budget).
  */
-export async function runApprovalGate(
-  exec: Execution,
-  init: { actor: Actor; input: unknown; submittedInput: unknown; demands: readonly ApprovalDemand[] },
-): Promise<GateOutcome> {
-  const { rt } = exec;
-  const plan = exec.plan!;
-  const inputHash = await ensureInputHash(exec, init.input);
+export function runApprovalGate(exec: Execution, init: GateInit): GateOutcome | Promise<GateOutcome> {
+  const hashing = ensureInputHash(exec, init.input);
+  return isPromiseLike(hashing) ? hashing.then((inputHash) => gateWithHash(exec, init, inputHash)) : gateWithHash(exec, init, hashing);
+}
+
+function gateWithHash(exec: Execution, init: GateInit, inputHash: string | undefined): GateOutcome | Promise<GateOutcome> {
+  // An input with no canonical form could not be approved one by one, so no grant covers it either (SI-13).
   if (inputHash === undefined) return { kind: "error", error: new CapabilityError({ code: "APPROVAL_UNSERIALIZABLE_INPUT" }) };
   // A standing grant covers the call before anyone is asked (SI-13); only capabilities that opted in look.
-  if (plan.meta.approval?.grants !== undefined && rt.grantStore !== undefined) {
-    const covered = await coverWithGrant(exec, init);
+  if (exec.plan!.meta.approval?.grants !== undefined && exec.rt.grantStore !== undefined) {
+    const covered = coverWithGrant(exec, init);
+    if (isPromiseLike(covered)) return covered.then((cover) => (cover === undefined ? requestApproval(exec, init, inputHash) : approvedByGrant(exec, cover)));
     if (covered !== undefined) return approvedByGrant(exec, covered);
   }
+  return requestApproval(exec, init, inputHash);
+}
 
+async function requestApproval(exec: Execution, init: GateInit, inputHash: string): Promise<GateOutcome> {
+  const { rt } = exec;
+  const plan = exec.plan!;
   const bound = await approvalDefinition(plan, exec.surface);
   const request = buildApprovalRequest({
     plan,
