@@ -13,11 +13,19 @@ export type TaskRuntime = {
   retentionMs: number;
   /** Aborts the resumes running in this process, by task id: how `tasks/cancel` reaches the runtime (SI-12). */
   running: Map<string, AbortController>;
+  /** Tells the instance running a task that a cancel reached another one; absent: one instance, or none told. */
+  cancellations?: TaskCancellations;
   /** Capabilities whose calls always answer with a task (`meta.adapters.mcp.task: "always"`). */
   always: ReadonlySet<string>;
   /** Settles when every resume started here has written its outcome (tests and graceful shutdown). */
   settled: () => Promise<void>;
   track: (work: Promise<void>) => void;
+};
+
+/** `tasks.cancellations`: a cancel recorded on one instance, heard by the one running the task. */
+export type TaskCancellations = {
+  publish(taskId: string): Promise<void> | void;
+  subscribe(listener: (taskId: string) => void): (() => void) | void;
 };
 
 const AWAITING_DECISION = "Awaiting the approver's decision.";
@@ -79,6 +87,7 @@ function runInBackground(
   onApproval?: (result: Extract<ExecutionResult, { status: "approval-required" }>) => Partial<MCPTaskRecord>,
 ): void {
   tasks.running.set(claimed.taskId, controller);
+  const unwatch = watchCancellation(tasks, claimed, controller);
   tasks.track(
     (async () => {
       let progress = Promise.resolve();
@@ -101,7 +110,10 @@ function runInBackground(
         envelope = CONCEALED_ENVELOPE;
       }
       await writeFinal(tasks, claimed, finalOf(result, envelope));
-    })().finally(() => tasks.running.delete(claimed.taskId)),
+    })().finally(() => {
+      unwatch();
+      tasks.running.delete(claimed.taskId);
+    }),
   );
 }
 
@@ -135,7 +147,46 @@ export async function cancelTask(tasks: TaskRuntime, record: MCPTaskRecord): Pro
     if (await tasks.store.update(current.principal, current.taskId, current.version, next)) return;
     current = await tasks.store.get(record.principal, record.taskId, Date.now());
   }
-  if (current?.phase === "running") tasks.running.get(current.taskId)?.abort();
+  if (current?.phase !== "running") return;
+  const here = tasks.running.get(current.taskId);
+  if (here !== undefined || tasks.cancellations === undefined) return here?.abort();
+  // Another instance runs it: record the request where that instance reads, then tell it to read.
+  for (let attempt = 0; attempt < 5 && current?.phase === "running" && current.cancelRequested !== true; attempt++) {
+    if (await tasks.store.update(current.principal, current.taskId, current.version, { ...current, cancelRequested: true, lastUpdatedAt: Date.now() })) break;
+    current = await tasks.store.get(record.principal, record.taskId, Date.now());
+  }
+  if (current?.phase === "running") await Promise.resolve(tasks.cancellations.publish(current.taskId)).catch(() => undefined);
+}
+
+/**
+ * While `claimed` runs here: hearing its id (from any instance, or from anyone able to publish) only re-reads the
+ * task, under this task's own principal; the work is aborted only when the store says a cancel was asked (SI-3).
+ */
+function watchCancellation(tasks: TaskRuntime, claimed: MCPTaskRecord, controller: AbortController): () => void {
+  const bus = tasks.cancellations;
+  if (bus === undefined) return () => undefined;
+  const heard = (taskId: string) => {
+    if (taskId !== claimed.taskId || controller.signal.aborted) return;
+    void abortIfRequested(tasks, claimed, controller);
+  };
+  let stop: (() => void) | void;
+  try {
+    stop = bus.subscribe(heard);
+  } catch {
+    return () => undefined;
+  }
+  return () => {
+    try {
+      stop?.();
+    } catch {
+      // The application's unsubscribe failing must not keep the task's outcome from being written.
+    }
+  };
+}
+
+async function abortIfRequested(tasks: TaskRuntime, claimed: MCPTaskRecord, controller: AbortController): Promise<void> {
+  const current = await tasks.store.get(claimed.principal, claimed.taskId, Date.now()).catch(() => undefined);
+  if (current?.phase === "running" && current.cancelRequested === true) controller.abort();
 }
 
 async function approvalDecided<TContext>(prepared: PreparedMCPServer<TContext>, approvalId: string): Promise<boolean> {
@@ -162,6 +213,8 @@ function finalOf(result: ExecutionResult | undefined, envelope: MCPEnvelope): Pa
 async function writeRunning(tasks: TaskRuntime, claimed: MCPTaskRecord, statusMessage: string): Promise<void> {
   const current = await tasks.store.get(claimed.principal, claimed.taskId, Date.now());
   if (current?.phase !== "running") return;
+  // A cancel recorded by another instance whose message this one missed is still honoured at the next progress.
+  if (current.cancelRequested === true) tasks.running.get(current.taskId)?.abort();
   await tasks.store.update(current.principal, current.taskId, current.version, { ...current, statusMessage, lastUpdatedAt: Date.now() });
 }
 

@@ -25,6 +25,11 @@ export type MCPTaskRecord = {
   statusMessage?: string;
   /** While `awaiting`: the outstanding server-to-client requests (the approval's URL elicitation). */
   inputRequests?: Record<string, unknown>;
+  /**
+   * While `running`: a `tasks/cancel` asked to stop it. The instance that runs the work aborts it when it reads this,
+   * whichever instance the cancel reached (`tasks.cancellations` tells it to read now).
+   */
+  cancelRequested?: boolean;
   /** When `completed`: the `CallToolResult` the call would have answered. */
   result?: Record<string, unknown>;
   /** Epoch milliseconds. */

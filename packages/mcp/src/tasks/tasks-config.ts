@@ -1,6 +1,6 @@
 import { ConfigurationError } from "@orpc-agent/core/adapter";
 import { createInMemoryTaskStore, type MCPTaskStore } from "./task-store.js";
-import type { TaskRuntime } from "./task-runner.js";
+import type { TaskCancellations, TaskRuntime } from "./task-runner.js";
 
 /**
  * `tasks` on the v2 endpoint: the MCP Tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) for 2026-07-28
@@ -15,6 +15,16 @@ export type MCPTasksOption =
       pollIntervalMs?: number;
       /** How long a task stays readable after its approval's own expiry. @default 3_600_000 (one hour) */
       retentionMs?: number;
+      /**
+       * With several instances on one `store`: how a `tasks/cancel` that reaches an instance not running the task
+       * tells the others. `publish(taskId)` after the cancel is recorded in the store; `subscribe` is held while this
+       * instance runs tasks. A task id heard only makes the running instance re-read the task: it aborts only when the
+       * store says a cancel was asked. `createPgTaskCancellations` of `@orpc-agent/postgres` is one over LISTEN/NOTIFY.
+       */
+      cancellations?: {
+        publish(taskId: string): Promise<void> | void;
+        subscribe(listener: (taskId: string) => void): (() => void) | void;
+      };
     };
 
 /** Validates `tasks`; `undefined` when the extension is off. */
@@ -28,17 +38,21 @@ export function prepareTasks(option: unknown, adapter: string, capabilities: rea
     always.add(capability.id);
   }
   const config = option === true ? {} : option;
-  if (typeof config !== "object" || config === null) throw new ConfigurationError(`${adapter}: options.tasks must be true or { store?, pollIntervalMs?, retentionMs? }.`);
-  const { store, pollIntervalMs = 2_000, retentionMs = 3_600_000 } = config as { store?: MCPTaskStore; pollIntervalMs?: unknown; retentionMs?: unknown };
+  if (typeof config !== "object" || config === null) throw new ConfigurationError(`${adapter}: options.tasks must be true or { store?, pollIntervalMs?, retentionMs?, cancellations? }.`);
+  const { store, pollIntervalMs = 2_000, retentionMs = 3_600_000, cancellations } = config as { store?: MCPTaskStore; pollIntervalMs?: unknown; retentionMs?: unknown; cancellations?: TaskCancellations };
   for (const [name, value] of [["pollIntervalMs", pollIntervalMs], ["retentionMs", retentionMs]] as const) {
     if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) throw new ConfigurationError(`${adapter}: options.tasks.${name} must be a non-negative integer.`);
   }
   if (store !== undefined && (typeof store !== "object" || store === null || typeof store.get !== "function" || typeof store.create !== "function" || typeof store.update !== "function")) {
     throw new ConfigurationError(`${adapter}: options.tasks.store must implement create, get and update (MCPTaskStore).`);
   }
+  if (cancellations !== undefined && (typeof cancellations !== "object" || cancellations === null || typeof cancellations.publish !== "function" || typeof cancellations.subscribe !== "function")) {
+    throw new ConfigurationError(`${adapter}: options.tasks.cancellations must be { publish(taskId), subscribe(listener) }.`);
+  }
   const inFlight = new Set<Promise<void>>();
   return {
     store: store ?? createInMemoryTaskStore(),
+    cancellations,
     pollIntervalMs: pollIntervalMs as number,
     retentionMs: retentionMs as number,
     running: new Map(),
