@@ -108,10 +108,13 @@ describe("several instances, one PostgreSQL: kill -9 of one instance in the midd
     expect(await cluster.effects("hang-task")).toHaveLength(1);
 
     await cluster.stop();
-    const run = await verifyClusterAudit(cluster);
+    const { run, chains, signers } = await verifyClusterAudit(cluster);
     console.log(`[multi-instance] audit verify after kill -9:\n${run.stdout}${run.stderr}`);
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toContain("in 3 chain(s)");
+    // The killed instance's chain too: linked to its last event, signed up to its last checkpoint.
+    expect(signers).toEqual(["i0", "i1", "i2"]);
+    expect(run.stdout).toContain(`in ${chains} chain(s)`);
+    expect(run.stdout).toContain("intact");
   });
 });
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { APPROVALS_DDL, AUDIT_CHAIN_DDL, AUDIT_DDL, INVOCATIONS_DDL } from "@orpc-agent/postgres";
-import { startInstance, type Instance } from "./launcher.js";
+import { instanceCommand, startInstance, type Instance } from "./launcher.js";
 import { startProxy, type RoundRobinProxy } from "./proxy.js";
 
 export type Cluster = {
@@ -26,6 +26,8 @@ export type Cluster = {
   decide: (on: string, approvalId: string, decision: Record<string, unknown>) => Promise<{ ok: boolean; body: Record<string, unknown> }>;
   issueGrant: (on: string, options: Record<string, unknown>) => Promise<{ ok: boolean; body: Record<string, unknown> }>;
   instance: (name: string) => Instance;
+  /** Command, arguments and environment of an extra instance the test spawns itself (a stdio server), keyed "stdio". */
+  stdioCommand: () => ReturnType<typeof instanceCommand>;
   /** Stops every instance still running (SIGTERM: audit drained, chains closed), then the proxy. Drops nothing. */
   stop: () => Promise<void>;
   drop: () => Promise<void>;
@@ -49,7 +51,8 @@ export async function startCluster(prefix: string, count: number): Promise<Clust
   const proxy = await startProxy();
   const mcpUrl = new URL(`${proxy.url}/mcp`);
   const names = Array.from({ length: count }, (_, i) => `i${i}`);
-  const publicKeys = names.map((name) => {
+  // One key more, for a stdio instance a test may spawn.
+  const publicKeys = [...names, "stdio"].map((name) => {
     const keys = generateKeyPairSync("ed25519");
     writeFileSync(join(dir, `${name}.pem`), keys.privateKey.export({ type: "pkcs8", format: "pem" }));
     const path = join(dir, `${name}.pub.pem`);
@@ -57,7 +60,8 @@ export async function startCluster(prefix: string, count: number): Promise<Clust
     return { keyId: name, path };
   });
   // Started together: each one's start-up (tsx compiling the sources) is most of the wait.
-  const instances = await Promise.all(names.map((name) => startInstance(name, { databaseUrl, schema, publicUrl: mcpUrl.href, auditKeyPath: join(dir, `${name}.pem`) })));
+  const config = (name: string) => ({ databaseUrl, schema, publicUrl: mcpUrl.href, auditKeyPath: join(dir, `${name}.pem`) });
+  const instances = await Promise.all(names.map((name) => startInstance(name, config(name))));
   for (const instance of instances) proxy.add({ name: instance.name, port: instance.port });
 
   const instance = (name: string) => {
@@ -78,6 +82,7 @@ export async function startCluster(prefix: string, count: number): Promise<Clust
     instances,
     publicKeys,
     instance,
+    stdioCommand: () => instanceCommand("stdio", config("stdio"), { MI_STDIO: "1" }),
     effects: async (key) => (await pool.query<{ instance: string; capability: string }>("select instance, capability from effects where key = $1 order by id", [key])).rows,
     decide: (on, approvalId, decision) => post(on, "/decide", { approvalId, decision }),
     issueGrant: (on, options) => post(on, "/grants", options),

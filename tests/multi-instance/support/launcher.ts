@@ -23,19 +23,27 @@ export type Instance = {
 
 export type InstanceEnv = { databaseUrl: string; schema: string; publicUrl: string; auditKeyPath: string };
 
-export async function startInstance(name: string, config: InstanceEnv): Promise<Instance> {
-  const child = spawn(process.execPath, ["--conditions=@orpc-agent/source", "--import", "tsx", ENTRY], {
+/** How to run an instance process: for a caller that spawns it itself (the stdio client does). */
+export function instanceCommand(name: string, config: InstanceEnv, extra: Record<string, string> = {}) {
+  return {
+    command: process.execPath,
+    args: ["--conditions=@orpc-agent/source", "--import", "tsx", ENTRY],
     cwd: REPO_ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
     env: {
-      ...process.env,
+      ...(process.env as Record<string, string>),
       MI_INSTANCE: name,
       MI_DATABASE_URL: config.databaseUrl,
       MI_SCHEMA: config.schema,
       MI_PUBLIC_URL: config.publicUrl,
       MI_AUDIT_KEY: config.auditKeyPath,
+      ...extra,
     },
-  });
+  };
+}
+
+export async function startInstance(name: string, config: InstanceEnv): Promise<Instance> {
+  const { command, args, cwd, env } = instanceCommand(name, config);
+  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   const lines: string[] = [];
   const waiters: { match: RegExp; resolve: (line: string) => void }[] = [];
   let stderr = "";
