@@ -6,42 +6,28 @@
 // requests left behind must never serve another, even when a row is edited in SQL to sit under the other's key.
 import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentRuntime } from "@orpc-agent/core";
 import { createMCPHandler, type MCPHandlerOptions } from "@orpc-agent/mcp";
-import { APPROVALS_DDL, createPgApprovalCoordinator, createPgMCPElicitationStateStore, INVOCATIONS_DDL, type PgQuery } from "@orpc-agent/postgres";
-import pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { APPROVALS_DDL, createPgApprovalCoordinator, createPgMCPElicitationStateStore, INVOCATIONS_DDL } from "@orpc-agent/postgres";
+import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { principalKey } from "../../packages/mcp/src/catalog/principal-key.js";
 import { APPROVER, elicitationOptions, STATE_KEYS } from "../../packages/mcp/test/approvals/approvals-app.js";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { listenModern } from "../../packages/mcp/test/support/handler.js";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
+import { usePgSchema } from "../../packages/postgres/test/support/real-server.js";
 import { LEGACY_HEADERS, messagesOf, post } from "./support/mcp-v2.js";
 
 closeEverythingAfterEachTest();
 
-const schema = `orpc_adv_si3_mcp_elicitation_${process.pid}`;
 const TABLE = "orpc_agent_mcp_elicitation_state";
-let pool: pg.Pool;
-let query: PgQuery;
 
-beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 8, options: `-c search_path=${schema}` });
-  pool.on("error", () => {});
-  query = (sql, params) => pool.query(sql, params);
-  await pool.query(`drop schema if exists ${schema} cascade`);
-  await pool.query(`create schema ${schema}`);
-  await pool.query(APPROVALS_DDL);
-  await pool.query(INVOCATIONS_DDL);
-});
+// A schema of this file's own; the DDL constants' default table names land in it (the pool's search_path).
+const db = usePgSchema("adv_si3_mcp_elicitation", [APPROVALS_DDL, INVOCATIONS_DDL], { max: 8 });
+const { query } = db;
 
 // Every test makes the same call as the same users: each starts with nothing remembered.
 beforeEach(async () => {
-  await pool.query(`truncate table ${TABLE}`);
-});
-
-afterAll(async () => {
-  await pool?.query(`drop schema if exists ${schema} cascade`);
-  await pool?.end();
+  await db.pool().query(`truncate table ${TABLE}`);
 });
 
 const ARGS = { orderId: "o1", amount: 5 };
@@ -98,7 +84,7 @@ async function refund(instance: Instance, token: string): Promise<Asked> {
 }
 
 const approve = (instance: Instance, id: string) => instance.runtime.approvals.decide(id, { status: "approved", approver: APPROVER });
-const approvalCount = async () => Number((await pool.query("select count(*)::int as n from orpc_agent_approvals")).rows[0].n);
+const approvalCount = async () => Number((await db.pool().query("select count(*)::int as n from orpc_agent_approvals")).rows[0].n);
 const URL_ELICITED = { code: -32042, approvalId: expect.stringMatching(/^apr_/) };
 const ENVELOPE = { status: "approval-required", approvalId: expect.stringMatching(/^apr_/), refunded: undefined };
 
@@ -156,7 +142,7 @@ describe("SI-3: 2025-era elicitation state shared by two instances on one Postgr
     await initialize(a, "tok-priya", URL_CAPABILITIES);
     const danas = await refund(a, "tok-dana");
     await approve(a, danas.approvalId!);
-    const moved = await pool.query(`update ${TABLE} set principal = $1 where kind = 'pending' and principal = $2`, [PRIYA, DANA]);
+    const moved = await db.pool().query(`update ${TABLE} set principal = $1 where kind = 'pending' and principal = $2`, [PRIYA, DANA]);
     expect(moved.rowCount).toBe(1);
     const priyas = await refund(b, "tok-priya");
     expect(priyas).toEqual(URL_ELICITED);
@@ -171,7 +157,7 @@ describe("SI-3: 2025-era elicitation state shared by two instances on one Postgr
   it("SI-3: a declaration row copied in SQL under another principal's key covers nothing: she still gets the envelope", async () => {
     const { executions, a, b } = await twoInstances();
     await initialize(a, "tok-dana", URL_CAPABILITIES);
-    const copied = await pool.query(
+    const copied = await db.pool().query(
       `insert into ${TABLE} (kind, principal, entry_key, record, expires_at) select kind, $1, entry_key, record, expires_at from ${TABLE} where kind = 'capabilities' and principal = $2`,
       [PRIYA, DANA],
     );

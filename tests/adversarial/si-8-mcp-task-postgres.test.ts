@@ -2,33 +2,20 @@
 // like an unknown one on every task method, and a task row edited in SQL to sit under another principal's key (or
 // copied there) leaks nothing: the store reads a row only when its key and its record agree. Raw 2026-07-28 requests
 // over loopback HTTP, the store on the real server.
-import { createPgMCPTaskStore, INVOCATIONS_DDL, type PgQuery } from "@orpc-agent/postgres";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPgMCPTaskStore, INVOCATIONS_DDL } from "@orpc-agent/postgres";
+import { describe, expect, it } from "vitest";
 import { approve } from "../../packages/mcp/test/approvals/approvals-app.js";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { createTasksApp, pollUntil, raw, serveTasks, startTask } from "../../packages/mcp/test/tasks/tasks-app.js";
+import { usePgSchema } from "../../packages/postgres/test/support/real-server.js";
 
 closeEverythingAfterEachTest();
 
-const schema = `orpc_adv_si8_mcp_tasks_${process.pid}`;
 const TABLE = "orpc_agent_mcp_tasks";
-let pool: pg.Pool;
-let query: PgQuery;
 
-beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 6, options: `-c search_path=${schema}` });
-  pool.on("error", () => {});
-  query = (sql, params) => pool.query(sql, params);
-  await pool.query(`drop schema if exists ${schema} cascade`);
-  await pool.query(`create schema ${schema}`);
-  await pool.query(INVOCATIONS_DDL);
-});
-
-afterAll(async () => {
-  await pool?.query(`drop schema if exists ${schema} cascade`);
-  await pool?.end();
-});
+// A schema of this file's own; the DDL constants' default table names land in it (the pool's search_path).
+const db = usePgSchema("adv_si8_mcp_tasks", [INVOCATIONS_DDL], { max: 6 });
+const { query } = db;
 
 async function serve() {
   const app = createTasksApp();
@@ -40,7 +27,7 @@ async function serve() {
 const shapeOf = (answer: Awaited<ReturnType<typeof raw>>) => JSON.stringify(answer);
 
 async function principalOf(taskId: string): Promise<string> {
-  const { rows } = await pool.query(`select principal from ${TABLE} where task_id = $1`, [taskId]);
+  const { rows } = await db.pool().query(`select principal from ${TABLE} where task_id = $1`, [taskId]);
   expect(rows).toHaveLength(1);
   return rows[0].principal as string;
 }
@@ -75,7 +62,7 @@ describe("SI-8: MCP tasks on the PostgreSQL store", () => {
     const { taskId: priyasOwn } = await startTask(url, "tok-priya");
     const priya = await principalOf(priyasOwn);
     expect(priya).not.toBe(await principalOf(taskId));
-    await pool.query(`update ${TABLE} set principal = $1 where task_id = $2`, [priya, taskId]);
+    await db.pool().query(`update ${TABLE} set principal = $1 where task_id = $2`, [priya, taskId]);
     await approve(app, approvalId);
     const edited = await raw(url, "tok-priya", "tasks/get", { taskId });
     expect(edited.error).toBeDefined();
@@ -94,7 +81,7 @@ describe("SI-8: MCP tasks on the PostgreSQL store", () => {
     expect((await pollUntil(url, "tok-dana", taskId)).result).toMatchObject({ status: "completed", result: { structuredContent: { status: "ok" } } });
     const { taskId: priyasOwn } = await startTask(url, "tok-priya");
     const priya = await principalOf(priyasOwn);
-    await pool.query(`insert into ${TABLE} (principal, task_id, record, version, expires_at) select $1, task_id, record, version, expires_at from ${TABLE} where task_id = $2`, [priya, taskId]);
+    await db.pool().query(`insert into ${TABLE} (principal, task_id, record, version, expires_at) select $1, task_id, record, version, expires_at from ${TABLE} where task_id = $2`, [priya, taskId]);
     const copied = await raw(url, "tok-priya", "tasks/get", { taskId });
     expect(copied.error).toBeDefined();
     expect(JSON.stringify(copied)).not.toContain("refunded");

@@ -7,36 +7,21 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
 import { createMCPHandler, type MCPHandler } from "@orpc-agent/mcp";
-import { createPgApprovalCoordinator, createPgMCPTaskStore, INVOCATIONS_DDL, APPROVALS_DDL, type PgQuery } from "@orpc-agent/postgres";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createPgApprovalCoordinator, createPgMCPTaskStore, INVOCATIONS_DDL, APPROVALS_DDL } from "@orpc-agent/postgres";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { APPROVER, elicitationOptions } from "../../packages/mcp/test/approvals/approvals-app.js";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
 import { connectTasks, pollUntil, raw, REFUND_ARGS, startTask } from "../../packages/mcp/test/tasks/tasks-app.js";
 import { toNodeRequestListener } from "../../packages/mcp/src/node/to-node-request-listener.js";
+import { usePgSchema } from "../../packages/postgres/test/support/real-server.js";
 
 closeEverythingAfterEachTest();
 
-const schema = `orpc_rel_mcp_task_restart_${process.pid}`;
-let pool: pg.Pool;
-let query: PgQuery;
-
-beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 6, options: `-c search_path=${schema}` });
-  pool.on("error", () => {});
-  query = (sql, params) => pool.query(sql, params);
-  await pool.query(`drop schema if exists ${schema} cascade`);
-  await pool.query(`create schema ${schema}`);
-  await pool.query(APPROVALS_DDL);
-  await pool.query(INVOCATIONS_DDL);
-});
-
-afterAll(async () => {
-  await pool?.query(`drop schema if exists ${schema} cascade`);
-  await pool?.end();
-});
+// A schema of this file's own; the DDL constants' default table names land in it (the pool's search_path).
+const db = usePgSchema("rel_mcp_task_restart", [APPROVALS_DDL, INVOCATIONS_DDL], { max: 6 });
+const { query } = db;
 
 /** Everything one server process holds: its own runtime, handler and HTTP server, over the shared database. */
 async function startServer(executions: unknown[], port = 0): Promise<{ url: URL; port: number; runtime: ReturnType<typeof createAgentRuntime>; close: () => Promise<void> }> {
