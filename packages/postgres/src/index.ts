@@ -12,6 +12,8 @@ export type { PgListenClientLike, PgListener, PgListenFromClientOptions } from "
 export { createPgDecisionFeed } from "./notify/create-pg-decision-feed.js";
 export type { PgDecisionFeed, PgDecisionFeedOptions } from "./notify/create-pg-decision-feed.js";
 export { pgDecisionChannel } from "./notify/decision-channel.js";
+export { createPgTaskCancellations } from "./notify/create-pg-task-cancellations.js";
+export type { PgTaskCancellations, PgTaskCancellationsOptions } from "./notify/create-pg-task-cancellations.js";
 
 // Approvals
 export { createPgApprovalCoordinator } from "./approvals/create-pg-approval-coordinator.js";

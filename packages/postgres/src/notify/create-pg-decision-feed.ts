@@ -3,7 +3,8 @@ import { instantParam } from "../encoding.js";
 import { assertQuery, runQuery, type PgQuery } from "../query.js";
 import { assertTableName } from "../table-name.js";
 import { pgDecisionChannel } from "./decision-channel.js";
-import { assertChannelName, type PgListen, type PgUnlisten } from "./listen.js";
+import { createChannelFeed, reporter } from "./channel-feed.js";
+import { assertChannelName, type PgListen } from "./listen.js";
 
 /** Options of {@link createPgDecisionFeed}. */
 export type PgDecisionFeedOptions = {
@@ -79,62 +80,25 @@ export function createPgDecisionFeed(options: PgDecisionFeedOptions): PgDecision
   if (typeof onError !== "function") throw new TypeError("createPgDecisionFeed: onError must be a function");
   const reread = `select id from ${table} where decided_at >= $1::timestamptz order by decided_at, id limit ${RESYNC_LIMIT}`;
 
-  const listeners = new Set<(approvalId: string) => void>();
-  let active: Promise<PgUnlisten | undefined> | undefined;
+  const report = reporter(onError);
   let lostAt: Date | undefined;
-
-  const report = (error: unknown) => {
-    try {
-      onError(error);
-    } catch {
-      // The feed must keep running for the other waiters.
-    }
-  };
-  const deliver = (approvalId: string) => {
-    if (approvalId === "") return;
-    for (const listener of [...listeners]) {
-      try {
-        listener(approvalId);
-      } catch (error) {
-        report(error);
-      }
-    }
-  };
-  const resync = async () => {
-    const since = lostAt;
+  return createChannelFeed(listen, channel, report, (deliver, subscribed) => {
+    // A new LISTEN: a gap of an earlier one, since released, is not this one's.
     lostAt = undefined;
-    if (since === undefined || listeners.size === 0) return;
-    try {
-      const { rows } = await runQuery(query, reread, [instantParam(new Date(since.getTime() - resyncMarginMs))]);
-      for (const row of rows) deliver(String(row.id));
-    } catch (error) {
-      report(error);
-    }
-  };
-
-  // Called at once, so the LISTEN is on its way when the first subscriber returns.
-  const start = (): Promise<PgUnlisten | undefined> => {
-    const failed = (error: unknown) => {
-      report(error);
-      return undefined;
+    return {
+    lost: () => void (lostAt ??= now()),
+    // NOTIFYs sent while the connection was down are gone: report what was decided meanwhile, read from the table.
+    restored: () => {
+      const since = lostAt;
+      lostAt = undefined;
+      if (since === undefined || !subscribed()) return;
+      runQuery(query, reread, [instantParam(new Date(since.getTime() - resyncMarginMs))]).then(
+        ({ rows }) => {
+          for (const row of rows) deliver(String(row.id));
+        },
+        report,
+      );
+    },
     };
-    try {
-      return Promise.resolve(listen(channel, deliver, { lost: () => void (lostAt ??= now()), restored: () => void resync() })).catch(failed);
-    } catch (error) {
-      return Promise.resolve(failed(error));
-    }
-  };
-
-  return (listener) => {
-    if (typeof listener !== "function") throw new TypeError("the decision feed takes a function (approvalId) => void");
-    listeners.add(listener);
-    if (active === undefined) active = start();
-    return () => {
-      if (!listeners.delete(listener) || listeners.size > 0 || active === undefined) return;
-      // The last waiter left: release the LISTEN (and, with pgListenFromClient, its connection when nothing else listens).
-      const stopping = active;
-      active = undefined;
-      void stopping.then((unlisten) => unlisten?.()).catch(report);
-    };
-  };
+  });
 }
