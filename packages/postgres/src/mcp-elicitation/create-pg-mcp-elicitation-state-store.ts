@@ -15,16 +15,23 @@ export type PgMCPDeclaredCapabilities = { capabilities: unknown; expiresAt?: num
  * package does not depend on the MCP adapter: every operation names the principal key.
  */
 export interface PgMCPElicitationStateStore {
+  /** The principal's pending retry of call `callKey`; `undefined` when unknown, another principal's, or expired at `now`. */
   getPending(principal: string, callKey: string, now: number): Promise<PgMCPPendingElicitation | undefined>;
+  /** Writes (or replaces) the principal's pending retry, then applies the bounds. */
   setPending(principal: string, callKey: string, pending: PgMCPPendingElicitation): Promise<void>;
+  /** Deletes the principal's pending retry, if any. */
   deletePending(principal: string, callKey: string): Promise<void>;
+  /** The principal's latest declaration; `undefined` when none, or expired at `now`. */
   getDeclaredCapabilities(principal: string, now: number): Promise<PgMCPDeclaredCapabilities | undefined>;
+  /** Writes the principal's declaration (the latest stands), then applies the bounds. */
   setDeclaredCapabilities(principal: string, declared: PgMCPDeclaredCapabilities): Promise<void>;
 }
 
 type Bounds = { perPrincipal: number; total: number };
 
+/** Where the store keeps its rows, and how many. */
 export interface PgMCPElicitationStateStoreOptions {
+  /** The driver seam: one statement, positional parameters, rows back. */
   query: PgQuery;
   /**
    * The table; may be schema-qualified (`"app.mcp_elicitation_state"`). Created by `INVOCATIONS_DDL`.
@@ -35,7 +42,7 @@ export interface PgMCPElicitationStateStoreOptions {
    * Entries kept per principal and in all, as the in-memory store's bounds.
    * @default { pending: { perPrincipal: 100, total: 10_000 }, declaredCapabilities: { perPrincipal: 1, total: 10_000 } }
    */
-  limits?: { pending?: Bounds; declaredCapabilities?: Bounds };
+  limits?: { pending?: { perPrincipal: number; total: number }; declaredCapabilities?: { perPrincipal: number; total: number } };
 }
 
 const DEFAULT_LIMITS = { pending: { perPrincipal: 100, total: 10_000 }, declaredCapabilities: { perPrincipal: 1, total: 10_000 } };
