@@ -65,6 +65,11 @@ export function hashCanonicalInput(value: unknown): string | undefined {
   return text === undefined ? undefined : sha256Hex(text);
 }
 
+/** Whether `value` has a canonical form, i.e. whether `hashCanonicalInput` would hash it; without hashing it. */
+export function hasCanonicalForm(value: unknown): boolean {
+  return canonicalTextOrUndefined(value) !== undefined;
+}
+
 /** Synchronous where node:crypto exists, else a promise over Web Crypto: what the pipeline calls. */
 export function hashCanonicalInputAnywhere(value: unknown): string | undefined | Promise<string | undefined> {
   return canHashSync ? hashCanonicalInput(value) : hashCanonicalInputAsync(value);

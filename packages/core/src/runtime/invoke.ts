@@ -138,14 +138,16 @@ const NO_DEMANDS: readonly ApprovalDemand[] = Object.freeze([]);
 function approvalStage(exec: Execution, actor: Actor, input: unknown, rawInput: unknown, options: ExecutionOptions<unknown>, demands: readonly ApprovalDemand[]): Later {
   // Stage 8: approval gate.
   if (!exec.plan!.approvalRequired && demands.length === 0) return tail(exec, actor, input, rawInput, options, demands, undefined, []);
-  const afterGate = (gate: GateOutcome): Later => {
-    if (gate.kind === "error") return finishFailed(exec, gate.error);
-    if (gate.kind === "suspended") return finishSuspended(exec, gate.record);
-    return tail(exec, actor, input, rawInput, options, demands, gate.approval, gate.types, gate.quorum);
-  };
   // A call a grant covers from the in-memory store is decided in this tick (issue 45).
   const gate = runApprovalGate(exec, { actor, input, submittedInput: rawInput, demands });
-  return isPromiseLike(gate) ? guarded(exec, gate.then(afterGate)) : afterGate(gate);
+  if (isPromiseLike(gate)) return guarded(exec, gate.then((g) => afterGate(exec, actor, input, rawInput, options, demands, g)));
+  return afterGate(exec, actor, input, rawInput, options, demands, gate);
+}
+
+function afterGate(exec: Execution, actor: Actor, input: unknown, rawInput: unknown, options: ExecutionOptions<unknown>, demands: readonly ApprovalDemand[], gate: GateOutcome): Later {
+  if (gate.kind === "error") return finishFailed(exec, gate.error);
+  if (gate.kind === "suspended") return finishSuspended(exec, gate.record);
+  return tail(exec, actor, input, rawInput, options, demands, gate.approval, gate.types, gate.quorum);
 }
 
 function tail(

@@ -55,7 +55,7 @@ function coverNow(exec: Execution, init: Init, sync: SyncGrantOperations): Grant
   for (let i = 0; i < candidates.length; i++) {
     const grant = candidates[i]!;
     const now = rt.now();
-    const amount = coverableAmount(rt, exec, grant, init, demand, now);
+    const amount = coverableAmount(rt, exec, grant, init, demand, now, true);
     if (amount === NOT_COVERED) continue;
     const binds = stillBindsNow(rt, grant);
     // The digest is not known yet: this runtime's first covered call awaits it, from this candidate on.
@@ -67,7 +67,7 @@ function coverNow(exec: Execution, init: Init, sync: SyncGrantOperations): Grant
     } catch {
       continue;
     }
-    const cover = coverFrom(grant, used, demand);
+    const cover = coverFrom(grant, used, demand, true);
     if (cover !== undefined) return cover;
   }
   return undefined;
@@ -89,7 +89,7 @@ async function coverLater(exec: Execution, init: Init, listed?: readonly GrantRe
   if (!Array.isArray(candidates) || candidates.length === 0) return undefined;
   const demand = demandOf(exec, init.demands);
   for (const grant of candidates) {
-    const amount = coverableAmount(rt, exec, grant, init, demand, rt.now());
+    const amount = coverableAmount(rt, exec, grant, init, demand, rt.now(), false);
     if (amount === NOT_COVERED) continue;
     if (!(await stillBinds(rt, grant)) || (rt.sealer !== undefined && !(await sealHolds(rt.sealer, grant)))) continue;
     // The checks above awaited: the use is judged on the clock as it reads now, so a grant that expired meanwhile
@@ -102,7 +102,7 @@ async function coverLater(exec: Execution, init: Init, listed?: readonly GrantRe
     } catch {
       continue;
     }
-    const cover = coverFrom(grant, used, demand);
+    const cover = coverFrom(grant, used, demand, false);
     if (cover !== undefined) return cover;
   }
   return undefined;
@@ -110,17 +110,20 @@ async function coverLater(exec: Execution, init: Init, listed?: readonly GrantRe
 
 const NOT_COVERED = Symbol("not covered");
 
-/** The budget amount the call would spend (`undefined` without a budget), or `NOT_COVERED` when a binding fails. */
-function coverableAmount(rt: RuntimeState, exec: Execution, grant: GrantRecord, init: Init, demand: Demand, now: Date): number | undefined | typeof NOT_COVERED {
-  if (!covers(rt, exec, grant, init.actor, demand, now) || !conditionsHold(grant.conditions, init.input)) return NOT_COVERED;
+/**
+ * The budget amount the call would spend (`undefined` without a budget), or `NOT_COVERED` when a binding fails.
+ * `shared`: the record is one of the in-memory store's deeply frozen views, whose issuer facts may be kept.
+ */
+function coverableAmount(rt: RuntimeState, exec: Execution, grant: GrantRecord, init: Init, demand: Demand, now: Date, shared: boolean): number | undefined | typeof NOT_COVERED {
+  if (!covers(rt, exec, grant, init.actor, demand, now, shared) || !conditionsHold(grant.conditions, init.input)) return NOT_COVERED;
   if (grant.budget === undefined) return undefined;
   return budgetAmount(grant.budget, init.input) ?? NOT_COVERED;
 }
 
 /** The use is the one checked: the same grant, the same sealed terms. */
-function coverFrom(grant: GrantRecord, used: GrantRecord | null, demand: Demand): GrantCover | undefined {
+function coverFrom(grant: GrantRecord, used: GrantRecord | null, demand: Demand, shared: boolean): GrantCover | undefined {
   if (used === null || typeof used !== "object" || used.id !== grant.id || used.seal !== grant.seal) return undefined;
-  return { grant: used, approver: grant.issuers[0]!, quorum: heldQuorum(grant, demand.quorum) };
+  return { grant: used, approver: grant.issuers[0]!, quorum: Math.max(demand.quorum, issuerFacts(grant, shared).counted) };
 }
 
 function demandOf(exec: Execution, demands: readonly ApprovalDemand[]): Demand {
@@ -137,7 +140,7 @@ function demandOf(exec: Execution, demands: readonly ApprovalDemand[]): Demand {
 }
 
 /** Every binding of the grant against this call, cheapest first; the store's counters bounded by the sealed terms. */
-function covers(rt: RuntimeState, exec: Execution, grant: GrantRecord, actor: Actor, demand: Demand, now: Date): boolean {
+function covers(rt: RuntimeState, exec: Execution, grant: GrantRecord, actor: Actor, demand: Demand, now: Date, shared: boolean): boolean {
   if (grant?.status !== "active" || grant.revoked !== undefined || isExpired(grant.expiresAt, now)) return false;
   if (grant.capabilityId !== exec.plan!.id || grant.surface !== exec.surface || !isGrantPrincipal(grant.actor, actor)) return false;
   if (grant.scope === "conversation") {
@@ -149,36 +152,58 @@ function covers(rt: RuntimeState, exec: Execution, grant: GrantRecord, actor: Ac
   if (!Array.isArray(grant.conditions) || !Number.isSafeInteger(grant.uses) || !Number.isSafeInteger(grant.usesLeft)) return false;
   if (grant.usesLeft < 1 || grant.usesLeft > grant.uses) return false;
   if (grant.budget !== undefined && !(typeof grant.spent === "number" && grant.spent >= 0 && grant.spent <= grant.budget.max)) return false;
-  return issuersStand(rt, grant, demand.quorum);
+  return issuersStand(rt, grant, demand.quorum, shared);
 }
 
 /**
  * The issuers still could approve this call one by one, under today's rules (defence in depth, as R4 at resume):
  * accountable, no self-approval beyond requester-confirmable types, no acting agent, enough distinct people.
  */
-function issuersStand(rt: RuntimeState, grant: GrantRecord, quorum: number): boolean {
+function issuersStand(rt: RuntimeState, grant: GrantRecord, quorum: number, shared: boolean): boolean {
   const issuers = grant.issuers;
-  if (!Array.isArray(issuers) || issuers.length === 0 || !issuers.every(isAcceptableApprover)) return false;
-  if (issuers.some((issuer) => sameApprover(issuer.id, grant.actor.id)) && refusesSelfApproval(rt, grant.types, quorum)) return false;
-  if (refusesActingAgent(rt, grant.actor, issuers, quorum)) return false;
-  return distinctIssuers(grant) >= quorum;
+  if (!Array.isArray(issuers) || issuers.length === 0) return false;
+  const facts = issuerFacts(grant, shared);
+  if (!facts.accountable) return false;
+  if (facts.includesPrincipal && refusesSelfApproval(rt, grant.types, quorum)) return false;
+  // Without a relay conflict the rule refuses nothing, whatever it is; with one, it decides.
+  if (facts.relayConflict && refusesActingAgent(rt, grant.actor, issuers, quorum)) return false;
+  return facts.distinct >= quorum;
 }
 
 /**
- * The quorum a covered call then holds for later execution-phase demands (R10): the distinct issuers a quorum would
- * count, never the principal nor its acting agent or a relay through them (four eyes); at least the quorum just met.
+ * What a grant's issuers are against its principal: fixed by its terms. `distinct`: the people a quorum would count;
+ * `counted`: the quorum a covered call then holds for later execution-phase demands (R10), never the principal nor
+ * its acting agent or a relay through them (four eyes).
  */
-function heldQuorum(grant: GrantRecord, met: number): number {
+type IssuerFacts = { accountable: boolean; includesPrincipal: boolean; relayConflict: boolean; distinct: number; counted: number };
+
+// Kept per frozen issuers array of the in-memory store's views (and the principal they were judged against): the
+// terms can never change under them, so neither can these facts.
+const keptFacts = new WeakMap<object, { actor: unknown; facts: IssuerFacts }>();
+
+const UNACCOUNTABLE: IssuerFacts = Object.freeze({ accountable: false, includesPrincipal: false, relayConflict: false, distinct: 0, counted: 0 });
+
+function issuerFacts(grant: GrantRecord, shared: boolean): IssuerFacts {
+  if (shared) {
+    const kept = keptFacts.get(grant.issuers);
+    if (kept !== undefined && kept.actor === grant.actor) return kept.facts;
+  }
+  const { issuers, actor } = grant;
+  if (!issuers.every(isAcceptableApprover)) return UNACCOUNTABLE;
   const counted = new Set<string>();
-  for (const issuer of grant.issuers) {
-    if (sameApprover(issuer.id, grant.actor.id) || refusesActingAgent({ rejectSelfApproval: true }, grant.actor, [issuer], 2)) continue;
+  for (const issuer of issuers) {
+    if (sameApprover(issuer.id, actor.id) || refusesActingAgent({ rejectSelfApproval: true }, actor, [issuer], 2)) continue;
     counted.add(approverKey(issuer.id));
   }
-  return Math.max(met, counted.size);
-}
-
-function distinctIssuers(grant: GrantRecord): number {
-  return new Set(grant.issuers.map((issuer) => approverKey(issuer.id))).size;
+  const facts: IssuerFacts = {
+    accountable: true,
+    includesPrincipal: issuers.some((issuer) => sameApprover(issuer.id, actor.id)),
+    relayConflict: refusesActingAgent({ rejectSelfApproval: true }, actor, issuers),
+    distinct: new Set(issuers.map((issuer) => approverKey(issuer.id))).size,
+    counted: counted.size,
+  };
+  if (shared) keptFacts.set(grant.issuers, { actor: grant.actor, facts });
+  return facts;
 }
 
 async function sealHolds(sealer: ApprovalSealer, grant: GrantRecord): Promise<boolean> {

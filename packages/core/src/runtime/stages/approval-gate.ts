@@ -13,6 +13,7 @@ import { CapabilityError } from "../../errors/capability-error.js";
 import type { ApprovalDemand } from "../../policy/evaluate-batch.js";
 import { auditEvent, type Execution } from "../execution.js";
 import { isPromiseLike } from "../../internal/promise.js";
+import { hasCanonicalForm } from "../../approvals/hash.js";
 import { ensureInputHash } from "./input-hash.js";
 import { coverWithGrant, type GrantCover } from "../grants/cover.js";
 
@@ -32,20 +33,29 @@ type GateInit = { actor: Actor; input: unknown; submittedInput: unknown; demands
  * A call a grant covers from a same-tick store is answered without a promise (issue 45's in-memory budget).
  */
 export function runApprovalGate(exec: Execution, init: GateInit): GateOutcome | Promise<GateOutcome> {
-  const hashing = ensureInputHash(exec, init.input);
-  return isPromiseLike(hashing) ? hashing.then((inputHash) => gateWithHash(exec, init, inputHash)) : gateWithHash(exec, init, hashing);
+  // A standing grant covers the call before anyone is asked (SI-13); only capabilities that opted in look.
+  if (exec.plan!.meta.approval?.grants === undefined || exec.rt.grantStore === undefined) return askWithHash(exec, init);
+  // An input with no canonical form could not be approved one by one, so no grant covers it either (SI-13). Covering
+  // needs only that verdict; the hash itself, when nothing has taken it yet, waits for a request to bind it.
+  const representable = (exec.inputHashed && exec.inputHash !== undefined) || hasCanonicalForm(init.input);
+  if (!representable) return unserializable();
+  const covered = coverWithGrant(exec, init);
+  if (isPromiseLike(covered)) return covered.then((cover) => coveredOrAsk(exec, init, cover));
+  return coveredOrAsk(exec, init, covered);
 }
 
-function gateWithHash(exec: Execution, init: GateInit, inputHash: string | undefined): GateOutcome | Promise<GateOutcome> {
-  // An input with no canonical form could not be approved one by one, so no grant covers it either (SI-13).
-  if (inputHash === undefined) return { kind: "error", error: new CapabilityError({ code: "APPROVAL_UNSERIALIZABLE_INPUT" }) };
-  // A standing grant covers the call before anyone is asked (SI-13); only capabilities that opted in look.
-  if (exec.plan!.meta.approval?.grants !== undefined && exec.rt.grantStore !== undefined) {
-    const covered = coverWithGrant(exec, init);
-    if (isPromiseLike(covered)) return covered.then((cover) => (cover === undefined ? requestApproval(exec, init, inputHash) : approvedByGrant(exec, cover)));
-    if (covered !== undefined) return approvedByGrant(exec, covered);
-  }
-  return requestApproval(exec, init, inputHash);
+function coveredOrAsk(exec: Execution, init: GateInit, cover: GrantCover | undefined): GateOutcome | Promise<GateOutcome> {
+  return cover === undefined ? askWithHash(exec, init) : approvedByGrant(exec, cover);
+}
+
+function askWithHash(exec: Execution, init: GateInit): GateOutcome | Promise<GateOutcome> {
+  const hashing = ensureInputHash(exec, init.input);
+  const ask = (inputHash: string | undefined) => (inputHash === undefined ? unserializable() : requestApproval(exec, init, inputHash));
+  return isPromiseLike(hashing) ? hashing.then(ask) : ask(hashing);
+}
+
+function unserializable(): GateOutcome {
+  return { kind: "error", error: new CapabilityError({ code: "APPROVAL_UNSERIALIZABLE_INPUT" }) };
 }
 
 async function requestApproval(exec: Execution, init: GateInit, inputHash: string): Promise<GateOutcome> {
