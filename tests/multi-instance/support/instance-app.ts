@@ -43,6 +43,16 @@ export function createClusterRegistry(log: EffectLog) {
           return { credited: input.amount };
         }),
     },
+    notes: {
+      // The requester confirms it herself in the chat (AI SDK UI answers).
+      send: ap
+        .input(z.object({ to: z.string(), text: z.string() }))
+        .meta(gated("Send a note to a customer.", { type: "confirmation" }))
+        .handler(async ({ input }) => {
+          await execute("notes.send", input.to);
+          return { sent: input.to };
+        }),
+    },
     jobs: {
       // An ungated write, for the journaled remote path.
       run: ap

@@ -1,6 +1,7 @@
 // An instance's HTTP front, on one port:
 //   /mcp        the MCP v2 endpoint (URL elicitation on the PostgreSQL elicitation store, the resume tool, tasks)
 //   /rpc        the remote capability router over the PostgreSQL invocation journal
+//   /chat       an AI SDK UI chat request for Dana (instance-chat.ts)
 //   /decide     the approver's decision, /grants a standing grant (the app's own approval UI, played by the suite)
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,6 +12,7 @@ import { createMCPHandler } from "../../../packages/mcp/src/index.ts";
 import { toNodeRequestListener } from "../../../packages/mcp/src/node/to-node-request-listener.ts";
 import { createPgInvocationJournal, createPgMCPElicitationStateStore, createPgMCPTaskStore, type PgQuery } from "../../../packages/postgres/src/index.ts";
 import { STATE_KEYS, USERS } from "./cluster-config.ts";
+import { chatRequest } from "./instance-chat.ts";
 
 export type HttpFront = { port: number; close: () => Promise<void> };
 
@@ -86,6 +88,7 @@ async function approverRoute(runtime: AgentRuntime<unknown>, req: IncomingMessag
       const record = await runtime.approvals.decide(String(body.approvalId), body.decision as never);
       return answer(res, 200, { status: record.status });
     }
+    if (req.method === "POST" && path === "/chat") return answer(res, 200, await chatRequest(runtime, (await bodyOf(req)) as never));
     if (req.method === "POST" && path === "/grants") {
       const record = await runtime.grants.issue((await bodyOf(req)) as never);
       return answer(res, 200, { id: record.id, usesLeft: record.usesLeft });

@@ -35,7 +35,7 @@ const query = (sql: string, params?: unknown[]) => pool.query(sql, params);
 const sink = createPgAuditSink({ query, checkpoint: { privateKey: readFileSync(env("MI_AUDIT_KEY"), "utf8"), keyId: name, everyEvents: 20 } });
 const runtime = createAgentRuntime({
   governance: defineGovernance({ registry: createClusterRegistry({ query, instance: name, say }) }),
-  approvals: { coordinator: createPgApprovalCoordinator({ query, decisionChannel }), seal: { keys: SEAL_KEYS } },
+  approvals: { coordinator: createPgApprovalCoordinator({ query, decisionChannel }), seal: { keys: SEAL_KEYS }, requesterConfirmable: ["confirmation"] },
   audit: { sinks: [sink], strict: true, chain: true },
 });
 
