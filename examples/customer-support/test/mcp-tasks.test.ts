@@ -1,25 +1,10 @@
 // The example's MCP endpoint offers tasks (issue 47): a 2026-07-28 client that declares io.modelcontextprotocol/tasks
 // gets the refund above the threshold as a task, Priya approves on the approvals page, and the client's next poll
 // finds it completed on the server, exactly once. Raw 2026-07-28 requests, as a client library would send them.
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSupportRuntime } from "../src/agent/runtime.js";
-import { openStorage, type Storage } from "../src/agent/storage.js";
-import { createStore, type Store } from "../src/domain/store.js";
-import { startMcpServer } from "../src/mcp/server.js";
-import { createApprovalsApp } from "../src/web/approvals-app.js";
+import { describe, expect, it } from "vitest";
+import { useMcpWithApprovalsPage } from "./support/mcp-with-approvals-page.js";
 
-const dataDir = mkdtempSync(join(tmpdir(), "orpc-agent-mcp-tasks-"));
-let storage: Storage;
-let shutdown: () => Promise<void>;
-let store: Store;
-let web: Server;
-let page: URL;
-let mcp: Awaited<ReturnType<typeof startMcpServer>>;
+const example = useMcpWithApprovalsPage("orpc-agent-mcp-tasks-", 180_000);
 
 const META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -29,7 +14,7 @@ const META = {
 
 async function request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
   const name = method === "tools/call" ? String(params.name) : String(params.taskId);
-  const response = await fetch(mcp.url, {
+  const response = await fetch(example.mcpUrl(), {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -49,40 +34,17 @@ async function request(method: string, params: Record<string, unknown>): Promise
 }
 
 describe("the example's MCP endpoint offers tasks", () => {
-  beforeAll(async () => {
-    storage = await openStorage({ dataDir, databaseUrl: "" });
-    const support = createSupportRuntime(storage);
-    shutdown = support.shutdown;
-    store = createStore();
-    web = createServer(createApprovalsApp(support.runtime, store));
-    await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
-    page = new URL(`http://127.0.0.1:${(web.address() as AddressInfo).port}/`);
-    mcp = await startMcpServer(support.runtime, store, 0, { approvalsPage: page });
-  }, 180_000);
-
-  afterAll(async () => {
-    await mcp?.close();
-    web?.close();
-    await shutdown?.();
-    await storage?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
   it("a refund above the threshold is a task in input_required with the page's link; approved there, the next poll finds it completed once", async () => {
     const task = await request("tools/call", { name: "orders_refund", arguments: { orderId: "o_1002", amountCents: 32_000, reason: "Keyboard arrived broken" } });
     expect(task).toMatchObject({ resultType: "task", status: "input_required", pollIntervalMs: 1_000 });
     const link = (task.inputRequests as { approval: { params: { url: string } } }).approval.params.url;
-    expect(link.startsWith(`${page.href}?as=u_priya#`)).toBe(true);
+    expect(link.startsWith(`${example.page().href}?as=u_priya#`)).toBe(true);
     const approvalId = decodeURIComponent(new URL(link).hash.slice(1));
-    expect(store.effects.refunds).toBe(0);
+    expect(example.store().effects.refunds).toBe(0);
 
-    const decided = await fetch(new URL(`/approvals/${encodeURIComponent(approvalId)}/decide?as=u_priya`, page), {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: "decision=approved",
-    });
+    const decided = await example.approveOnPage(approvalId);
     expect(decided.status).toBe(200);
-    expect(store.effects.refunds).toBe(0);
+    expect(example.store().effects.refunds).toBe(0);
 
     let polled = await request("tasks/get", { taskId: task.taskId });
     while (polled.status === "working") polled = await request("tasks/get", { taskId: task.taskId });
@@ -90,6 +52,6 @@ describe("the example's MCP endpoint offers tasks", () => {
       status: "completed",
       result: { structuredContent: { status: "ok", data: { orderId: "o_1002", amountCents: 32_000, approvedBy: "u_priya" } } },
     });
-    expect(store.effects.refunds).toBe(1);
+    expect(example.store().effects.refunds).toBe(1);
   }, 60_000);
 });
