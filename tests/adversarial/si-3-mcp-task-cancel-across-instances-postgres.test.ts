@@ -4,6 +4,7 @@
 // running instance re-read the task: no cancel is recorded, so nothing is aborted. Another principal's cancel is
 // refused before anything is recorded or sent.
 import { INVOCATIONS_DDL, createPgMCPTaskStore, createPgTaskCancellations, pgListenFromClient, type PgListen, type PgQuery } from "@orpc-agent/postgres";
+import type { MCPTaskRecord } from "@orpc-agent/mcp";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approve } from "../../packages/mcp/test/approvals/approvals-app.js";
@@ -53,7 +54,7 @@ function tasksOption() {
   };
   const cancellations = createPgTaskCancellations({ listen, query, channel: CHANNEL });
   return {
-    option: { store: createPgMCPTaskStore({ query }), pollIntervalMs: 5, cancellations },
+    option: { store: createPgMCPTaskStore<MCPTaskRecord>({ query }), pollIntervalMs: 5, cancellations },
     listening: () => Promise.all(listening),
     heard: (id: string) => (heard.includes(id) ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ id, resolve }))),
   };
