@@ -106,9 +106,12 @@ export function createPgMCPElicitationStateStore(options: PgMCPElicitationStateS
     const now = Date.now();
     const expires = expiresAt === undefined ? null : String(Math.trunc(expiresAt));
     const result = (await run(sql.set, [kind, principal, key, jsonParam(record), expires, String(now), String(perPrincipal - 1)])).rows[0];
-    if (result === undefined || Number(result.held) + 1 - Number(result.removed) <= total) return;
-    for (let round = 0; round < PRUNE_ROUNDS; round++) {
-      if ((await run(sql.pruneTotal, [kind, String(total)])).rows.length === 0) break;
+    // At most this many rows past the bound (fewer when the write replaced an entry): prune only then.
+    let over = result === undefined ? 0 : Number(result.held) + 1 - Number(result.removed) - total;
+    for (let round = 0; round < PRUNE_ROUNDS && over > 0; round++) {
+      const pruned = (await run(sql.pruneTotal, [kind, String(total)])).rows.length;
+      if (pruned === 0) break;
+      over -= pruned;
     }
   }
 
