@@ -49,8 +49,8 @@ describe("several instances, one PostgreSQL: the envelope and the resume tool", 
     });
     expect(resumed).toMatchObject({ status: "ok", data: { refunded: 5 } });
     expect(await cluster.effects("env-1")).toHaveLength(1);
-    // Requests went round the instances: the flow touched more than one.
-    expect(new Set([...calling, ...resuming, decidedOn]).size).toBeGreaterThan(1);
+    // The resume reached another instance than the call.
+    expect(resuming.at(-1)).not.toBe(askedOn);
 
     // Resuming again, wherever it lands, is refused and runs nothing.
     for (let i = 0; i < cluster.instances.length; i++) {
