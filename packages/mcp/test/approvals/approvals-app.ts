@@ -7,7 +7,7 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ElicitationCompleteNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { agentMeta, createAgentRuntime, createCapabilityRegistry, createInMemoryApprovalCoordinator, defineGovernance, type Actor, type AgentAuditEvent, type AgentRuntime } from "@orpc-agent/core";
+import { agentMeta, createAgentRuntime, createCapabilityRegistry, createInMemoryApprovalCoordinator, defineGovernance, type Actor, type AgentAuditEvent, type AgentMetaDeclaration, type AgentRuntime } from "@orpc-agent/core";
 import { createMCPHandler } from "../../src/http/create-handler.js";
 import { serveMCPStdio } from "../../src/stdio/serve-stdio.js";
 import type { MCPHandlerOptions } from "../../src/http/handler-options.js";
@@ -24,20 +24,24 @@ export type ApprovalsApp = { runtime: AgentRuntime; executions: { orderId: strin
 /** `payments.refund` needs approval and records every execution; `orders.get` does not. */
 export function createApprovalsApp(options: { expiresInMs?: number } = {}): ApprovalsApp {
   const executions: { orderId: string; amount: number }[] = [];
-  const registry = createCapabilityRegistry({
+  const refundMeta = agentMeta({
+    description: "Refund a payment.",
+    expose: { mcp: true },
+    sideEffect: "write",
+    risk: "high",
+    approval: { required: true, ...(options.expiresInMs !== undefined && { expiresInMs: options.expiresInMs }) },
+    adapters: { mcp: { annotations: { title: "Refund a payment" } } },
+  });
+  return { ...runtimeOf(createCapabilityRegistry(refundAndOrderCapabilities(executions, refundMeta))), executions };
+}
+
+/** `payments.refund` with `refundMeta`, recording every execution in `executions`, and the ungated `orders.get`. */
+export function refundAndOrderCapabilities(executions: { orderId: string; amount: number }[], refundMeta: AgentMetaDeclaration) {
+  return {
     payments: {
       refund: ap
         .input(z.object({ orderId: z.string(), amount: z.number() }))
-        .meta(
-          agentMeta({
-            description: "Refund a payment.",
-            expose: { mcp: true },
-            sideEffect: "write",
-            risk: "high",
-            approval: { required: true, ...(options.expiresInMs !== undefined && { expiresInMs: options.expiresInMs }) },
-            adapters: { mcp: { annotations: { title: "Refund a payment" } } },
-          }),
-        )
+        .meta(refundMeta)
         .handler(({ input }) => {
           executions.push(input);
           return { refunded: input.amount };
@@ -49,14 +53,18 @@ export function createApprovalsApp(options: { expiresInMs?: number } = {}): Appr
         .meta(agentMeta({ description: "Read an order.", expose: { mcp: true }, sideEffect: "read", risk: "low" }))
         .handler(({ input }) => ({ id: input.id })),
     },
-  });
+  };
+}
+
+/** The runtime a test app serves: `registry` governed, approvals kept in memory, every audit event in `events`. */
+export function runtimeOf(registry: Parameters<typeof defineGovernance>[0]["registry"]): { runtime: AgentRuntime; events: AgentAuditEvent[] } {
   const events: AgentAuditEvent[] = [];
   const runtime = createAgentRuntime({
     governance: defineGovernance({ registry }),
     approvals: { coordinator: createInMemoryApprovalCoordinator() },
     audit: (event) => void events.push(event),
   });
-  return { runtime, executions, events };
+  return { runtime, events };
 }
 
 export const approvalUrl = (id: string) => `https://approvals.example.test/requests/${id}`;

@@ -1,12 +1,12 @@
 // MCP Tasks over loopback HTTP (issue 47): the approvals app served with `tasks`, the MCP project's own tasks client
 // (`@modelcontextprotocol/ext-tasks`) on the v2 SDK Client, and raw 2026-07-28 task requests for the attacks.
 import { z } from "zod";
-import { agentMeta, createAgentRuntime, createCapabilityRegistry, createInMemoryApprovalCoordinator, defineGovernance, type AgentAuditEvent } from "@orpc-agent/core";
+import { agentMeta, createCapabilityRegistry } from "@orpc-agent/core";
 import { ap } from "../support/orpc.js";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from "@modelcontextprotocol/client";
 import { createTaskSessionFromClient, type ApplicationInputRequest, type RawClientDispatch, type TaskEnabledSession } from "@modelcontextprotocol/ext-tasks/client";
 import type { MCPHandlerOptions } from "../../src/http/handler-options.js";
-import { elicitationOptions, type ApprovalsApp } from "../approvals/approvals-app.js";
+import { elicitationOptions, refundAndOrderCapabilities, runtimeOf, type ApprovalsApp } from "../approvals/approvals-app.js";
 import { createMCPHandler } from "../../src/http/create-handler.js";
 import { listenModern } from "../support/handler.js";
 import { closeAfterTest } from "../support/cleanup.js";
@@ -34,21 +34,7 @@ export function createTasksApp(): TasksApp {
   const gated = (description: string) =>
     agentMeta({ description, expose: { mcp: true }, sideEffect: "write", risk: "high", approval: { required: true } });
   const registry = createCapabilityRegistry({
-    payments: {
-      refund: ap
-        .input(z.object({ orderId: z.string(), amount: z.number() }))
-        .meta(gated("Refund a payment."))
-        .handler(({ input }) => {
-          executions.push(input);
-          return { refunded: input.amount };
-        }),
-    },
-    orders: {
-      get: ap
-        .input(z.object({ id: z.string() }))
-        .meta(agentMeta({ description: "Read an order.", expose: { mcp: true }, sideEffect: "read", risk: "low" }))
-        .handler(({ input }) => ({ id: input.id })),
-    },
+    ...refundAndOrderCapabilities(executions, gated("Refund a payment.")),
     exports: {
       // Always a task for a client that declares the extension: it runs in the background, reporting progress.
       slow: ap
@@ -98,13 +84,7 @@ export function createTasksApp(): TasksApp {
         }),
     },
   });
-  const events: AgentAuditEvent[] = [];
-  const runtime = createAgentRuntime({
-    governance: defineGovernance({ registry }),
-    approvals: { coordinator: createInMemoryApprovalCoordinator() },
-    audit: (event) => void events.push(event),
-  });
-  return { runtime, executions, events, builds, release, started };
+  return { ...runtimeOf(registry), executions, builds, release, started };
 }
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
