@@ -2,16 +2,14 @@
 // before the next. The attack: a consumer whose onEvent never settles. The caller's abort and the call's timeout must
 // still end the call, as they do in the runtime itself (where the whole-stream bound counts consumer time): the
 // client answers outcome-unknown, and stops reading so the server's stream is let go.
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { eventIterator } from "@orpc/server";
-import { RPCHandler } from "@orpc/server/node";
 import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
 import { createHTTPCapabilityClient } from "@orpc-agent/core/http";
 import { createCapabilityRouter, createInMemoryInvocationJournal, createInvocationService } from "@orpc-agent/core/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
+import { serveOverRpc } from "./support/rpc-server.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -44,21 +42,7 @@ async function serve() {
       console.warn = warn;
     }
   })();
-  const handler = new RPCHandler({ agent: router });
-  const server = createServer((req, res) => {
-    void handler.handle(req, res, { prefix: "/rpc", context: {} }).then(({ matched }) => {
-      if (!matched) res.writeHead(404).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return createHTTPCapabilityClient({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc` });
+  return createHTTPCapabilityClient({ url: await serveOverRpc(router, closers) });
 }
 
 describe("SI-12: a remote consumer that never takes an event", () => {

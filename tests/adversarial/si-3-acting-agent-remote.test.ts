@@ -1,9 +1,6 @@
 // SI-3 for the acting agent on the remote surface (issue 30 part 3, ADR-029): behind createCapabilityRouter the
 // acting agent is whatever the server's `resolve` authenticated, never a tool argument, a key beside the input in
 // the request body, or an option of the client-side tool set; and it cannot change between request and resume.
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { RPCHandler } from "@orpc/server/node";
 import {
   agentMeta,
   createAgentRuntime,
@@ -22,6 +19,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
 import { runTool } from "../../packages/ai-sdk/test/support/run-tool.js";
+import { serveOverRpc } from "./support/rpc-server.js";
 
 const FORGED = "forged-agent";
 const FORGED_ARGS = { via: { id: FORGED }, actor: { id: "root", kind: "service", via: { id: FORGED } }, agent: { actor: { via: { id: FORGED } } } };
@@ -84,21 +82,7 @@ async function remoteApp() {
       console.warn = warn;
     }
   })();
-  const handler = new RPCHandler({ agent: router });
-  const server = createServer((req, res) => {
-    void handler.handle(req, res, { prefix: "/rpc", context: { authorization: req.headers.authorization } }).then(({ matched }) => {
-      if (!matched) res.writeHead(404).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
+  const url = await serveOverRpc(router, closers, (req) => ({ authorization: req.headers.authorization }));
   const clientFor = (token: string) => createHTTPCapabilityClient({ url, headers: { authorization: `Bearer ${token}` } });
   return { runtime, events, seen, handled, clientFor };
 }

@@ -5,9 +5,6 @@
 // Another principal's id must answer exactly like an unused one; the journal row and its approval stay untouched.
 // The rule is resume's (R2, matchesRequester): a guard without an acting agent (the user alone) may act for the
 // agent that worked on the user's behalf, never the other way round (docs/guides/acting-agent.md).
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { RPCHandler } from "@orpc/server/node";
 import {
   agentMeta,
   createAgentRuntime,
@@ -31,6 +28,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
 import { invocationsDdl } from "../../packages/postgres/src/ddl.js";
+import { serveOverRpc } from "./support/rpc-server.js";
 
 // One token per principal; the request body never names one (D-1).
 const IDENTITIES: Record<string, Actor> = {
@@ -128,21 +126,7 @@ async function remoteApp(journal: InvocationJournal) {
       console.warn = warn;
     }
   })();
-  const handler = new RPCHandler({ agent: router });
-  const server = createServer((req, res) => {
-    void handler.handle(req, res, { prefix: "/rpc", context: { authorization: req.headers.authorization } }).then(({ matched }) => {
-      if (!matched) res.writeHead(404).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
+  const url = await serveOverRpc(router, closers, (req) => ({ authorization: req.headers.authorization }));
   const as = (token: string) => createHTTPCapabilityClient({ url, headers: { authorization: `Bearer ${token}` } });
   return { runtime, service, audit, journalEvents, handled, as };
 }

@@ -3,9 +3,6 @@
 // in-process transport (it hands the arguments over by reference, so a cycle or a Proxy reaches the server), and,
 // where JSON cannot carry them, 100 000 levels of nesting as raw bytes to the remote capability router on loopback.
 // Every one answers INPUT_INVALID in the surface's own envelope; no policy and no handler runs.
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { RPCHandler } from "@orpc/server/node";
 import { agentMeta, allow, createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy, type Actor } from "@orpc-agent/core";
 import { createHTTPCapabilityClient } from "@orpc-agent/core/http";
 import { createCapabilityRouter, createInMemoryInvocationJournal, createInvocationService } from "@orpc-agent/core/server";
@@ -17,6 +14,7 @@ import { connectInMemory } from "../../packages/mcp/test/support/in-memory.js";
 import { connectStdioInMemory } from "../../packages/mcp/test/support/in-memory-stdio.js";
 import { HOSTILE_INPUTS, type Hostile } from "./support/hostile-inputs.js";
 import { base, dana, meta } from "./support/runtime.js";
+import { serveOverRpc } from "./support/rpc-server.js";
 
 type Ran = { handler: number; policies: number };
 
@@ -90,15 +88,7 @@ describe("the remote capability router (SI-6)", () => {
     } finally {
       console.warn = warn;
     }
-    const handler = new RPCHandler({ agent: router });
-    const server = createServer((req, res) => {
-      void handler.handle(req, res, { prefix: "/rpc", context: {} }).then(({ matched }) => {
-        if (!matched) res.writeHead(404).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-    closers.push(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
+    return serveOverRpc(router, closers);
   }
 
   for (const [kind, open, close] of [["objects", '{"d":', "}"], ["arrays", "[", "]"]] as const) {
