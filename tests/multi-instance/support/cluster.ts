@@ -61,7 +61,14 @@ export async function startCluster(prefix: string, count: number): Promise<Clust
   });
   // Started together: each one's start-up (tsx compiling the sources) is most of the wait.
   const config = (name: string) => ({ databaseUrl, schema, publicUrl: mcpUrl.href, auditKeyPath: join(dir, `${name}.pem`) });
-  const instances = await Promise.all(names.map((name) => startInstance(name, config(name))));
+  const started = await Promise.allSettled(names.map((name) => startInstance(name, config(name))));
+  const instances = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  if (instances.length < names.length) {
+    // One failed to start: stop the others rather than leave them holding connections.
+    await Promise.all(instances.map((i) => i.kill9()));
+    await proxy.close();
+    throw (started.find((result) => result.status === "rejected") as PromiseRejectedResult).reason;
+  }
   for (const instance of instances) proxy.add({ name: instance.name, port: instance.port });
 
   const instance = (name: string) => {
