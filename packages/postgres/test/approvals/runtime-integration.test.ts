@@ -1,15 +1,14 @@
-import type { PGlite } from "@electric-sql/pglite";
 import { z } from "zod";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   createAgentRuntime,
   createCapabilityRegistry,
   defineGovernance,
   type ApprovalCoordinator,
 } from "@orpc-agent/core";
-import { APPROVALS_DDL, createPgApprovalCoordinator, type PgQuery } from "../../src/index.js";
+import { APPROVALS_DDL, createPgApprovalCoordinator } from "../../src/index.js";
 import { ap } from "../support/orpc.js";
-import { createPglite, pgliteQuery } from "../support/pglite.js";
+import { usePglite } from "../support/pglite.js";
 
 // The coordinator under the real runtime (docs/architecture/spec/postgres.md#postgres-9-4): restart survival and the JSON
 // round-trip caveat for Date inputs (docs/architecture/spec/postgres.md#postgres-6).
@@ -43,17 +42,7 @@ const governance = defineGovernance({
   }),
 });
 
-let db: PGlite;
-let query: PgQuery;
-
-beforeAll(async () => {
-  db = await createPglite();
-  await db.exec(APPROVALS_DDL);
-  query = pgliteQuery(db);
-});
-afterAll(async () => {
-  await db?.close();
-});
+const { query } = usePglite(APPROVALS_DDL);
 
 /** A fresh runtime over a fresh coordinator: what a restarted process builds. */
 function bootRuntime() {

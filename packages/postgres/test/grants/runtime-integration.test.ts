@@ -1,10 +1,10 @@
-import type { PGlite } from "@electric-sql/pglite";
 import { z } from "zod";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
 import { APPROVALS_DDL, createPgApprovalCoordinator, type PgQuery } from "../../src/index.js";
 import { ap } from "../support/orpc.js";
-import { createPglite, pgliteQuery } from "../support/pglite.js";
+import { usePglite } from "../support/pglite.js";
+import { recordStatements } from "../support/statement-log.js";
 
 // Standing grants (SI-13) through the real runtime over the PostgreSQL coordinator on PGlite (the demo's default): a
 // grant decided with an approval covers the next calls across a restart, and each covered call's use is one UPDATE.
@@ -35,25 +35,7 @@ const governance = defineGovernance({
   }),
 });
 
-let db: PGlite;
-
-beforeAll(async () => {
-  db = await createPglite();
-  await db.exec(APPROVALS_DDL);
-});
-afterAll(async () => {
-  await db?.close();
-});
-
-/** Every statement a runtime's coordinator sends, by the table it names. */
-function countedQuery() {
-  const statements: string[] = [];
-  const query: PgQuery = (sql, params) => {
-    statements.push(sql);
-    return pgliteQuery(db)(sql, params);
-  };
-  return { statements, query };
-}
+const pglite = usePglite(APPROVALS_DDL);
 
 function bootRuntime(query: PgQuery) {
   const coordinator = createPgApprovalCoordinator({ query });
@@ -62,7 +44,7 @@ function bootRuntime(query: PgQuery) {
 
 describe("standing grants through the runtime over the PostgreSQL coordinator", () => {
   it("SI-13: a grant decided with an approval in one conversation covers the next calls there, after a restart, until its uses run out", async () => {
-    const first = bootRuntime(pgliteQuery(db));
+    const first = bootRuntime(pglite.query);
     const asked = await first.invoke("orders.refund", { customerId: "c_ada", amount: 40 }, { actor: dana, context: {}, conversationId: "chat_1" });
     expect(asked.status).toBe("approval-required");
     if (asked.status !== "approval-required") return;
@@ -75,7 +57,7 @@ describe("standing grants through the runtime over the PostgreSQL coordinator", 
     expect((await first.resume(asked.approval.id, { context: {} })).status).toBe("completed");
 
     // A restarted process: a new runtime and coordinator over the same database.
-    const counted = countedQuery();
+    const counted = recordStatements(pglite.query);
     const second = bootRuntime(counted.query);
     const call = (input: { customerId: string; amount: number }, conversationId = "chat_1") =>
       second.invoke("orders.refund", input, { actor: dana, context: {}, conversationId });
@@ -86,8 +68,8 @@ describe("standing grants through the runtime over the PostgreSQL coordinator", 
     counted.statements.length = 0;
     expect((await call({ customerId: "c_ada", amount: 30 })).status).toBe("completed");
     // One round trip takes the use: a single UPDATE of the grant; the approvals table is not touched.
-    expect(counted.statements.filter((sql) => /^update orpc_agent_grants\nset uses_left/.test(sql))).toHaveLength(1);
-    expect(counted.statements.filter((sql) => sql.includes("orpc_agent_approvals"))).toEqual([]);
+    expect(counted.statements.filter(({ sql }) => /^update orpc_agent_grants\nset uses_left/.test(sql))).toHaveLength(1);
+    expect(counted.statements.filter(({ sql }) => sql.includes("orpc_agent_approvals")).map(({ sql }) => sql)).toEqual([]);
     expect((await call({ customerId: "c_ada", amount: 30 })).status).toBe("completed");
     expect((await call({ customerId: "c_ada", amount: 1 })).status).toBe("approval-required");
     expect(ran).toHaveLength(3);
