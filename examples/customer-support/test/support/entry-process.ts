@@ -27,11 +27,13 @@ export type EntryProcess = {
 };
 
 /** The package.json script that runs each entry: pnpm tells the child through `npm_lifecycle_event`. */
-const SCRIPTS = { "src/mcp/main.ts": "mcp", "src/web/main.ts": "demo:web" } as const;
+const SCRIPTS = { "src/mcp/main.ts": "mcp", "src/web/main.ts": "demo:web", "src/cluster/main.ts": "mcp:cluster" } as const;
 
 export function startEntry(entry: keyof typeof SCRIPTS, cwd: string): EntryProcess {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", WEB_PORT: "0", npm_lifecycle_event: SCRIPTS[entry] };
+  // The embedded default, as a user without a database runs it (the cluster reads TEST_DATABASE_URL too).
   delete env.DATABASE_URL;
+  delete env.TEST_DATABASE_URL;
   const child = spawn(process.execPath, ["--conditions=@orpc-agent/source", "--import", tsxLoader(), join(EXAMPLE, entry)], {
     cwd,
     env,
