@@ -18,6 +18,21 @@ export function inputSnapshot<T>(value: T): T {
   return walkInput(value) as T;
 }
 
+/**
+ * Whether `value` is a snapshot taken here that holds only plain objects, arrays and JSON primitives (finite numbers,
+ * strings, booleans, null, undefined below the top), nested at most `PLAIN_DEPTH` levels. Such a snapshot is deeply
+ * frozen, so it has a canonical JSON form for ever: the grant lookup need not serialize it to know (issue 45).
+ * Anything else answers false, and whoever asks serializes as before.
+ */
+export function isPlainJsonSnapshot(value: unknown): boolean {
+  return typeof value === "object" && value !== null && plainSnapshots.has(value);
+}
+
+const plainSnapshots = new WeakSet<object>();
+
+/** Well inside any stack canonical JSON recurses on, so "plain" never promises what serializing could not keep. */
+const PLAIN_DEPTH = 64;
+
 type UnrepresentableReason = "cycle" | "proxy" | "too-deep" | "stack" | "too-large" | "unreadable";
 
 const REASONS: Record<UnrepresentableReason, string> = {
@@ -63,14 +78,20 @@ class Refusal {
   }
 }
 
-/** The containers open above the current position (cycle check), and the values read so far (budget). */
-type Walk = OpenObjects & { values: number };
+/**
+ * The containers open above the current position (cycle check), the values read so far (budget), and whether
+ * everything copied so far is plain JSON (`isPlainJsonSnapshot`).
+ */
+type Walk = OpenObjects & { values: number; plain: boolean };
 
 function walkInput(value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
-  const walk: Walk = { stack: [], deep: undefined, values: 0 };
+  const walk: Walk = { stack: [], deep: undefined, values: 0, plain: true };
   try {
-    return snapshot(value, "", walk, 0);
+    const copy = snapshot(value, "", walk, 0) as object;
+    // An Array.prototype.toJSON (a polluted global) would make canonical JSON rewrite every array: not plain then.
+    if (walk.plain && (copy as { toJSON?: unknown }).toJSON === undefined && !("toJSON" in Array.prototype)) plainSnapshots.add(copy);
+    return copy;
   } catch (error) {
     const refusal = asRefusal(error);
     throw new UnrepresentableInputError(refusal.reason, refusal.reversedPath.reverse(), { cause: refusal.cause });
@@ -106,16 +127,21 @@ function loadIsProxy(): ((value: unknown) => boolean) | undefined {
 
 /** One position of the input: `value` is what was read there, `key` what JSON.stringify would pass its `toJSON`. */
 function snapshot(value: unknown, key: string, walk: Walk, depth: number): unknown {
-  if (typeof value !== "object" || value === null) return value;
+  if (typeof value !== "object" || value === null) {
+    if (walk.plain && !isJsonPrimitive(value)) walk.plain = false;
+    return value;
+  }
   if (isProxy?.(value)) throw new Refusal("proxy");
-  if (value instanceof Date) return new Date(value.getTime());
-  if (ArrayBuffer.isView(value)) return copyView(value);
-  if (value instanceof Map) return map(value, walk, depth);
-  if (value instanceof Set) return set(value, walk, depth);
+  // A Date, a view, a Map, a Set or a class instance is not plain JSON (a Date is a string only through its toJSON).
+  if (value instanceof Date) return notPlain(walk, new Date(value.getTime()));
+  if (ArrayBuffer.isView(value)) return notPlain(walk, copyView(value));
+  if (value instanceof Map) return notPlain(walk, map(value, walk, depth));
+  if (value instanceof Set) return notPlain(walk, set(value, walk, depth));
   if (Array.isArray(value)) return array(value, walk, depth);
   const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value;
+  if (proto !== Object.prototype && proto !== null) return notPlain(walk, value);
   const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (toJSON !== undefined) walk.plain = false;
   // Called once, with the key as JSON.stringify passes it; its result is snapshotted without a second toJSON.
   if (typeof toJSON === "function") return snapshotWithoutToJSON(toJSON.call(value, key), key, walk, depth);
   return object(value as Record<string, unknown>, walk, depth, proto === null, false);
@@ -135,6 +161,7 @@ function snapshotWithoutToJSON(value: unknown, key: string, walk: Walk, depth: n
  */
 function open(value: object, walk: Walk, depth: number): void {
   if (depth >= MAX_INPUT_DEPTH) throw new Refusal("too-deep");
+  if (depth >= PLAIN_DEPTH) walk.plain = false;
   if (isOpen(walk, value)) throw new Refusal("cycle");
   enterOpen(walk, value);
 }
@@ -222,6 +249,16 @@ function set(value: Set<unknown>, walk: Walk, depth: number): unknown {
 
 const MAP_WRITES = ["set", "delete", "clear"] as const;
 const SET_WRITES = ["add", "delete", "clear"] as const;
+
+function notPlain<T>(walk: Walk, copy: T): T {
+  walk.plain = false;
+  return copy;
+}
+
+/** A value canonical JSON writes as itself inside a container (`undefined` is dropped or written null there). */
+function isJsonPrimitive(value: unknown): boolean {
+  return typeof value === "string" || typeof value === "boolean" || value === undefined || value === null || (typeof value === "number" && Number.isFinite(value));
+}
 
 function refuseWrite(): never {
   throw new TypeError("The input is frozen: it is what every policy, approver and the handler share (SI-6).");

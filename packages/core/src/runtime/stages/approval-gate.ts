@@ -14,6 +14,7 @@ import type { ApprovalDemand } from "../../policy/evaluate-batch.js";
 import { auditEvent, type Execution } from "../execution.js";
 import { isPromiseLike } from "../../internal/promise.js";
 import { hasCanonicalForm } from "../../approvals/hash.js";
+import { isPlainJsonSnapshot } from "../../internal/input-snapshot.js";
 import { ensureInputHash } from "./input-hash.js";
 import { coverWithGrant, type GrantCover } from "../grants/cover.js";
 
@@ -36,8 +37,9 @@ export function runApprovalGate(exec: Execution, init: GateInit): GateOutcome | 
   // A standing grant covers the call before anyone is asked (SI-13); only capabilities that opted in look.
   if (exec.plan!.meta.approval?.grants === undefined || exec.rt.grantStore === undefined) return askWithHash(exec, init);
   // An input with no canonical form could not be approved one by one, so no grant covers it either (SI-13). Covering
-  // needs only that verdict; the hash itself, when nothing has taken it yet, waits for a request to bind it.
-  const representable = (exec.inputHashed && exec.inputHash !== undefined) || hasCanonicalForm(init.input);
+  // needs only that verdict (a plain JSON snapshot has one by construction); the hash itself, when nothing has taken
+  // it yet, waits for a request to bind it.
+  const representable = (exec.inputHashed && exec.inputHash !== undefined) || isPlainJsonSnapshot(init.input) || hasCanonicalForm(init.input);
   if (!representable) return unserializable();
   const covered = coverWithGrant(exec, init);
   if (isPromiseLike(covered)) return covered.then((cover) => coveredOrAsk(exec, init, cover));
