@@ -65,6 +65,27 @@ describe("several instances, one PostgreSQL: MCP tasks", () => {
     expect(await cluster.effects("task-2")).toHaveLength(1);
   });
 
+  it("a task running on one instance is cancelled by a tasks/cancel that reaches the other: its handler is aborted there", async () => {
+    const [a, b] = cluster.instances;
+    cluster.proxy.pin(a!.name);
+    const created = await raw(cluster.mcpUrl, "tok-dana", "tools/call", { name: "exports_slow", arguments: { key: "slow-1" } });
+    expect(created.result).toMatchObject({ resultType: "task" });
+    const taskId = created.result!.taskId as string;
+    await a!.waitForLine(/^effect exports\.slow slow-1$/);
+
+    cluster.proxy.pin(b!.name);
+    const cancelled = await raw(cluster.mcpUrl, "tok-dana", "tasks/cancel", { taskId });
+    cluster.proxy.pin(undefined);
+    expect(cancelled.error).toBeUndefined();
+    // The instance running the handler hears of the cancel only through the database.
+    await a!.waitForLine(/^effect exports\.slow\.aborted slow-1$/);
+    expect(await cluster.effects("slow-1")).toEqual([
+      { instance: a!.name, capability: "exports.slow" },
+      { instance: a!.name, capability: "exports.slow.aborted" },
+    ]);
+    for (let i = 0; i < 2; i++) expect((await raw(cluster.mcpUrl, "tok-dana", "tasks/get", { taskId })).result).toMatchObject({ status: "cancelled" });
+  });
+
   it("afterwards the audit chains of all instances verify together", async () => {
     await cluster.stop();
     const { run, chains, signers } = await verifyClusterAudit(cluster);

@@ -53,6 +53,18 @@ export function createClusterRegistry(log: EffectLog) {
           return { sent: input.to };
         }),
     },
+    exports: {
+      // Always a task (for a client declaring the extension): records its start, then runs until cancelled.
+      slow: ap
+        .input(z.object({ key: z.string() }))
+        .meta(agentMeta({ description: "Export rows slowly.", expose: { mcp: true }, sideEffect: "read", risk: "low", adapters: { mcp: { task: "always" } } } as never))
+        .handler(async ({ input, signal }) => {
+          await execute("exports.slow", input.key);
+          await new Promise((resolve) => signal?.addEventListener("abort", resolve, { once: true }));
+          await execute("exports.slow.aborted", input.key);
+          throw signal!.reason;
+        }),
+    },
     jobs: {
       // An ungated write, for the journaled remote path.
       run: ap

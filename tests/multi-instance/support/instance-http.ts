@@ -10,7 +10,15 @@ import type { AgentRuntime } from "../../../packages/core/src/index.ts";
 import { createCapabilityRouter, createInvocationService } from "../../../packages/core/src/server/index.ts";
 import { createMCPHandler } from "../../../packages/mcp/src/index.ts";
 import { toNodeRequestListener } from "../../../packages/mcp/src/node/to-node-request-listener.ts";
-import { createPgInvocationJournal, createPgMCPElicitationStateStore, createPgMCPTaskStore, type PgQuery } from "../../../packages/postgres/src/index.ts";
+import pg from "pg";
+import {
+  createPgInvocationJournal,
+  createPgMCPElicitationStateStore,
+  createPgMCPTaskStore,
+  createPgTaskCancellations,
+  pgListenFromClient,
+  type PgQuery,
+} from "../../../packages/postgres/src/index.ts";
 import { STATE_KEYS, USERS } from "./cluster-config.ts";
 import { chatRequest } from "./instance-chat.ts";
 
@@ -18,8 +26,11 @@ export type HttpFront = { port: number; close: () => Promise<void> };
 
 const nowInSeconds = () => Math.floor(Date.now() / 1000);
 
-export async function serveHttp(runtime: AgentRuntime<unknown>, o: { query: PgQuery; name: string; publicUrl: URL }): Promise<HttpFront> {
+export async function serveHttp(runtime: AgentRuntime<unknown>, o: { query: PgQuery; databaseUrl: string; schema: string; name: string; publicUrl: URL }): Promise<HttpFront> {
   const { query, name, publicUrl } = o;
+  // A tasks/cancel reaching an instance that does not run the task is relayed to the one that does (one channel per schema).
+  const listen = pgListenFromClient(() => new pg.Client({ connectionString: o.databaseUrl }));
+  const cancellations = createPgTaskCancellations({ listen, query, channel: `${o.schema}_cancel` });
   // Every instance names the proxy's URL as the resource: clients only ever see the balancer.
   const mcp = createMCPHandler(runtime, {
     resource: publicUrl,
@@ -28,7 +39,7 @@ export async function serveHttp(runtime: AgentRuntime<unknown>, o: { query: PgQu
     approvals: { url: (record) => `https://approvals.example.test/requests/${record.id}`, resumeTool: true },
     // 2025-era clients' declared capabilities and pending approvals in the database: their next request may reach any instance.
     urlElicitation: { keys: STATE_KEYS, store: createPgMCPElicitationStateStore({ query }) },
-    tasks: { store: createPgMCPTaskStore({ query }), pollIntervalMs: 5 },
+    tasks: { store: createPgMCPTaskStore({ query }), pollIntervalMs: 5, cancellations },
   });
   const mcpListener = toNodeRequestListener(mcp);
 
@@ -66,6 +77,7 @@ export async function serveHttp(runtime: AgentRuntime<unknown>, o: { query: PgQu
       server.closeAllConnections();
       server.close();
       await mcp.close();
+      await listen.close();
     },
   };
 }

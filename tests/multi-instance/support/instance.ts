@@ -54,7 +54,7 @@ if (stdio) {
   // The client closing stdin ends the session.
   process.stdin.once("end", () => void shutdown(front.close));
 } else {
-  const front = await serveHttp(runtime as never, { query, name, publicUrl: new URL(env("MI_PUBLIC_URL")) });
+  const front = await serveHttp(runtime as never, { query, databaseUrl, schema, name, publicUrl: new URL(env("MI_PUBLIC_URL")) });
   say(`ready ${front.port}`);
   process.once("SIGTERM", () => void shutdown(front.close));
 }
