@@ -1,13 +1,16 @@
 // PostgreSQL round trips per flow, counted through the `PgQuery` seam of each component (counting-query.ts):
 // a strict-audited call (the default sink, and the batched sink for comparison) with 1 caller and with 100
 // concurrent callers, and an approval round trip (invoke → decide → resume) with the PostgreSQL coordinator and
-// strict PostgreSQL audit, and a call a standing grant covers (pg-round-trips-grants.ts). Counts, not times.
+// strict PostgreSQL audit, a call a standing grant covers (pg-round-trips-grants.ts), and the MCP flows whose state
+// lives in the database across instances: task polls and 2025-11-25 URL-elicitation retries (pg-round-trips-mcp.ts).
+// Counts, not times.
 import { z } from "zod";
 import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentGovernance } from "@orpc-agent/core";
 import { createPgApprovalCoordinator, createPgAuditSink } from "@orpc-agent/postgres";
 import { os } from "@orpc/server";
 import { countingQuery } from "./counting-query.js";
 import { grantCoveredCall } from "./pg-round-trips-grants.js";
+import { mcpStateRoundTrips } from "./pg-round-trips-mcp.js";
 import type { BenchSchema } from "./pg-database.js";
 
 export type RoundTripRow = { key: string; flow: string; perFlow: number; detail: string };
@@ -138,5 +141,7 @@ export async function pgRoundTrips(db: BenchSchema, options: { calls: number; fl
   rows.push(...(await approvalRoundTrip(db, options.flows)));
   await db.truncate();
   rows.push(await grantCoveredCall(db, options.flows));
+  await db.truncate();
+  rows.push(...(await mcpStateRoundTrips(db, options.flows)));
   return rows;
 }
