@@ -9,7 +9,7 @@ import { createCapabilityRouter, createInMemoryInvocationJournal, createInvocati
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
-import { serveOverRpc } from "./support/rpc-server.js";
+import { quietly, serveOverRpc } from "./support/rpc-server.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -26,22 +26,16 @@ async function serve() {
       }),
   });
   const runtime = createAgentRuntime({ governance: defineGovernance({ registry }) });
-  const warn = console.warn;
-  console.warn = () => {}; // the in-memory journal is not durable, and the router says so
   const service = createInvocationService({ journal: createInMemoryInvocationJournal(), namespace: "si12c", revision: "r1" });
-  const router = (() => {
-    try {
-      return createCapabilityRouter<Record<string, never>, Record<string, never>>({
-        service,
-        runtime,
-        surface: "aiSdk",
-        resolve: async () => ({ actor: { id: "dana", kind: "user" }, context: {} }),
-        authorize: { describe: () => true, invoke: () => true, resume: () => true, reconcile: () => true },
-      });
-    } finally {
-      console.warn = warn;
-    }
-  })();
+  const router = quietly(() =>
+    createCapabilityRouter<Record<string, never>, Record<string, never>>({
+      service,
+      runtime,
+      surface: "aiSdk",
+      resolve: async () => ({ actor: { id: "dana", kind: "user" }, context: {} }),
+      authorize: { describe: () => true, invoke: () => true, resume: () => true, reconcile: () => true },
+    }),
+  );
   return createHTTPCapabilityClient({ url: await serveOverRpc(router, closers) });
 }
 

@@ -19,7 +19,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
 import { runTool } from "../../packages/ai-sdk/test/support/run-tool.js";
-import { serveOverRpc } from "./support/rpc-server.js";
+import { quietly, serveOverRpc } from "./support/rpc-server.js";
 
 const FORGED = "forged-agent";
 const FORGED_ARGS = { via: { id: FORGED }, actor: { id: "root", kind: "service", via: { id: FORGED } }, agent: { actor: { via: { id: FORGED } } } };
@@ -64,24 +64,18 @@ async function remoteApp() {
     approvals: { coordinator: createInMemoryApprovalCoordinator() },
     audit: (event) => void events.push(event),
   });
-  const warn = console.warn;
-  console.warn = () => {}; // the in-memory journal is not durable, and the router says so; this test knows
-  const router = (() => {
-    try {
-      return createCapabilityRouter<{ authorization?: string }, Record<string, never>>({
-        service: createInvocationService({ journal: createInMemoryInvocationJournal(), namespace: "si3", revision: "r1" }),
-        runtime,
-        surface: "aiSdk",
-        resolve: async ({ context }) => {
-          const actor = IDENTITIES[/^Bearer (.+)$/.exec(context.authorization ?? "")?.[1] ?? ""];
-          return actor === undefined ? null : { actor, context: {} };
-        },
-        authorize: { describe: () => true, invoke: () => true, resume: () => true, reconcile: () => true },
-      });
-    } finally {
-      console.warn = warn;
-    }
-  })();
+  const router = quietly(() =>
+    createCapabilityRouter<{ authorization?: string }, Record<string, never>>({
+      service: createInvocationService({ journal: createInMemoryInvocationJournal(), namespace: "si3", revision: "r1" }),
+      runtime,
+      surface: "aiSdk",
+      resolve: async ({ context }) => {
+        const actor = IDENTITIES[/^Bearer (.+)$/.exec(context.authorization ?? "")?.[1] ?? ""];
+        return actor === undefined ? null : { actor, context: {} };
+      },
+      authorize: { describe: () => true, invoke: () => true, resume: () => true, reconcile: () => true },
+    }),
+  );
   const url = await serveOverRpc(router, closers, (req) => ({ authorization: req.headers.authorization }));
   const clientFor = (token: string) => createHTTPCapabilityClient({ url, headers: { authorization: `Bearer ${token}` } });
   return { runtime, events, seen, handled, clientFor };

@@ -12,6 +12,7 @@ import { chatTurn, userMessage } from "../../packages/ai-sdk/test/support/chat-t
 import { runTool } from "../../packages/ai-sdk/test/support/run-tool.js";
 import { text, toolCall } from "../../packages/ai-sdk/test/support/scripted-model.js";
 import { base, build, dana, meta, mo } from "./support/runtime.js";
+import { quietly } from "./support/rpc-server.js";
 
 type Agent = { actor: { id: string }; reportProgress(update: ProgressUpdate): void };
 
@@ -83,21 +84,15 @@ describe("SI-3: progress reaches only the caller that asked for it", () => {
 
   it("SI-3: two remote callers in flight at once each receive only their own progress and events", async () => {
     const { runtime } = app(2);
-    const warn = console.warn;
-    console.warn = () => {};
-    const router = (() => {
-      try {
-        return createCapabilityRouter<{ actorId: string }, object>({
-          service: createInvocationService({ journal: createInMemoryInvocationJournal(), namespace: "si3", revision: "r1" }),
-          runtime,
-          surface: "aiSdk",
-          resolve: async ({ context }) => ({ actor: context.actorId === "mo" ? mo : dana, context: {} }),
-          authorize: { describe: () => true, invoke: () => true, resume: () => true, reconcile: () => true },
-        });
-      } finally {
-        console.warn = warn;
-      }
-    })();
+    const router = quietly(() =>
+      createCapabilityRouter<{ actorId: string }, object>({
+        service: createInvocationService({ journal: createInMemoryInvocationJournal(), namespace: "si3", revision: "r1" }),
+        runtime,
+        surface: "aiSdk",
+        resolve: async ({ context }) => ({ actor: context.actorId === "mo" ? mo : dana, context: {} }),
+        authorize: { describe: () => true, invoke: () => true, resume: () => true, reconcile: () => true },
+      }),
+    );
     const seen: Record<string, unknown[]> = { dana: [], mo: [] };
     const call = (actorId: "dana" | "mo") =>
       createInProcessCapabilityClient(router, { context: { actorId } }).invoke(

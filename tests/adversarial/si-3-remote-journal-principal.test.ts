@@ -28,7 +28,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
 import { invocationsDdl } from "../../packages/postgres/src/ddl.js";
-import { serveOverRpc } from "./support/rpc-server.js";
+import { quietly, serveOverRpc } from "./support/rpc-server.js";
 
 // One token per principal; the request body never names one (D-1).
 const IDENTITIES: Record<string, Actor> = {
@@ -107,25 +107,19 @@ async function remoteApp(journal: InvocationJournal) {
     approvals: { coordinator: createInMemoryApprovalCoordinator() },
     audit: (event) => void audit.push(event),
   });
-  const warn = console.warn;
-  console.warn = () => {}; // the in-memory journal is not durable, and the router says so; this test knows
   const service = createInvocationService({ journal, namespace: "si3j", revision: "r1", onEvent: (event) => void journalEvents.push(event) });
-  const router = (() => {
-    try {
-      return createCapabilityRouter<{ authorization?: string }, Record<string, never>>({
-        service,
-        runtime,
-        surface: "aiSdk",
-        resolve: async ({ context }) => {
-          const actor = IDENTITIES[/^Bearer (.+)$/.exec(context.authorization ?? "")?.[1] ?? ""];
-          return actor === undefined ? null : { actor, context: {} };
-        },
-        authorize: { describe: () => true, invoke: () => true, resume: () => true, reconcile: () => true },
-      });
-    } finally {
-      console.warn = warn;
-    }
-  })();
+  const router = quietly(() =>
+    createCapabilityRouter<{ authorization?: string }, Record<string, never>>({
+      service,
+      runtime,
+      surface: "aiSdk",
+      resolve: async ({ context }) => {
+        const actor = IDENTITIES[/^Bearer (.+)$/.exec(context.authorization ?? "")?.[1] ?? ""];
+        return actor === undefined ? null : { actor, context: {} };
+      },
+      authorize: { describe: () => true, invoke: () => true, resume: () => true, reconcile: () => true },
+    }),
+  );
   const url = await serveOverRpc(router, closers, (req) => ({ authorization: req.headers.authorization }));
   const as = (token: string) => createHTTPCapabilityClient({ url, headers: { authorization: `Bearer ${token}` } });
   return { runtime, service, audit, journalEvents, handled, as };

@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { HOSTILE_INPUTS } from "./support/hostile-inputs.js";
 import { approvalOf, base, build, dana, meta, mo } from "./support/runtime.js";
+import { quietly } from "./support/rpc-server.js";
 
 /** A store that hands back the stored record with its input replaced, once `tamper` is set. */
 function rewritingStore() {
@@ -107,20 +108,15 @@ describe("SI-6: the remote client and an input it cannot encode", () => {
       .handler(() => (ran.handler++, "ran"));
     const watch = definePolicy("watch", (req) => (ran.policies++, ran.inputs.push(req.input), allow()));
     const runtime = createAgentRuntime({ governance: defineGovernance({ registry: createCapabilityRegistry({ op }), policies: [watch] }), audit: () => {} });
-    const warn = console.warn;
-    console.warn = () => {}; // the in-memory journal is not durable, and the router says so
-    let router;
-    try {
-      router = createCapabilityRouter<Record<string, never>, Record<string, never>>({
+    const router = quietly(() =>
+      createCapabilityRouter<Record<string, never>, Record<string, never>>({
         service: createInvocationService({ journal: createInMemoryInvocationJournal(), namespace: "si6-client", revision: "r1" }),
         runtime,
         surface: "aiSdk",
         resolve: async () => ({ actor: dana as Actor, context: {} }),
         authorize: { describe: () => true, invoke: () => true, resume: () => true, reconcile: () => true },
-      });
-    } finally {
-      console.warn = warn;
-    }
+      }),
+    );
     const handler = new RPCHandler({ agent: router });
     let requests = 0;
     const server = createServer((req, res) => {

@@ -14,7 +14,7 @@ import { connectInMemory } from "../../packages/mcp/test/support/in-memory.js";
 import { connectStdioInMemory } from "../../packages/mcp/test/support/in-memory-stdio.js";
 import { HOSTILE_INPUTS, type Hostile } from "./support/hostile-inputs.js";
 import { base, dana, meta } from "./support/runtime.js";
-import { serveOverRpc } from "./support/rpc-server.js";
+import { quietly, serveOverRpc } from "./support/rpc-server.js";
 
 type Ran = { handler: number; policies: number };
 
@@ -74,20 +74,15 @@ describe("the remote capability router (SI-6)", () => {
   });
 
   async function serve(runtime: ReturnType<typeof governed>["runtime"]) {
-    const warn = console.warn;
-    console.warn = () => {}; // the in-memory journal is not durable, and the router says so
-    let router;
-    try {
-      router = createCapabilityRouter<Record<string, never>, Record<string, never>>({
+    const router = quietly(() =>
+      createCapabilityRouter<Record<string, never>, Record<string, never>>({
         service: createInvocationService({ journal: createInMemoryInvocationJournal(), namespace: "si6", revision: "r1" }),
         runtime,
         surface: "aiSdk",
         resolve: async () => ({ actor: dana as Actor, context: {} }),
         authorize: { describe: () => true, invoke: () => true, resume: () => true, reconcile: () => true },
-      });
-    } finally {
-      console.warn = warn;
-    }
+      }),
+    );
     return serveOverRpc(router, closers);
   }
 

@@ -13,6 +13,7 @@ import { toToolResult } from "../../packages/ai-sdk/src/result.js";
 import { chatTurn, userMessage } from "../../packages/ai-sdk/test/support/chat-turn.js";
 import { text, toolCall } from "../../packages/ai-sdk/test/support/scripted-model.js";
 import { base, build, dana, meta, mo } from "./support/runtime.js";
+import { quietly } from "./support/rpc-server.js";
 
 const where = { direct: true, aiSdk: true } as const;
 
@@ -102,21 +103,15 @@ describe("SI-8: a hidden streaming capability through the AI SDK answers like an
     const { runtime, ran, revoke } = app();
     revoke();
     const service = createInvocationService({ journal: createInMemoryInvocationJournal(), namespace: "si8", revision: "r1" });
-    const warn = console.warn;
-    console.warn = () => {};
-    const router = (() => {
-      try {
-        return createCapabilityRouter<{ actorId: string }, object>({
-          service,
-          runtime,
-          surface: "aiSdk",
-          resolve: async ({ context }) => ({ actor: context.actorId === "mo" ? mo : dana, context: {} }),
-          authorize: { describe: () => true, invoke: () => true, resume: () => true, reconcile: () => true },
-        });
-      } finally {
-        console.warn = warn;
-      }
-    })();
+    const router = quietly(() =>
+      createCapabilityRouter<{ actorId: string }, object>({
+        service,
+        runtime,
+        surface: "aiSdk",
+        resolve: async ({ context }) => ({ actor: context.actorId === "mo" ? mo : dana, context: {} }),
+        authorize: { describe: () => true, invoke: () => true, resume: () => true, reconcile: () => true },
+      }),
+    );
     const client = createInProcessCapabilityClient(router, { context: { actorId: "dana" } });
     expect((await client.describe()).descriptors.map((d) => d.id)).toEqual([]);
 
