@@ -14,12 +14,13 @@ import { enterOpen, isOpen, leaveOpen, type OpenObjects } from "./open-objects.j
  * or `toJSON` that makes fresh objects on every read never ends otherwise), or a read that throws.
  * @see docs/architecture/decisions.md#adr-020-what-executes-is-what-was-validated
  */
-export function inputSnapshot<T>(value: T): T {
-  return walkInput(value) as T;
+export function inputSnapshot<T>(value: T, markPlainJson = false): T {
+  return walkInput(value, markPlainJson) as T;
 }
 
 /**
- * Whether `value` is a snapshot taken here that holds only plain objects, arrays and JSON primitives (finite numbers,
+ * Whether `value` is a snapshot taken here with `markPlainJson` (only for capabilities that grants may cover: the mark
+ * costs a WeakSet entry) that holds only plain objects, arrays and JSON primitives (finite numbers,
  * strings, booleans, null, undefined below the top), nested at most `PLAIN_DEPTH` levels. Such a snapshot is deeply
  * frozen, so it has a canonical JSON form for ever: the grant lookup need not serialize it to know (issue 45).
  * Anything else answers false, and whoever asks serializes as before.
@@ -84,13 +85,13 @@ class Refusal {
  */
 type Walk = OpenObjects & { values: number; plain: boolean };
 
-function walkInput(value: unknown): unknown {
+function walkInput(value: unknown, markPlainJson: boolean): unknown {
   if (typeof value !== "object" || value === null) return value;
   const walk: Walk = { stack: [], deep: undefined, values: 0, plain: true };
   try {
     const copy = snapshot(value, "", walk, 0) as object;
     // An Array.prototype.toJSON (a polluted global) would make canonical JSON rewrite every array: not plain then.
-    if (walk.plain && (copy as { toJSON?: unknown }).toJSON === undefined && !("toJSON" in Array.prototype)) plainSnapshots.add(copy);
+    if (markPlainJson && walk.plain && (copy as { toJSON?: unknown }).toJSON === undefined && !("toJSON" in Array.prototype)) plainSnapshots.add(copy);
     return copy;
   } catch (error) {
     const refusal = asRefusal(error);
