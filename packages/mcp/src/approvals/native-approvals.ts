@@ -96,7 +96,9 @@ async function governed<TContext>(
   const legacyKey = inputHash === undefined ? undefined : JSON.stringify([capabilityId, inputHash]);
   if (request.era === "legacy" && legacyKey !== undefined) {
     const pending = await elicitation.state.getPending(principal, legacyKey, Date.now());
-    if (pending !== undefined) {
+    // The store is outside the call: an entry naming an approval of another call (a row edited in a shared store)
+    // covers nothing, and this call asks for an approval of its own (SI-3).
+    if (pending !== undefined && (await approvesThisCall(prepared, pending.approvalId, capabilityId, inputHash!))) {
       const outcome = await resumeApproval(prepared, identity, pending.approvalId, call, () => ({ kind: "url-required", pending }));
       // Forgetting is best effort: an entry left behind resumes a consumed approval next time, which answers like
       // an unknown one, never a second run; the outcome the caller waits for is not lost to it.
@@ -163,6 +165,17 @@ async function retryWithState<TContext>(
     if (request.declined || !request.urlCapable) return { kind: "envelope", envelope: state.envelope satisfies ApprovalEnvelope };
     return { kind: "input-required", state: request.requestState!, url: state.url, message: state.message };
   });
+}
+
+/**
+ * Whether a remembered approval was requested by this very call: its capability, and the input the caller submitted
+ * (hashed as the retry's arguments are). An unknown id is left to `resume`, which answers it like any unknown one.
+ */
+async function approvesThisCall<TContext>(prepared: PreparedMCPServer<TContext>, approvalId: string, capabilityId: string, inputHash: string): Promise<boolean> {
+  const record = await prepared.runtime.approvals.get(approvalId);
+  if (record === null || record === undefined) return true;
+  const submitted = Object.hasOwn(record, "submittedInput") ? record.submittedInput : record.input;
+  return record.capabilityId === capabilityId && (await canonicalInputHash(submitted)) === inputHash;
 }
 
 /**
