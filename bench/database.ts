@@ -19,7 +19,7 @@ export async function databaseSection(options: { quick: boolean }): Promise<Data
   try {
     const db = await createBenchSchema(database.url);
     try {
-      const roundTrips = await pgRoundTrips(db, { calls: options.quick ? 1_000 : 3_000, flows: options.quick ? 20 : 50 });
+      const roundTrips = await pgRoundTrips(db, { calls: options.quick ? 1_000 : 3_000, flows: options.quick ? 20 : 50, url: database.url });
       await db.truncate();
       const mcp = await mcpThroughput(db, { rounds: options.quick ? 3 : 5, calls: options.quick ? 1_000 : 3_000, clients: 100 });
       const version = await db.pool().query<{ server_version: string }>("show server_version");

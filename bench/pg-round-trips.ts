@@ -2,13 +2,15 @@
 // a strict-audited call (the default sink, and the batched sink for comparison) with 1 caller and with 100
 // concurrent callers, and an approval round trip (invoke → decide → resume) with the PostgreSQL coordinator and
 // strict PostgreSQL audit, a call a standing grant covers (pg-round-trips-grants.ts), and the MCP flows whose state
-// lives in the database across instances: task polls and 2025-11-25 URL-elicitation retries (pg-round-trips-mcp.ts).
+// lives in the database across instances: task polls and 2025-11-25 URL-elicitation retries (pg-round-trips-mcp.ts),
+// and a decision heard on another instance through the decision feed (pg-round-trips-feed.ts).
 // Counts, not times.
 import { z } from "zod";
 import { agentProcedure, createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentGovernance } from "@orpc-agent/core";
 import { createPgApprovalCoordinator, createPgAuditSink } from "@orpc-agent/postgres";
 import { os } from "@orpc/server";
 import { countingQuery } from "./counting-query.js";
+import { decisionWithFeed } from "./pg-round-trips-feed.js";
 import { grantCoveredCall } from "./pg-round-trips-grants.js";
 import { mcpStateRoundTrips } from "./pg-round-trips-mcp.js";
 import type { BenchSchema } from "./pg-database.js";
@@ -129,7 +131,7 @@ async function approvalRoundTrip(db: BenchSchema, flows: number): Promise<RoundT
   return rows;
 }
 
-export async function pgRoundTrips(db: BenchSchema, options: { calls: number; flows: number }): Promise<RoundTripRow[]> {
+export async function pgRoundTrips(db: BenchSchema, options: { calls: number; flows: number; url: string }): Promise<RoundTripRow[]> {
   const rows: RoundTripRow[] = [];
   for (const batched of [false, true]) {
     for (const callers of [1, 100]) {
@@ -143,5 +145,7 @@ export async function pgRoundTrips(db: BenchSchema, options: { calls: number; fl
   rows.push(await grantCoveredCall(db, options.flows));
   await db.truncate();
   rows.push(...(await mcpStateRoundTrips(db, options.flows)));
+  await db.truncate();
+  rows.push(await decisionWithFeed(db, options.url, options.flows));
   return rows;
 }
