@@ -54,14 +54,15 @@ export function createClusterRegistry(log: EffectLog) {
         }),
     },
     exports: {
-      // Always a task (for a client declaring the extension): records its start, then runs until cancelled.
+      // Always a task (for a client declaring the extension): records its start, then runs until cancelled. Its
+      // timeout is far away, so only a cancel ends it.
       slow: ap
         .input(z.object({ key: z.string() }))
-        .meta(agentMeta({ description: "Export rows slowly.", expose: { mcp: true }, sideEffect: "read", risk: "low", adapters: { mcp: { task: "always" } } } as never))
+        .meta(agentMeta({ description: "Export rows slowly.", expose: { mcp: true }, sideEffect: "read", risk: "low", timeoutMs: 3_600_000, adapters: { mcp: { task: "always" } } } as never))
         .handler(async ({ input, signal }) => {
           await execute("exports.slow", input.key);
           await new Promise((resolve) => signal?.addEventListener("abort", resolve, { once: true }));
-          await execute("exports.slow.aborted", input.key);
+          await execute(`exports.slow.${(signal!.reason as { code?: string }).code ?? "aborted"}`, input.key);
           throw signal!.reason;
         }),
     },
