@@ -84,6 +84,7 @@ export default defineConfig({
           { text: "Testing capabilities", link: "/guides/testing" },
           { text: "The CI drift gate", link: "/guides/drift-gate" },
           { text: "Going distributed", link: "/guides/distributed" },
+          { text: "Running several instances", link: "/guides/running-several-instances" },
           { text: "Workflow steps with DBOS", link: "/guides/workflows" },
           { text: "Tracing with OpenTelemetry", link: "/guides/tracing" },
           { text: "Migrating hand-written tools", link: "/guides/migrating" },
