@@ -37,6 +37,8 @@ const runtime = createAgentRuntime({
   governance: defineGovernance({ registry: createClusterRegistry({ query, instance: name, say }) }),
   approvals: { coordinator: createPgApprovalCoordinator({ query, decisionChannel }), seal: { keys: SEAL_KEYS }, requesterConfirmable: ["confirmation"] },
   audit: { sinks: [sink], strict: true, chain: true },
+  // A call the suite holds open ("hang-") ends by kill -9 or cancel, never by a timeout on a loaded machine.
+  defaults: { timeoutMs: 600_000 },
 });
 
 /** A graceful stop drains the audit trail and signs the chain's closing checkpoint; kill -9 does neither. */
