@@ -4,16 +4,14 @@
 // approval coordinator) and two `createMCPHandler`s on their own loopback ports, sharing one schema through
 // `urlElicitation.store`. Behaviour must not depend on which instance a request reaches, and what one principal's
 // requests left behind must never serve another, even when a row is edited in SQL to sit under the other's key.
-import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentRuntime } from "@orpc-agent/core";
+import { createAgentRuntime, createCapabilityRegistry, defineGovernance, type AgentRuntime } from "@orpc-agent/core";
 import { createMCPHandler, type MCPHandlerOptions } from "@orpc-agent/mcp";
 import { APPROVALS_DDL, createPgApprovalCoordinator, createPgMCPElicitationStateStore, INVOCATIONS_DDL } from "@orpc-agent/postgres";
 import { beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { principalKey } from "../../packages/mcp/src/catalog/principal-key.js";
-import { APPROVER, elicitationOptions, STATE_KEYS } from "../../packages/mcp/test/approvals/approvals-app.js";
+import { APPROVER, elicitationOptions, STATE_KEYS, recordedRefund } from "../../packages/mcp/test/approvals/approvals-app.js";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { listenModern } from "../../packages/mcp/test/support/handler.js";
-import { ap } from "../../packages/mcp/test/support/orpc.js";
 import { usePgSchema } from "../../packages/postgres/test/support/real-server.js";
 import { LEGACY_HEADERS, messagesOf, post } from "./support/mcp-v2.js";
 
@@ -42,17 +40,7 @@ type Asked = { code?: number; status?: string; approvalId?: string; refunded?: n
 
 /** One instance of the app: its own runtime and handler over the shared database; `shared: false` keeps the in-memory default. */
 async function startInstance(executions: unknown[], shared = true): Promise<Instance> {
-  const registry = createCapabilityRegistry({
-    payments: {
-      refund: ap
-        .input(z.object({ orderId: z.string(), amount: z.number() }))
-        .meta(agentMeta({ description: "Refund a payment.", expose: { mcp: true }, sideEffect: "write", risk: "high", approval: { required: true } }))
-        .handler(({ input }) => {
-          executions.push(input);
-          return { refunded: input.amount };
-        }),
-    },
-  });
+  const registry = createCapabilityRegistry({ payments: { refund: recordedRefund(executions) } });
   const runtime = createAgentRuntime({ governance: defineGovernance({ registry }), audit: () => {}, approvals: { coordinator: createPgApprovalCoordinator({ query }), seal: false } });
   const urlElicitation = { keys: STATE_KEYS, ...(shared && { store: createPgMCPElicitationStateStore({ query }) }) };
   const { url } = await listenModern((url) => createMCPHandler(runtime, { ...elicitationOptions(url), urlElicitation } as MCPHandlerOptions));

@@ -3,14 +3,13 @@
 // "look again": the server tells the client its elicitation completed, the client retries, and the retry reads the
 // approval's real state in the coordinator. A forged NOTIFY (the pending approval's own id, an unknown id, garbage)
 // executes nothing and decides nothing; only `decide` by an approver does.
-import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance, type Actor } from "@orpc-agent/core";
+import { createAgentRuntime, createCapabilityRegistry, defineGovernance, type Actor } from "@orpc-agent/core";
 import { createPgApprovalCoordinator, createPgDecisionFeed, pgListenFromClient, type PgListen } from "@orpc-agent/postgres";
 import pg from "pg";
-import { ap } from "../../packages/mcp/test/support/orpc.js";
 import { closeEverythingAfterEachTest, closeAfterTest } from "../../packages/mcp/test/support/cleanup.js";
 import { connectRawStdio } from "../../packages/mcp/test/stdio/raw-stdio.js";
+import { recordedRefund } from "../../packages/mcp/test/approvals/approvals-app.js";
 import { useApprovalsSchema } from "./support/approvals-schema.js";
 
 closeEverythingAfterEachTest();
@@ -30,17 +29,7 @@ type Answer = { result?: { structuredContent?: unknown }; error?: { code?: numbe
  */
 async function instanceWithClient() {
   const executions: unknown[] = [];
-  const registry = createCapabilityRegistry({
-    payments: {
-      refund: ap
-        .input(z.object({ orderId: z.string(), amount: z.number() }))
-        .meta(agentMeta({ description: "Refund a payment.", expose: { mcp: true }, sideEffect: "write", risk: "high", approval: { required: true } }))
-        .handler(({ input }) => {
-          executions.push(input);
-          return { refunded: input.amount };
-        }),
-    },
-  });
+  const registry = createCapabilityRegistry({ payments: { refund: recordedRefund(executions) } });
   const coordinator = createPgApprovalCoordinator({ query: db.query, decisionChannel: CHANNEL });
   const runtime = createAgentRuntime({ governance: defineGovernance({ registry }), approvals: { coordinator } });
   const connection = pgListenFromClient(() => new pg.Client({ connectionString: process.env.TEST_DATABASE_URL }), { onError: () => undefined });

@@ -5,14 +5,12 @@
 // there; the client's tasks/get polls reach only the second server. The handler runs exactly once.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { agentMeta, createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
+import { createAgentRuntime, createCapabilityRegistry, defineGovernance } from "@orpc-agent/core";
 import { createMCPHandler, type MCPHandler } from "@orpc-agent/mcp";
 import { createPgApprovalCoordinator, createPgMCPTaskStore, INVOCATIONS_DDL, APPROVALS_DDL } from "@orpc-agent/postgres";
 import { describe, expect, it, vi } from "vitest";
-import { z } from "zod";
-import { APPROVER, elicitationOptions } from "../../packages/mcp/test/approvals/approvals-app.js";
+import { APPROVER, elicitationOptions, recordedRefund } from "../../packages/mcp/test/approvals/approvals-app.js";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
-import { ap } from "../../packages/mcp/test/support/orpc.js";
 import { connectTasks, pollUntil, raw, REFUND_ARGS, startTask } from "../../packages/mcp/test/tasks/tasks-app.js";
 import { toNodeRequestListener } from "../../packages/mcp/src/node/to-node-request-listener.js";
 import { usePgSchema } from "../../packages/postgres/test/support/real-server.js";
@@ -25,17 +23,7 @@ const { query } = db;
 
 /** Everything one server process holds: its own runtime, handler and HTTP server, over the shared database. */
 async function startServer(executions: unknown[], port = 0): Promise<{ url: URL; port: number; runtime: ReturnType<typeof createAgentRuntime>; close: () => Promise<void> }> {
-  const registry = createCapabilityRegistry({
-    payments: {
-      refund: ap
-        .input(z.object({ orderId: z.string(), amount: z.number() }))
-        .meta(agentMeta({ description: "Refund a payment.", expose: { mcp: true }, sideEffect: "write", risk: "high", approval: { required: true } }))
-        .handler(({ input }) => {
-          executions.push(input);
-          return { refunded: input.amount };
-        }),
-    },
-  });
+  const registry = createCapabilityRegistry({ payments: { refund: recordedRefund(executions) } });
   const runtime = createAgentRuntime({ governance: defineGovernance({ registry }), audit: () => {}, approvals: { coordinator: createPgApprovalCoordinator({ query }), seal: false } });
   let node: ReturnType<typeof toNodeRequestListener> | undefined;
   const server: Server = createServer((req, res) => void node!(req, res));

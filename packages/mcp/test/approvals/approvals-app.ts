@@ -35,18 +35,24 @@ export function createApprovalsApp(options: { expiresInMs?: number } = {}): Appr
   return { ...runtimeOf(createCapabilityRegistry(refundAndOrderCapabilities(executions, refundMeta))), executions };
 }
 
+/** The gated `payments.refund` (by default: approval required, nothing else declared), recording each execution. */
+export function recordedRefund(
+  executions: { push(input: { orderId: string; amount: number }): unknown },
+  meta: AgentMetaDeclaration = agentMeta({ description: "Refund a payment.", expose: { mcp: true }, sideEffect: "write", risk: "high", approval: { required: true } }),
+) {
+  return ap
+    .input(z.object({ orderId: z.string(), amount: z.number() }))
+    .meta(meta)
+    .handler(({ input }) => {
+      executions.push(input);
+      return { refunded: input.amount };
+    });
+}
+
 /** `payments.refund` with `refundMeta`, recording every execution in `executions`, and the ungated `orders.get`. */
-export function refundAndOrderCapabilities(executions: { orderId: string; amount: number }[], refundMeta: AgentMetaDeclaration) {
+export function refundAndOrderCapabilities(executions: { orderId: string; amount: number }[], refundMeta?: AgentMetaDeclaration) {
   return {
-    payments: {
-      refund: ap
-        .input(z.object({ orderId: z.string(), amount: z.number() }))
-        .meta(refundMeta)
-        .handler(({ input }) => {
-          executions.push(input);
-          return { refunded: input.amount };
-        }),
-    },
+    payments: { refund: recordedRefund(executions, refundMeta) },
     orders: {
       get: ap
         .input(z.object({ id: z.string() }))

@@ -34,7 +34,7 @@ export function createTasksApp(): TasksApp {
   const gated = (description: string) =>
     agentMeta({ description, expose: { mcp: true }, sideEffect: "write", risk: "high", approval: { required: true } });
   const registry = createCapabilityRegistry({
-    ...refundAndOrderCapabilities(executions, gated("Refund a payment.")),
+    ...refundAndOrderCapabilities(executions),
     exports: {
       // Always a task for a client that declares the extension: it runs in the background, reporting progress.
       slow: ap
