@@ -11,7 +11,10 @@ export type TaskRuntime = {
   store: MCPTaskStore;
   pollIntervalMs: number;
   retentionMs: number;
-  /** Aborts the resumes running in this process, by task id: how `tasks/cancel` reaches the runtime (SI-12). */
+  /**
+   * Aborts the resumes running in this process, by {@link runningKey} (principal and task id: a task id alone could be
+   * another principal's row in a shared store): how `tasks/cancel` reaches the runtime (SI-12).
+   */
   running: Map<string, AbortController>;
   /** Tells the instance running a task that a cancel reached another one; absent: one instance, or none told. */
   cancellations?: TaskCancellations;
@@ -27,6 +30,9 @@ export type TaskCancellations = {
   publish(taskId: string): Promise<void> | void;
   subscribe(listener: (taskId: string) => void): (() => void) | void;
 };
+
+/** A running task's key in `running`: only its own principal's cancel finds it (SI-3). */
+const runningKey = (record: Pick<MCPTaskRecord, "principal" | "taskId">): string => JSON.stringify([record.principal, record.taskId]);
 
 const AWAITING_DECISION = "Awaiting the approver's decision.";
 
@@ -51,7 +57,7 @@ export async function pollTask<TContext>(
     return (await tasks.store.get(record.principal, record.taskId, now)) ?? record;
   }
   const controller = new AbortController();
-  tasks.running.set(record.taskId, controller);
+  tasks.running.set(runningKey(record), controller);
   const approvalId = record.approvalId;
   runInBackground(tasks, prepared.guidance, { ...claimed, version: record.version + 1 }, controller, (onProgress) =>
     prepared.runtime.resume(approvalId, { context: identity.context, expectedActor: identity.actor, expectedSurface: "mcp", signal: controller.signal, onProgress }),
@@ -86,7 +92,7 @@ function runInBackground(
   run: (onProgress: (update: ProgressUpdate) => void) => Promise<ExecutionResult>,
   onApproval?: (result: Extract<ExecutionResult, { status: "approval-required" }>) => Partial<MCPTaskRecord>,
 ): void {
-  tasks.running.set(claimed.taskId, controller);
+  tasks.running.set(runningKey(claimed), controller);
   const unwatch = watchCancellation(tasks, claimed, controller);
   tasks.track(
     (async () => {
@@ -112,7 +118,7 @@ function runInBackground(
       await writeFinal(tasks, claimed, finalOf(result, envelope));
     })().finally(() => {
       unwatch();
-      tasks.running.delete(claimed.taskId);
+      tasks.running.delete(runningKey(claimed));
     }),
   );
 }
@@ -148,7 +154,7 @@ export async function cancelTask(tasks: TaskRuntime, record: MCPTaskRecord): Pro
     current = await tasks.store.get(record.principal, record.taskId, Date.now());
   }
   if (current?.phase !== "running") return;
-  const here = tasks.running.get(current.taskId);
+  const here = tasks.running.get(runningKey(current));
   if (here !== undefined || tasks.cancellations === undefined) return here?.abort();
   // Another instance runs it: record the request where that instance reads, then tell it to read.
   for (let attempt = 0; attempt < 5 && current?.phase === "running" && current.cancelRequested !== true; attempt++) {
@@ -214,7 +220,7 @@ async function writeRunning(tasks: TaskRuntime, claimed: MCPTaskRecord, statusMe
   const current = await tasks.store.get(claimed.principal, claimed.taskId, Date.now());
   if (current?.phase !== "running") return;
   // A cancel recorded by another instance whose message this one missed is still honoured at the next progress.
-  if (current.cancelRequested === true) tasks.running.get(current.taskId)?.abort();
+  if (current.cancelRequested === true) tasks.running.get(runningKey(current))?.abort();
   await tasks.store.update(current.principal, current.taskId, current.version, { ...current, statusMessage, lastUpdatedAt: Date.now() });
 }
 
