@@ -18,6 +18,8 @@ import { stillBinds, stillBindsNow } from "./view.js";
 /** A call covered by a grant: the grant after its use, the issuer named as approver, the quorum it holds (R10). */
 export type GrantCover = { grant: GrantRecord; approver: Actor; quorum: number };
 
+type Init = { actor: Actor; input: unknown; demands: readonly ApprovalDemand[] };
+
 /** What the call demands: every type (the static gate's and each policy's) and the largest quorum. */
 type Demand = { types: readonly string[]; quorum: number };
 
@@ -31,15 +33,10 @@ type Demand = { types: readonly string[]; quorum: number };
  * A store that answers in the same tick (the in-memory one) is asked without a promise when nothing else needs one
  * (no seal to verify, the definition digest known): the same checks in the same order, with no await between them.
  */
-export function coverWithGrant(
-  exec: Execution,
-  init: { actor: Actor; input: unknown; demands: readonly ApprovalDemand[] },
-): GrantCover | undefined | Promise<GrantCover | undefined> {
+export function coverWithGrant(exec: Execution, init: Init): GrantCover | undefined | Promise<GrantCover | undefined> {
   const sync = exec.rt.sealer === undefined ? sameTickGrants(exec.rt.grantStore!) : undefined;
   return sync === undefined ? coverLater(exec, init) : coverNow(exec, init, sync);
 }
-
-type Init = { actor: Actor; input: unknown; demands: readonly ApprovalDemand[] };
 
 /** No await anywhere: the lookup, every check and the use happen in one tick. */
 function coverNow(exec: Execution, init: Init, sync: SyncGrantOperations): GrantCover | undefined | Promise<GrantCover | undefined> {
