@@ -9,7 +9,8 @@ import { createCapabilityRouter, createInMemoryInvocationJournal, createInvocati
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
-import { quietly, serveOverRpc } from "./support/rpc-server.js";
+import { quietly } from "../../packages/ai-sdk/test/support/remote-server.js";
+import { serveOverRpc } from "./support/rpc-server.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

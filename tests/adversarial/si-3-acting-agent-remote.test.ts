@@ -19,7 +19,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
 import { runTool } from "../../packages/ai-sdk/test/support/run-tool.js";
-import { quietly, serveOverRpc } from "./support/rpc-server.js";
+import { quietly } from "../../packages/ai-sdk/test/support/remote-server.js";
+import { serveOverRpc } from "./support/rpc-server.js";
 
 const FORGED = "forged-agent";
 const FORGED_ARGS = { via: { id: FORGED }, actor: { id: "root", kind: "service", via: { id: FORGED } }, agent: { actor: { via: { id: FORGED } } } };

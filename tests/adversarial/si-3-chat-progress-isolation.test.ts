@@ -12,7 +12,7 @@ import { chatTurn, userMessage } from "../../packages/ai-sdk/test/support/chat-t
 import { runTool } from "../../packages/ai-sdk/test/support/run-tool.js";
 import { text, toolCall } from "../../packages/ai-sdk/test/support/scripted-model.js";
 import { base, build, dana, meta, mo } from "./support/runtime.js";
-import { quietly } from "./support/rpc-server.js";
+import { quietly } from "../../packages/ai-sdk/test/support/remote-server.js";
 
 type Agent = { actor: { id: string }; reportProgress(update: ProgressUpdate): void };
 

@@ -28,7 +28,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ap } from "../../packages/mcp/test/support/orpc.js";
 import { invocationsDdl } from "../../packages/postgres/src/ddl.js";
-import { quietly, serveOverRpc } from "./support/rpc-server.js";
+import { quietly } from "../../packages/ai-sdk/test/support/remote-server.js";
+import { serveOverRpc } from "./support/rpc-server.js";
 
 // One token per principal; the request body never names one (D-1).
 const IDENTITIES: Record<string, Actor> = {

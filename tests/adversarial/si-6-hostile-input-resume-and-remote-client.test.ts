@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { HOSTILE_INPUTS } from "./support/hostile-inputs.js";
 import { approvalOf, base, build, dana, meta, mo } from "./support/runtime.js";
-import { quietly } from "./support/rpc-server.js";
+import { quietly } from "../../packages/ai-sdk/test/support/remote-server.js";
 
 /** A store that hands back the stored record with its input replaced, once `tamper` is set. */
 function rewritingStore() {

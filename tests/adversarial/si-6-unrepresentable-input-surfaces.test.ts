@@ -14,7 +14,8 @@ import { connectInMemory } from "../../packages/mcp/test/support/in-memory.js";
 import { connectStdioInMemory } from "../../packages/mcp/test/support/in-memory-stdio.js";
 import { HOSTILE_INPUTS, type Hostile } from "./support/hostile-inputs.js";
 import { base, dana, meta } from "./support/runtime.js";
-import { quietly, serveOverRpc } from "./support/rpc-server.js";
+import { quietly } from "../../packages/ai-sdk/test/support/remote-server.js";
+import { serveOverRpc } from "./support/rpc-server.js";
 
 type Ran = { handler: number; policies: number };
 

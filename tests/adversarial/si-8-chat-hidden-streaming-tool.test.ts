@@ -13,7 +13,7 @@ import { toToolResult } from "../../packages/ai-sdk/src/result.js";
 import { chatTurn, userMessage } from "../../packages/ai-sdk/test/support/chat-turn.js";
 import { text, toolCall } from "../../packages/ai-sdk/test/support/scripted-model.js";
 import { base, build, dana, meta, mo } from "./support/runtime.js";
-import { quietly } from "./support/rpc-server.js";
+import { quietly } from "../../packages/ai-sdk/test/support/remote-server.js";
 
 const where = { direct: true, aiSdk: true } as const;
 

@@ -1,5 +1,4 @@
-// Capability routers for the remote attacks: built without the in-memory journal warning, and served the way an
-// application serves them, through oRPC's RPCHandler under /rpc on a loopback port.
+// A capability router served the way an application serves it: oRPC's RPCHandler under /rpc on a loopback port.
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AnyRouter } from "@orpc/server";
@@ -29,15 +28,4 @@ export async function serveOverRpc(
       }),
   );
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
-}
-
-/** Builds a capability router without its warning that the in-memory journal is not durable: these tests know. */
-export function quietly<T>(build: () => T): T {
-  const warn = console.warn;
-  console.warn = () => {};
-  try {
-    return build();
-  } finally {
-    console.warn = warn;
-  }
 }
