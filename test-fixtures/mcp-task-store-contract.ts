@@ -12,6 +12,8 @@ export type ContractTaskRecord = {
   status: "working" | "input_required" | "completed" | "failed" | "cancelled";
   statusMessage?: string;
   inputRequests?: Record<string, unknown>;
+  runLeaseExpiresAt?: number;
+  error?: { code: number; message: string; data?: Record<string, unknown> };
   result?: Record<string, unknown>;
   createdAt: number;
   lastUpdatedAt: number;
@@ -102,6 +104,20 @@ export function describeMCPTaskStoreContract(title: string, makeStore: (limits: 
       expect(claims.filter(Boolean)).toHaveLength(1);
       const stored = await store.get(record.principal, record.taskId, NOW);
       expect(stored).toMatchObject({ phase: "running", version: 1, statusMessage: `claim ${claims.indexOf(true)}` });
+    });
+
+    it("a running task's lease, and the failed outcome that ends it once lapsed, round-trip; of two enders exactly one wins", async () => {
+      const store = await open();
+      const { inputRequests: _none, ...awaiting } = makeTaskRecord();
+      const running: ContractTaskRecord = { ...awaiting, phase: "running", status: "working", runLeaseExpiresAt: NOW - 1, version: 3 };
+      await store.create(running);
+      expect(await store.get(running.principal, running.taskId, NOW)).toEqual(running);
+      const { runLeaseExpiresAt: _lapsed, ...rest } = running;
+      const error = { code: -32603, message: "lease-lapsed", data: { status: "outcome-unknown", reason: "lease-lapsed", effectStatus: "unknown" } };
+      const ended: ContractTaskRecord = { ...rest, phase: "done", status: "failed", error };
+      const enders = await Promise.all([0, 1].map(() => store.update(running.principal, running.taskId, 3, ended)));
+      expect(enders.filter(Boolean)).toHaveLength(1);
+      expect(await store.get(running.principal, running.taskId, NOW)).toEqual({ ...ended, version: 4 });
     });
 
     it("a record read back is a copy: changing it changes nothing stored", async () => {

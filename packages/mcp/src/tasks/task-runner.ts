@@ -4,6 +4,7 @@ import { CONCEALED_ENVELOPE, toEnvelope, type ApprovalGuidance, type MCPEnvelope
 import type { MCPIdentity } from "../catalog/governance-options.js";
 import { conversationOf } from "../catalog/identity-checks.js";
 import type { PreparedMCPServer } from "../catalog/prepare.js";
+import { leaseUntil, renewRunLease } from "./run-lease.js";
 import type { MCPTaskRecord, MCPTaskStore } from "./task-store.js";
 
 /** What the tasks module keeps per configuration: the store, its timings, and the resumes this process runs. */
@@ -11,6 +12,10 @@ export type TaskRuntime = {
   store: MCPTaskStore;
   pollIntervalMs: number;
   retentionMs: number;
+  /** How long a running task's lease lasts; the instance running it renews it every third of that. */
+  runLeaseMs: number;
+  /** Capabilities with `sideEffect` `"none"` or `"read"`: a lapsed task of theirs changed nothing. */
+  readOnly: ReadonlySet<string>;
   /**
    * Aborts the resumes running in this process, by {@link runningKey} (principal and task id: a task id alone could be
    * another principal's row in a shared store): how `tasks/cancel` reaches the runtime (SI-12).
@@ -32,7 +37,7 @@ export type TaskCancellations = {
 };
 
 /** A running task's key in `running`: only its own principal's cancel finds it (SI-3). */
-const runningKey = (record: Pick<MCPTaskRecord, "principal" | "taskId">): string => JSON.stringify([record.principal, record.taskId]);
+export const runningKey = (record: Pick<MCPTaskRecord, "principal" | "taskId">): string => JSON.stringify([record.principal, record.taskId]);
 
 const AWAITING_DECISION = "Awaiting the approver's decision.";
 
@@ -52,7 +57,7 @@ export async function pollTask<TContext>(
 ): Promise<MCPTaskRecord> {
   if (!isAwaiting(record) || record.approvalId === undefined || !(await approvalDecided(prepared, record.approvalId))) return record;
   const now = Date.now();
-  const claimed: MCPTaskRecord = withoutInput({ ...record, phase: "running", status: "working", statusMessage: "Approval decided: running.", lastUpdatedAt: now });
+  const claimed: MCPTaskRecord = withoutInput({ ...record, phase: "running", status: "working", statusMessage: "Approval decided: running.", lastUpdatedAt: now, runLeaseExpiresAt: leaseUntil(tasks, now) });
   if (!(await tasks.store.update(record.principal, record.taskId, record.version, claimed))) {
     return (await tasks.store.get(record.principal, record.taskId, now)) ?? record;
   }
@@ -94,6 +99,7 @@ function runInBackground(
 ): void {
   tasks.running.set(runningKey(claimed), controller);
   const unwatch = watchCancellation(tasks, claimed, controller);
+  const stopRenewing = renewRunLease(tasks, claimed);
   tasks.track(
     (async () => {
       let progress = Promise.resolve();
@@ -117,6 +123,7 @@ function runInBackground(
       }
       await writeFinal(tasks, claimed, finalOf(result, envelope));
     })().finally(() => {
+      stopRenewing();
       unwatch();
       tasks.running.delete(runningKey(claimed));
     }),

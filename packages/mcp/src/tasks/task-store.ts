@@ -30,6 +30,13 @@ export type MCPTaskRecord = {
    * whichever instance the cancel reached (`tasks.cancellations` tells it to read now).
    */
   cancelRequested?: boolean;
+  /**
+   * While `running`: until when (epoch ms) the instance running the work holds it; renewed while it runs. A read that
+   * finds it lapsed ends the task `failed`, outcome unknown, and never runs the work again.
+   */
+  runLeaseExpiresAt?: number;
+  /** When `failed`: the JSON-RPC error a failed task carries on the wire (SEP-2663). */
+  error?: { code: number; message: string; data?: Record<string, unknown> };
   /** When `completed`: the `CallToolResult` the call would have answered. */
   result?: Record<string, unknown>;
   /** Epoch milliseconds. */

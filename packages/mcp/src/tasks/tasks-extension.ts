@@ -12,7 +12,8 @@ import { principalKey } from "../catalog/principal-key.js";
 import type { McpCallToolResult } from "../catalog/wire-types.js";
 import { declaresUrl } from "../compat/legacy-capabilities.js";
 import { newTaskId } from "./task-id.js";
-import { answerTask, cancelTask, invokeInBackground, pollTask, type TaskRuntime } from "./task-runner.js";
+import { endIfLapsed, leaseUntil } from "./run-lease.js";
+import { answerTask, cancelTask, invokeInBackground, pollTask, runningKey, type TaskRuntime } from "./task-runner.js";
 import type { MCPTaskRecord } from "./task-store.js";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -91,6 +92,7 @@ export async function callToolAsTask<TContext>(
       createdAt: now,
       lastUpdatedAt: now,
       expiresAt: now + ALWAYS_TASK_TTL_MS + tasks.retentionMs,
+      runLeaseExpiresAt: leaseUntil(tasks, now),
       version: 1,
     };
     await tasks.store.create(record);
@@ -173,9 +175,11 @@ export function registerTaskHandlers<TContext>(
       });
     }
     const identity = await identityOf(ctx);
-    const record = await tasks.store.get(principalKey(identity.actor), taskId, Date.now());
+    const stored = await tasks.store.get(principalKey(identity.actor), taskId, Date.now());
     // Unknown, expired and another principal's task: one answer (SI-8).
-    if (record === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
+    if (stored === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
+    // Every task method reads through here, so each ends a task whose running instance died.
+    const record = await endIfLapsed(tasks, stored, tasks.running.has(runningKey(stored)));
     return { identity, record };
   };
   server.setRequestHandler("tasks/get", { params: TASK_ID_PARAMS }, async (params, ctx) => {
@@ -211,6 +215,7 @@ export function wireTask(record: MCPTaskRecord, tasks: TaskRuntime): Record<stri
     pollIntervalMs: tasks.pollIntervalMs,
     ...(record.status === "input_required" && { inputRequests: record.inputRequests ?? {} }),
     ...(record.status === "completed" && { result: record.result ?? {} }),
+    ...(record.status === "failed" && record.error !== undefined && { error: record.error }),
   };
 }
 
