@@ -57,7 +57,7 @@ describe("standing grants over MCP (SI-13)", () => {
     const { runtime, cap, serve } = conversationApp();
     const { url } = await serve();
     expect(await call(url, "tok-dana-A")).toBe("approval-required");
-    const [pending] = await runtime.approvals.list({ status: "pending" });
+    const [pending] = await runtime.approvals.list!({ status: "pending" });
     expect(pending!.conversationId).toBe("chat_A");
     const { grant: issued } = await runtime.approvals.decide(pending!.id, { status: "approved", approver: priya, grant: grant({ scope: "conversation" }) });
     expect(issued).toMatchObject({ scope: "conversation", conversationId: "chat_A", surface: "mcp" });
