@@ -233,14 +233,32 @@ async function writeRunning(tasks: TaskRuntime, claimed: MCPTaskRecord, statusMe
 
 async function writeFinal(tasks: TaskRuntime, claimed: MCPTaskRecord, final: Partial<MCPTaskRecord>): Promise<void> {
   // Only this resume writes a running task's outcome; a lost race here is a progress write, so read and retry.
+  let outcome = final;
   for (let attempt = 0; attempt < 5; attempt++) {
     const current = await tasks.store.get(claimed.principal, claimed.taskId, Date.now());
     if (current?.phase !== "running") return;
-    const next: MCPTaskRecord = { ...current, phase: "done", ...final, lastUpdatedAt: Date.now() };
+    const next: MCPTaskRecord = { ...current, phase: "done", ...outcome, lastUpdatedAt: Date.now() };
     if (next.statusMessage === undefined) delete next.statusMessage;
-    if (await tasks.store.update(current.principal, current.taskId, current.version, next)) return;
+    if (next.result === undefined) delete next.result;
+    if (next.inputRequests === undefined) delete next.inputRequests;
+    try {
+      if (await tasks.store.update(current.principal, current.taskId, current.version, next)) return;
+    } catch (error) {
+      // A store that refuses this outcome (PostgreSQL's jsonb holds no U+0000) must not leave the task `working` until
+      // it expires: it ends `failed`, once, saying the effect is unknown. A store refusing that too is down: give up.
+      if (outcome === UNRECORDABLE) throw error;
+      outcome = UNRECORDABLE;
+    }
   }
 }
+
+const UNRECORDABLE: Partial<MCPTaskRecord> = {
+  phase: "done",
+  status: "failed",
+  statusMessage: "The call ended, but its outcome could not be recorded: its effect is unknown.",
+  result: undefined,
+  inputRequests: undefined,
+};
 
 function progressMessage(update: ProgressUpdate): string {
   const position = update.total === undefined ? `${update.progress}` : `${update.progress}/${update.total}`;
