@@ -76,7 +76,9 @@ const UNKNOWN_TASK = "00000000-0000-4000-8000-000000000000";
 describe("SI-3: tasks/cancel across instances: scoped to the task's principal", () => {
   it("SI-3: priya's tasks/cancel for dana's running task, on either instance, records nothing and answers like an unknown task", async () => {
     const { app, a, b, taskId } = await runningOnA();
-    const before = await rowOf(taskId);
+    // The run's progress write lands on its own schedule: take the row once it has.
+    let before = await rowOf(taskId);
+    while (!String(JSON.parse(before[0]!.record).statusMessage).startsWith("Running:")) before = await rowOf(taskId);
     for (const url of [b, a]) {
       const refused = await raw(url, "tok-priya", "tasks/cancel", { taskId });
       const unknown = await raw(url, "tok-priya", "tasks/cancel", { taskId: UNKNOWN_TASK });
