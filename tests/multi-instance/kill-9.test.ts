@@ -2,8 +2,9 @@
 // killed while it holds a journaled remote call inside its handler, an MCP resume inside its handler, a task
 // running in the background and a burst of journaled calls. The survivors never run any of them again: the
 // journaled calls answer `outcome-unknown` (in progress, then lease-lapsed) where the effect may have happened,
-// the approval is consumed, and the database holds at most one execution per call. Afterwards the audit chains of
-// all three instances, the killed one's too, verify together.
+// the approval is consumed, the task ends failed with its effect unknown once its run lease lapses, and the
+// database holds at most one execution per call. Afterwards the audit chains of all three instances, the killed
+// one's too, verify together.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHTTPCapabilityClient } from "@orpc-agent/core/http";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
@@ -101,10 +102,18 @@ describe("several instances, one PostgreSQL: kill -9 of one instance in the midd
     }
     expect(await cluster.effects("hang-mcp")).toHaveLength(1);
 
-    // The task the victim was running: both survivors report the same state, and neither runs it again.
+    // The task the victim was running: both survivors report the same state, and neither runs it again. Once its
+    // run lease lapses, a poll on either survivor ends it failed, its effect unknown, and both then read that outcome.
     const polled = await Promise.all([0, 1].map(() => raw(cluster.mcpUrl, "tok-dana", "tasks/get", { taskId })));
     expect(polled[0]!.result?.status).toBe(polled[1]!.result?.status);
     console.log(`[multi-instance] after kill -9, the task the victim ran reads "${String(polled[0]!.result?.status)}" on the survivors`);
+    const ended = await untilTaskLeaves(taskId);
+    expect(ended).toMatchObject({
+      status: "failed",
+      error: { code: -32603, data: { status: "outcome-unknown", reason: "lease-lapsed", effectStatus: "unknown" } },
+    });
+    const after = await Promise.all([0, 1].map(() => raw(cluster.mcpUrl, "tok-dana", "tasks/get", { taskId })));
+    expect(after.map((answer) => answer.result)).toEqual([ended, ended]);
     expect(await cluster.effects("hang-task")).toHaveLength(1);
 
     await cluster.stop();
@@ -117,6 +126,15 @@ describe("several instances, one PostgreSQL: kill -9 of one instance in the midd
     expect(run.stdout).toContain("intact");
   });
 });
+
+/** Polls the task through the proxy (alternating survivors) until it is no longer `working`. */
+async function untilTaskLeaves(taskId: string): Promise<Record<string, unknown> | undefined> {
+  for (;;) {
+    const { result } = await raw(cluster.mcpUrl, "tok-dana", "tasks/get", { taskId });
+    if (result?.status !== "working") return result;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 type Reconciled = Awaited<ReturnType<ReturnType<typeof createHTTPCapabilityClient>["reconcile"]>>;
 

@@ -39,7 +39,8 @@ export async function serveHttp(runtime: AgentRuntime<unknown>, o: { query: PgQu
     approvals: { url: (record) => `https://approvals.example.test/requests/${record.id}`, resumeTool: true },
     // 2025-era clients' declared capabilities and pending approvals in the database: their next request may reach any instance.
     urlElicitation: { keys: STATE_KEYS, store: createPgMCPElicitationStateStore({ query }) },
-    tasks: { store: createPgMCPTaskStore({ query }), pollIntervalMs: 5, cancellations },
+    // A short task run lease, as the journal's: a killed instance's running task ends while the suite watches.
+    tasks: { store: createPgMCPTaskStore({ query }), pollIntervalMs: 5, cancellations, runLeaseMs: 3_000 },
   });
   const mcpListener = toNodeRequestListener(mcp);
 
