@@ -29,7 +29,10 @@ export function rememberLegacyCapabilities(
         .then(async (principal) => {
           if (principal !== undefined) {
             const expiresAt = authInfo?.expiresAt;
-            const declared = { capabilities: m.params?.capabilities, ...(typeof expiresAt === "number" && { expiresAt: expiresAt * 1000 }) };
+            // Only what is read back is kept: the client's object is its own, of any size and content, and the
+            // store is shared by every principal.
+            const capabilities = declaresUrl(m.params?.capabilities) ? { elicitation: { url: {} } } : {};
+            const declared = { capabilities, ...(typeof expiresAt === "number" && { expiresAt: expiresAt * 1000 }) };
             // A store that cannot write costs the client only URL elicitation: its calls answer with the envelope.
             await elicitation.state.setDeclaredCapabilities(principal, declared).catch((error: unknown) => transport.onerror?.(asError(error)));
           }
