@@ -75,8 +75,8 @@ async function twoInstances(limits?: Parameters<typeof startInstance>[1]) {
   return { executions, a: await startInstance(executions, limits), b: await startInstance(executions, limits) };
 }
 
-async function initialize(instance: Instance, token: string): Promise<void> {
-  const body = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: URL_CAPABILITIES, clientInfo: { name: "raw", version: "1" } } };
+async function initialize(instance: Instance, token: string, capabilities: object = URL_CAPABILITIES): Promise<void> {
+  const body = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw", version: "1" } } };
   const response = await post(instance.url, JSON.stringify(body), LEGACY_HEADERS, token);
   await response.text();
   expect(response.status).toBe(200);
@@ -273,5 +273,16 @@ describe("SI-3: edited rows and other arguments never run what the retried call 
     await approve(b, priyas.approvalId!);
     expect(await refund(b, "tok-priya")).toMatchObject({ status: "ok", refunded: 5 });
     expect(executions).toEqual([{ orderId: "o1", amount: 5 }]);
+  });
+
+  it("SI-3: a declaration padded to hundreds of kilobytes (or holding a NUL) is kept at a constant size: a principal cannot fill the shared table", async () => {
+    const { executions, a, b } = await twoInstances();
+    const padded = { ...URL_CAPABILITIES, experimental: { padding: "x".repeat(300_000), nul: "\u0000" } };
+    await initialize(a, "tok-dana", padded);
+    const [row] = (await db.pool().query(`select octet_length(record::text) as size from ${TABLE} where kind = 'capabilities' and principal = $1`, [keyOf(tokens["tok-dana"]!)])).rows;
+    expect(Number(row?.size)).toBeLessThan(1_000);
+    // What matters is kept: the URL capability is found on the other instance.
+    expect(await refund(b, "tok-dana")).toEqual(URL_ELICITED);
+    expect(executions).toEqual([]);
   });
 });
