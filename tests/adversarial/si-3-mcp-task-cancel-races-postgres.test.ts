@@ -160,6 +160,24 @@ describe("SI-12: races across instances end a task once", () => {
     }
   });
 
+  it("SI-12: a decided task's first poll on A racing the owner's cancel on B, 6 times: either cancelled with nothing run, or run once; both instances agree", async () => {
+    const { app, a, b } = await twoInstances();
+    for (let round = 0; round < 6; round++) {
+      const { taskId, approvalId } = await startTask(round % 2 === 0 ? a : b, "tok-dana");
+      await approve(app, approvalId);
+      const ranBefore = app.executions.length;
+      const [poll, cancel] = await Promise.all([raw(a, "tok-dana", "tasks/get", { taskId }), raw(b, "tok-dana", "tasks/cancel", { taskId })]);
+      expect(poll.error).toBeUndefined();
+      expect(cancel.error).toBeUndefined();
+      const final = (await pollUntil(a, "tok-dana", taskId)).result!;
+      expect((await raw(b, "tok-dana", "tasks/get", { taskId })).result).toEqual(final);
+      const ran = app.executions.length - ranBefore;
+      if (final.status === "cancelled" && String(final.statusMessage).startsWith("Cancelled before")) expect(ran).toBe(0);
+      else expect(ran).toBeLessThanOrEqual(1);
+      if (final.status === "completed") expect(ran).toBe(1);
+    }
+  });
+
   it("SI-12: 16 concurrent polls of a decided task spread over both instances resume it once: one execution, one result", async () => {
     const { app, a, b } = await twoInstances();
     const { taskId, approvalId } = await startTask(a, "tok-dana");
