@@ -42,10 +42,11 @@ async function startInstance(executions: unknown[], limits?: Parameters<typeof c
   const registry = createCapabilityRegistry({
     payments: {
       refund: ap
-        .input(z.object({ orderId: z.string(), amount: z.number() }))
+        // A default the calls never send: the approval binds the parsed input, the retry is matched on what was sent.
+        .input(z.object({ orderId: z.string(), amount: z.number(), note: z.string().default("none") }))
         .meta(agentMeta({ description: "Refund a payment.", expose: { mcp: true }, sideEffect: "write", risk: "high", approval: { required: true } }))
         .handler(({ input }) => {
-          executions.push(input);
+          executions.push({ orderId: input.orderId, amount: input.amount });
           return { refunded: input.amount };
         }),
     },
