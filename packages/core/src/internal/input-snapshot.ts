@@ -14,22 +14,26 @@ import { enterOpen, isOpen, leaveOpen, type OpenObjects } from "./open-objects.j
  * or `toJSON` that makes fresh objects on every read never ends otherwise), or a read that throws.
  * @see docs/architecture/decisions.md#adr-020-what-executes-is-what-was-validated
  */
-export function inputSnapshot<T>(value: T, markPlainJson = false): T {
-  return walkInput(value, markPlainJson) as T;
+export function inputSnapshot<T>(value: T, mark?: PlainJsonMark): T {
+  return walkInput(value, mark) as T;
 }
 
 /**
- * Whether `value` is a snapshot taken here with `markPlainJson` (only for capabilities that grants may cover: the mark
- * costs a WeakSet entry) that holds only plain objects, arrays and JSON primitives (finite numbers,
- * strings, booleans, null, undefined below the top), nested at most `PLAIN_DEPTH` levels. Such a snapshot is deeply
- * frozen, so it has a canonical JSON form for ever: the grant lookup need not serialize it to know (issue 45).
- * Anything else answers false, and whoever asks serializes as before.
+ * Where a snapshot taken with a mark (only for capabilities that grants may cover) records itself when it holds only
+ * plain objects, arrays and JSON primitives (finite numbers, strings, booleans, null, undefined below the top), nested
+ * at most `PLAIN_DEPTH` levels: the execution the snapshot belongs to. A field, not a WeakSet entry, which cost more
+ * than the whole copy (issue 45).
  */
-export function isPlainJsonSnapshot(value: unknown): boolean {
-  return typeof value === "object" && value !== null && plainSnapshots.has(value);
-}
+export type PlainJsonMark = { plainJsonInput?: object };
 
-const plainSnapshots = new WeakSet<object>();
+/**
+ * Whether `value` is the very snapshot `mark` recorded as plain JSON. Such a snapshot is deeply frozen, so it has a
+ * canonical JSON form for ever: the grant lookup need not serialize it to know (issue 45). Anything else answers
+ * false, and whoever asks serializes as before.
+ */
+export function isPlainJsonSnapshot(value: unknown, mark: PlainJsonMark): boolean {
+  return typeof value === "object" && value !== null && mark.plainJsonInput === value;
+}
 
 /** Well inside any stack canonical JSON recurses on, so "plain" never promises what serializing could not keep. */
 const PLAIN_DEPTH = 64;
@@ -85,13 +89,13 @@ class Refusal {
  */
 type Walk = OpenObjects & { values: number; plain: boolean };
 
-function walkInput(value: unknown, markPlainJson: boolean): unknown {
+function walkInput(value: unknown, mark: PlainJsonMark | undefined): unknown {
   if (typeof value !== "object" || value === null) return value;
   const walk: Walk = { stack: [], deep: undefined, values: 0, plain: true };
   try {
     const copy = snapshot(value, "", walk, 0) as object;
     // An Array.prototype.toJSON (a polluted global) would make canonical JSON rewrite every array: not plain then.
-    if (markPlainJson && walk.plain && (copy as { toJSON?: unknown }).toJSON === undefined && !("toJSON" in Array.prototype)) plainSnapshots.add(copy);
+    if (mark !== undefined && walk.plain && (copy as { toJSON?: unknown }).toJSON === undefined && !("toJSON" in Array.prototype)) mark.plainJsonInput = copy;
     return copy;
   } catch (error) {
     const refusal = asRefusal(error);

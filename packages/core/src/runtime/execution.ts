@@ -37,6 +37,8 @@ export type Execution = {
   approvalId: string | undefined;
   /** The caller's conversation (`invoke`'s `conversationId`, or the approval record's on resume); set only when there is one. */
   conversationId?: string;
+  /** Stage 5's snapshot, when a grant may cover the call and it is plain JSON (`isPlainJsonSnapshot`); set only then. */
+  plainJsonInput?: object;
 };
 
 type DataOf<T extends AgentAuditEventType> = Extract<AgentAuditEvent, { type: T }>["data"];

@@ -97,7 +97,7 @@ function afterValidation(exec: Execution, validated: Validated | CapabilityError
     // Someone will look at the input: from here on every observer and the handler share one frozen snapshot (SI-6).
     try {
       // Marked when plain JSON only where a grant may cover the call, which then need not serialize it (issue 45).
-      input = inputSnapshot(input, plan.meta.approval?.grants !== undefined);
+      input = inputSnapshot(input, plan.meta.approval?.grants === undefined ? undefined : exec);
     } catch (cause) {
       // Refused before any policy or the handler runs, and, like any invalid input, never telling hidden from unknown (SI-8).
       return concealedOr(exec, capturedActor, options, unrepresentableInput(cause));

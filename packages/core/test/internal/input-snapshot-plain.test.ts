@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/approvals/canonical-json.js";
-import { inputSnapshot, isPlainJsonSnapshot } from "../../src/internal/input-snapshot.js";
+import { inputSnapshot, isPlainJsonSnapshot, type PlainJsonMark } from "../../src/internal/input-snapshot.js";
 
 // A snapshot marked plain JSON lets the grant lookup skip serializing the input to know it has a canonical form
 // (SI-13, issue 45): the mark must never be on a value canonical JSON would refuse.
@@ -13,13 +13,20 @@ class Point {
 describe("isPlainJsonSnapshot", () => {
   it("marks a snapshot of plain objects, arrays and JSON primitives, and nothing it did not take", () => {
     const plain = { id: "o1", amount: 10, tags: ["a", null, true], nested: { deep: [{ n: -0 }] }, skipped: undefined };
-    expect(isPlainJsonSnapshot(inputSnapshot(plain, true))).toBe(true);
+    const mark: PlainJsonMark = {};
+    const snapshot = inputSnapshot(plain, mark);
+    expect(isPlainJsonSnapshot(snapshot, mark)).toBe(true);
+    // Only the very snapshot the mark recorded: an equal value, or the caller's original, is not it.
+    expect(isPlainJsonSnapshot(inputSnapshot(plain), mark)).toBe(false);
+    expect(isPlainJsonSnapshot(plain, mark)).toBe(false);
     // Only when asked: a capability no grant can cover pays nothing for the mark.
-    expect(isPlainJsonSnapshot(inputSnapshot(plain))).toBe(false);
-    expect(isPlainJsonSnapshot(Object.create(null))).toBe(false);
-    expect(isPlainJsonSnapshot({ id: "o1" })).toBe(false);
-    expect(isPlainJsonSnapshot("text")).toBe(false);
-    expect(isPlainJsonSnapshot(inputSnapshot("text", true))).toBe(false);
+    const unmarked: PlainJsonMark = {};
+    expect(isPlainJsonSnapshot(inputSnapshot(plain), unmarked)).toBe(false);
+    expect(isPlainJsonSnapshot(Object.create(null), unmarked)).toBe(false);
+    expect(isPlainJsonSnapshot({ id: "o1" }, unmarked)).toBe(false);
+    expect(isPlainJsonSnapshot("text", unmarked)).toBe(false);
+    const text: PlainJsonMark = {};
+    expect(isPlainJsonSnapshot(inputSnapshot("text", text), text)).toBe(false);
   });
 
   it.each([
@@ -36,11 +43,13 @@ describe("isPlainJsonSnapshot", () => {
     ["an object with toJSON", { money: { toJSON: () => "10 EUR" } }],
     ["nesting past 64 levels", nest(65)],
   ])("does not mark a snapshot holding %s", (_name, value) => {
-    expect(isPlainJsonSnapshot(inputSnapshot(value, true))).toBe(false);
+    const mark: PlainJsonMark = {};
+    expect(isPlainJsonSnapshot(inputSnapshot(value, mark), mark)).toBe(false);
   });
 
   it("marks nesting up to 64 levels", () => {
-    expect(isPlainJsonSnapshot(inputSnapshot(nest(63), true))).toBe(true);
+    const mark: PlainJsonMark = {};
+    expect(isPlainJsonSnapshot(inputSnapshot(nest(63), mark), mark)).toBe(true);
   });
 
   it("property: every snapshot marked plain has a canonical JSON form", () => {
@@ -61,12 +70,13 @@ describe("isPlainJsonSnapshot", () => {
     fc.assert(
       fc.property(value, (input) => {
         let snapshot: unknown;
+        const mark: PlainJsonMark = {};
         try {
-          snapshot = inputSnapshot(input, true);
+          snapshot = inputSnapshot(input, mark);
         } catch {
           return;
         }
-        if (isPlainJsonSnapshot(snapshot)) expect(() => canonicalJson(snapshot)).not.toThrow();
+        if (isPlainJsonSnapshot(snapshot, mark)) expect(() => canonicalJson(snapshot)).not.toThrow();
       }),
       { numRuns: 500 },
     );

@@ -39,7 +39,7 @@ export function runApprovalGate(exec: Execution, init: GateInit): GateOutcome | 
   // An input with no canonical form could not be approved one by one, so no grant covers it either (SI-13). Covering
   // needs only that verdict (a plain JSON snapshot has one by construction); the hash itself, when nothing has taken
   // it yet, waits for a request to bind it.
-  const representable = (exec.inputHashed && exec.inputHash !== undefined) || isPlainJsonSnapshot(init.input) || hasCanonicalForm(init.input);
+  const representable = (exec.inputHashed && exec.inputHash !== undefined) || isPlainJsonSnapshot(init.input, exec) || hasCanonicalForm(init.input);
   if (!representable) return unserializable();
   const covered = coverWithGrant(exec, init);
   if (isPromiseLike(covered)) return covered.then((cover) => coveredOrAsk(exec, init, cover));
