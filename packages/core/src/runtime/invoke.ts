@@ -179,8 +179,9 @@ function tail(
     onEvent: options.onEvent,
     allowLateApproval: approval === undefined,
     guarded: true,
+    // A grant's issuers may meet a quorum, which a later execution-phase demand then need not ask again (R10). Always
+    // present (undefined: one approver), so a covered call's tail has the same shape as any other (issue 45).
+    approvalQuorum,
   };
-  // A grant's issuers may meet a quorum, which a later execution-phase demand then need not ask again (R10).
-  if (approvalQuorum !== undefined) stages.approvalQuorum = approvalQuorum;
   return runExecutionTail(exec, stages);
 }

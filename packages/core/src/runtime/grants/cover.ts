@@ -9,6 +9,7 @@ import type { ApprovalSealer } from "../../approvals/seal/sealer.js";
 import type { ApprovalDemand } from "../../policy/evaluate-batch.js";
 import type { Actor } from "../../vocabulary/types.js";
 import type { Execution } from "../execution.js";
+import type { CapabilityPlan } from "../plan.js";
 import type { RuntimeState } from "../state.js";
 import type { SyncGrantOperations } from "../../approvals/grants/sync-grants.js";
 import { isGrantPrincipal } from "./principal.js";
@@ -123,8 +124,18 @@ function coverFrom(grant: GrantRecord, used: GrantRecord | null, demand: Demand,
   return { grant: used, approver: grant.issuers[0]!, quorum: Math.max(demand.quorum, issuerFacts(grant, shared).counted) };
 }
 
+// With no policy demand, what a call demands is fixed by its plan, fixed for the runtime's life: built once (issue 45).
+const planDemands = new WeakMap<CapabilityPlan, Demand>();
+
 function demandOf(exec: Execution, demands: readonly ApprovalDemand[]): Demand {
   const plan = exec.plan!;
+  if (demands.length > 0) return demandFrom(plan, demands);
+  let kept = planDemands.get(plan);
+  if (kept === undefined) planDemands.set(plan, (kept = demandFrom(plan, demands)));
+  return kept;
+}
+
+function demandFrom(plan: CapabilityPlan, demands: readonly ApprovalDemand[]): Demand {
   const gate = plan.meta.approval;
   const types: string[] = [];
   let quorum = gate?.quorum ?? 1;
@@ -133,7 +144,7 @@ function demandOf(exec: Execution, demands: readonly ApprovalDemand[]): Demand {
     if (demand.approvalType !== undefined) types.push(demand.approvalType);
     if (demand.quorum !== undefined && demand.quorum > quorum) quorum = demand.quorum;
   }
-  return { types, quorum };
+  return Object.freeze({ types: Object.freeze(types), quorum });
 }
 
 /** Every binding of the grant against this call, cheapest first; the store's counters bounded by the sealed terms. */
@@ -145,11 +156,17 @@ function covers(rt: RuntimeState, exec: Execution, grant: GrantRecord, actor: Ac
   } else if (grant.scope !== "actor") {
     return false;
   }
-  if (!Array.isArray(grant.types) || !demand.types.every((type) => grant.types.includes(type))) return false;
+  if (!Array.isArray(grant.types) || !includesAll(grant.types, demand.types)) return false;
   if (!Array.isArray(grant.conditions) || !Number.isSafeInteger(grant.uses) || !Number.isSafeInteger(grant.usesLeft)) return false;
   if (grant.usesLeft < 1 || grant.usesLeft > grant.uses) return false;
   if (grant.budget !== undefined && !(typeof grant.spent === "number" && grant.spent >= 0 && grant.spent <= grant.budget.max)) return false;
   return issuersStand(rt, grant, demand.quorum, shared);
+}
+
+/** Every demanded type is among the grant's (a loop: no closure per call). */
+function includesAll(granted: readonly string[], demanded: readonly string[]): boolean {
+  for (let i = 0; i < demanded.length; i++) if (!granted.includes(demanded[i]!)) return false;
+  return true;
 }
 
 /**
