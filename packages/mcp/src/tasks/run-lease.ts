@@ -7,16 +7,17 @@ import type { MCPTaskRecord } from "./task-store.js";
 export const leaseUntil = (tasks: Pick<TaskRuntime, "runLeaseMs">, now: number): number => now + tasks.runLeaseMs;
 
 /**
- * Renews the lease of `claimed` every third of the lease while it runs here; returns the stop function. A renewal
+ * Renews the lease of `claimed` every third of the lease while it runs here, aborting `controller` once the record
+ * says a cancel was asked; returns the stop function. A renewal
  * that loses a compare-and-set to a progress write re-reads and tries again; a failing store is skipped until the
  * next tick (the lease is long enough to miss one).
  */
-export function renewRunLease(tasks: TaskRuntime, claimed: MCPTaskRecord): () => void {
+export function renewRunLease(tasks: TaskRuntime, claimed: MCPTaskRecord, controller?: AbortController): () => void {
   let busy = false;
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    void renewOnce(tasks, claimed)
+    void renewOnce(tasks, claimed, controller)
       .catch(() => undefined)
       .finally(() => (busy = false));
   }, Math.max(1, Math.floor(tasks.runLeaseMs / 3)));
@@ -25,10 +26,13 @@ export function renewRunLease(tasks: TaskRuntime, claimed: MCPTaskRecord): () =>
   return () => clearInterval(timer);
 }
 
-async function renewOnce(tasks: TaskRuntime, claimed: MCPTaskRecord): Promise<void> {
+async function renewOnce(tasks: TaskRuntime, claimed: MCPTaskRecord, controller: AbortController | undefined): Promise<void> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const current = await tasks.store.get(claimed.principal, claimed.taskId, Date.now());
     if (current?.phase !== "running") return;
+    // A cancel recorded by another instance whose NOTIFY this one never heard (sent before its LISTEN was in
+    // effect, or while it was down) is honoured here at the latest, even by work that reports no progress.
+    if (current.cancelRequested === true) controller?.abort();
     const next = { ...current, runLeaseExpiresAt: leaseUntil(tasks, Date.now()) };
     if (await tasks.store.update(current.principal, current.taskId, current.version, next)) return;
   }

@@ -99,7 +99,7 @@ function runInBackground(
 ): void {
   tasks.running.set(runningKey(claimed), controller);
   const unwatch = watchCancellation(tasks, claimed, controller);
-  const stopRenewing = renewRunLease(tasks, claimed);
+  const stopRenewing = renewRunLease(tasks, claimed, controller);
   tasks.track(
     (async () => {
       let progress = Promise.resolve();
