@@ -38,7 +38,8 @@ const defaultOnError = (error: unknown): void => {
  * `tasks.cancellations` over LISTEN/NOTIFY (docs/reference/postgres.md#decisions-across-instances): a `tasks/cancel`
  * that reaches an instance not running the task NOTIFYs the task id; the instance that runs it re-reads the task from
  * the shared store and aborts only if a cancel is recorded there, so a forged NOTIFY aborts nothing. A NOTIFY lost
- * while the LISTEN connection is down is made up at the task's next progress report, which re-reads the task too.
+ * while the LISTEN connection is down is made up at the task's next progress report or run-lease renewal, which re-read
+ * the task too.
  *
  * @example
  * import { createPgMCPTaskStore, createPgTaskCancellations, pgListenFromClient, pgQueryFromPool } from "@orpc-agent/postgres";
