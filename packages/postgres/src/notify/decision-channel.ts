@@ -4,7 +4,9 @@ import { assertChannelName } from "./listen.js";
 
 /**
  * The NOTIFY channel of an approvals table's decisions: `<table>_decided`, with a schema-qualified table's "." as "_",
- * so two schemas on one database never hear each other. The coordinator and the feed derive it the same way.
+ * so two schemas on one database get their own channels. Names that fold to the same channel (`a_b.t`, `a.b_t`) share
+ * one, which costs only early re-reads: a heard id makes a listener look again, never decides anything. The
+ * coordinator and the feed derive it the same way.
  *
  * @example
  * import { pgDecisionChannel } from "@orpc-agent/postgres";
