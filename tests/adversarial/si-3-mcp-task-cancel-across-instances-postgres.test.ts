@@ -3,62 +3,20 @@
 // the work where it runs. A NOTIFY forged with the task's id, by anyone able to reach the database, only makes the
 // running instance re-read the task: no cancel is recorded, so nothing is aborted. Another principal's cancel is
 // refused before anything is recorded or sent.
-import { INVOCATIONS_DDL, createPgMCPTaskStore, createPgTaskCancellations, pgListenFromClient, type PgListen, type PgQuery } from "@orpc-agent/postgres";
-import type { MCPTaskRecord } from "@orpc-agent/mcp";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INVOCATIONS_DDL } from "@orpc-agent/postgres";
+import { describe, expect, it } from "vitest";
 import { approve } from "../../packages/mcp/test/approvals/approvals-app.js";
-import { closeAfterTest, closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
+import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
+import { usePgSchema } from "../../packages/postgres/test/support/real-server.js";
+import { pgTasksInstance } from "./support/pg-task-instance.js";
 import { createTasksApp, pollUntil, raw, serveTasks } from "../../packages/mcp/test/tasks/tasks-app.js";
 
 closeEverythingAfterEachTest();
 
-const schema = `orpc_adv_si3_task_cancel_${process.pid}`;
+const db = usePgSchema("adv_si3_task_cancel", [INVOCATIONS_DDL], { max: 6 });
 const CHANNEL = `orpc_adv_si3_task_cancel_${process.pid}`;
-let pool: pg.Pool;
-let query: PgQuery;
 
-beforeAll(async () => {
-  pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 6, options: `-c search_path=${schema}` });
-  pool.on("error", () => {});
-  await pool.query(`drop schema if exists ${schema} cascade`);
-  await pool.query(`create schema ${schema}`);
-  await pool.query(INVOCATIONS_DDL);
-  query = (sql, params) => pool.query(sql, params as unknown[]);
-});
-afterAll(async () => {
-  await pool?.query(`drop schema if exists ${schema} cascade`);
-  await pool?.end();
-});
-
-/** One instance's `tasks` option: the shared store, and cancellations over a LISTEN connection of its own. */
-function tasksOption() {
-  const connection = pgListenFromClient(() => new pg.Client({ connectionString: process.env.TEST_DATABASE_URL }), { onError: () => undefined });
-  closeAfterTest(() => connection.close());
-  const listening: Promise<unknown>[] = [];
-  const heard: string[] = [];
-  const waiting: { id: string; resolve: () => void }[] = [];
-  // Taps what the instance hears, after the instance itself has handled it.
-  const listen: PgListen = (channel, onPayload, events) => {
-    const started = connection(
-      channel,
-      (payload) => {
-        onPayload(payload);
-        heard.push(payload);
-        for (const w of waiting.filter((w) => w.id === payload)) w.resolve();
-      },
-      events,
-    );
-    listening.push(started);
-    return started;
-  };
-  const cancellations = createPgTaskCancellations({ listen, query, channel: CHANNEL });
-  return {
-    option: { store: createPgMCPTaskStore<MCPTaskRecord>({ query }), pollIntervalMs: 5, cancellations },
-    listening: () => Promise.all(listening),
-    heard: (id: string) => (heard.includes(id) ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ id, resolve }))),
-  };
-}
+const tasksOption = () => pgTasksInstance(db.query, CHANNEL);
 
 /** Two instances; a reports.build task resumed, and so run, by the first. */
 async function runningOnA() {
@@ -89,7 +47,7 @@ describe("SI-3: tasks/cancel across instances on PostgreSQL", () => {
 
   it("SI-3: a NOTIFY forged with the task id, and another principal's cancel, abort nothing: the task completes", async () => {
     const { app, a, b, taskId, heardOnA } = await runningOnA();
-    await pool.query("select pg_notify($1, $2)", [CHANNEL, taskId]);
+    await db.query("select pg_notify($1, $2)", [CHANNEL, taskId]);
     // A has heard the forged id and started re-reading the task: an abort on hearing alone would already be under way.
     await heardOnA(taskId);
     const refused = await raw(b, "tok-priya", "tasks/cancel", { taskId });

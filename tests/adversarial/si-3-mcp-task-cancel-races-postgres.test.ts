@@ -3,15 +3,14 @@
 // answers like an unknown task; a NOTIFY replayed with a finished task's id aborts nothing; a cancel racing the
 // work's completion ends the task once, and both instances read the same outcome; pollers on both instances resume
 // a decided task once.
-import { INVOCATIONS_DDL, createPgMCPTaskStore, createPgTaskCancellations, pgListenFromClient, type PgListen } from "@orpc-agent/postgres";
-import type { MCPTaskRecord } from "@orpc-agent/mcp";
-import pg from "pg";
+import { INVOCATIONS_DDL } from "@orpc-agent/postgres";
 import { describe, expect, it } from "vitest";
 import { principalKey } from "../../packages/mcp/src/catalog/principal-key.js";
 import { approve } from "../../packages/mcp/test/approvals/approvals-app.js";
-import { closeAfterTest, closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
+import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { createTasksApp, pollUntil, raw, serveTasks, startTask } from "../../packages/mcp/test/tasks/tasks-app.js";
-import { TEST_DATABASE_URL, usePgSchema } from "../../packages/postgres/test/support/real-server.js";
+import { usePgSchema } from "../../packages/postgres/test/support/real-server.js";
+import { pgTasksInstance } from "./support/pg-task-instance.js";
 
 closeEverythingAfterEachTest();
 
@@ -19,33 +18,7 @@ const db = usePgSchema("adv_si3_task_races", [INVOCATIONS_DDL], { max: 8 });
 const CHANNEL = `orpc_adv_si3_task_races_${process.pid}`;
 const TASKS = "orpc_agent_mcp_tasks";
 
-/** One instance's `tasks` option over the shared store, with a LISTEN connection of its own; `heard` taps it. */
-function tasksOption() {
-  const connection = pgListenFromClient(() => new pg.Client({ connectionString: TEST_DATABASE_URL }), { onError: () => undefined });
-  closeAfterTest(() => connection.close());
-  const listening: Promise<unknown>[] = [];
-  const heard: string[] = [];
-  const waiting: { id: string; resolve: () => void }[] = [];
-  const listen: PgListen = (channel, onPayload, events) => {
-    const started = connection(
-      channel,
-      (payload) => {
-        onPayload(payload);
-        heard.push(payload);
-        for (const w of waiting.filter((w) => w.id === payload)) w.resolve();
-      },
-      events,
-    );
-    listening.push(started);
-    return started;
-  };
-  const cancellations = createPgTaskCancellations({ listen, query: db.query, channel: CHANNEL });
-  return {
-    option: { store: createPgMCPTaskStore<MCPTaskRecord>({ query: db.query }), pollIntervalMs: 5, cancellations },
-    listening: () => Promise.all(listening),
-    heard: (id: string) => (heard.includes(id) ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ id, resolve }))),
-  };
-}
+const tasksOption = () => pgTasksInstance(db.query, CHANNEL);
 
 async function twoInstances() {
   const app = createTasksApp();
