@@ -6,7 +6,7 @@ import { prepareMCPServer, type PreparedMCPServer } from "../catalog/prepare.js"
 import type { MCPOptions } from "./options.js";
 import { assertTraceContextOption } from "./trace-context.js";
 import { prepareTasks } from "../tasks/tasks-config.js";
-import type { TaskRuntime } from "../tasks/task-runner.js";
+import type { TaskRuntime } from "../tasks/task-runtime.js";
 
 /** The governed server's configuration: what both entries prepare, plus URL elicitation of approvals. */
 export type PreparedGovernedServer<TContext> = PreparedMCPServer<TContext, MCPOptions<TContext>> & {

@@ -1,6 +1,6 @@
 // The lease a running task's instance holds on its record (issue 48). Without it, a task whose instance died
 // (kill -9) would read `working` until its expiry: nothing re-runs it, and nothing would end it either.
-import type { TaskRuntime } from "./task-runner.js";
+import type { TaskRuntime } from "./task-runtime.js";
 import type { MCPTaskRecord } from "./task-store.js";
 
 /** The lease an instance takes when it starts running a task: `now` plus `tasks.runLeaseMs`. */

@@ -1,6 +1,6 @@
 import { ConfigurationError } from "@orpc-agent/core/adapter";
 import { createInMemoryTaskStore, type MCPTaskStore } from "./task-store.js";
-import type { TaskCancellations, TaskRuntime } from "./task-runner.js";
+import type { TaskCancellations, TaskRuntime } from "./task-runtime.js";
 
 /**
  * `tasks` on the v2 endpoint: the MCP Tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) for 2026-07-28

@@ -13,7 +13,8 @@ import type { McpCallToolResult } from "../catalog/wire-types.js";
 import { declaresUrl } from "../compat/legacy-capabilities.js";
 import { newTaskId } from "./task-id.js";
 import { endIfLapsed, leaseUntil } from "./run-lease.js";
-import { answerTask, cancelTask, invokeInBackground, pollTask, runningKey, type TaskRuntime } from "./task-runner.js";
+import { answerTask, cancelTask, invokeInBackground, pollTask } from "./task-runner.js";
+import { runningKey, type TaskRuntime } from "./task-runtime.js";
 import type { MCPTaskRecord } from "./task-store.js";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
