@@ -1,9 +1,9 @@
 // Issue 48, item 3: AI SDK UI answers across instances. The chat request that meets a requester confirmation is
 // served by one instance, the browser's answer by the next; the confirmation is decided and executed once there,
 // and the same answer replayed on the third instance is refused and runs nothing.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { verifyClusterAudit } from "./support/audit-verify.js";
-import { startCluster, type Cluster } from "./support/cluster.js";
+import { useCluster, type Cluster } from "./support/cluster.js";
 
 type Part = { type: string; toolCallId?: string; state?: string; output?: unknown; data?: { approvalId?: string; state?: string } };
 type Message = { id: string; role: string; parts: Part[] };
@@ -11,13 +11,7 @@ type Outcome = { approvalId: string; toolCallId: string; outcome: string; result
 type ChatAnswer = { messages: Message[]; outcomes: Outcome[] };
 
 let cluster: Cluster;
-beforeAll(async () => {
-  cluster = await startCluster("orpc_mi_chat", 3);
-});
-afterAll(async () => {
-  await cluster?.stop();
-  await cluster?.drop();
-});
+useCluster("orpc_mi_chat", 3, (started) => (cluster = started));
 
 /** One chat request through the proxy; returns the instance that served it too. */
 async function chat(body: Record<string, unknown>): Promise<ChatAnswer & { servedBy: string }> {

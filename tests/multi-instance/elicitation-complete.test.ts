@@ -4,24 +4,18 @@
 // to the stdio instance, which sends `notifications/elicitation/complete`; the client's retry then runs once.
 // The v1 SDK is imported by path: this folder has no dependency of its own on it (the MCP package does).
 import type { Readable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Client as LegacyClient } from "../../packages/mcp/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js";
 import { StdioClientTransport } from "../../packages/mcp/node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js";
 import { ElicitationCompleteNotificationSchema } from "../../packages/mcp/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js";
 import { verifyClusterAudit } from "./support/audit-verify.js";
-import { startCluster, type Cluster } from "./support/cluster.js";
+import { useCluster, type Cluster } from "./support/cluster.js";
 import { MANAGER } from "./support/cluster-config.js";
 
 type Result = { structuredContent?: unknown };
 
 let cluster: Cluster;
-beforeAll(async () => {
-  cluster = await startCluster("orpc_mi_complete", 2);
-});
-afterAll(async () => {
-  await cluster?.stop();
-  await cluster?.drop();
-});
+useCluster("orpc_mi_complete", 2, (started) => (cluster = started));
 
 describe("several instances, one PostgreSQL: notifications/elicitation/complete", () => {
   it("decided on an HTTP instance, heard by the stdio instance holding the client's connection; the retry runs once", async () => {

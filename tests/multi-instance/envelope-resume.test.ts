@@ -2,11 +2,11 @@
 // client (no URL elicitation declared) calls a gated tool on one instance, the approver decides on another, the
 // resume reaches a third; quorum votes are cast on different instances; 50 concurrent resumes of one approval,
 // spread over every instance, execute once. Executions are counted in the shared database.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { connectModern } from "../../packages/mcp/test/support/handler.js";
 import { verifyClusterAudit } from "./support/audit-verify.js";
-import { startCluster, type Cluster } from "./support/cluster.js";
+import { useCluster, type Cluster } from "./support/cluster.js";
 import { LEAD, MANAGER } from "./support/cluster-config.js";
 
 closeEverythingAfterEachTest();
@@ -15,13 +15,7 @@ type Envelope = { status: string; approvalId?: string; data?: unknown; error?: {
 const envelopeOf = (result: unknown) => (result as { structuredContent: Envelope }).structuredContent;
 
 let cluster: Cluster;
-beforeAll(async () => {
-  cluster = await startCluster("orpc_mi_envelope", 3);
-});
-afterAll(async () => {
-  await cluster?.stop();
-  await cluster?.drop();
-});
+useCluster("orpc_mi_envelope", 3, (started) => (cluster = started));
 
 /** The instances that served the requests made while `step` ran. */
 async function servedDuring(step: () => Promise<unknown>): Promise<string[]> {

@@ -1,11 +1,11 @@
 // Issue 48, item 3: a standing grant (SI-13) used concurrently from several instances. The grant is issued on one
 // instance; 20 concurrent calls from MCP clients, spread by the proxy over both, find it: exactly its 3 uses run,
 // every other call is the approval-required envelope and runs nothing.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { connectModern } from "../../packages/mcp/test/support/handler.js";
 import { verifyClusterAudit } from "./support/audit-verify.js";
-import { startCluster, type Cluster } from "./support/cluster.js";
+import { useCluster, type Cluster } from "./support/cluster.js";
 import { DANA_VIA_AGENT, MANAGER } from "./support/cluster-config.js";
 
 closeEverythingAfterEachTest();
@@ -14,13 +14,7 @@ type Envelope = { status: string; approvalId?: string; data?: unknown; error?: {
 const envelopeOf = (result: unknown) => (result as { structuredContent: Envelope }).structuredContent;
 
 let cluster: Cluster;
-beforeAll(async () => {
-  cluster = await startCluster("orpc_mi_grants", 2);
-});
-afterAll(async () => {
-  await cluster?.stop();
-  await cluster?.drop();
-});
+useCluster("orpc_mi_grants", 2, (started) => (cluster = started));
 
 describe("several instances, one PostgreSQL: a standing grant", () => {
   it("20 concurrent calls through both instances on a 3-use grant: exactly 3 execute, the rest ask for approval", async () => {

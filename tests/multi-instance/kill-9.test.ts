@@ -5,13 +5,13 @@
 // the approval is consumed, the task ends failed with its effect unknown once its run lease lapses, and the
 // database holds at most one execution per call. Afterwards the audit chains of all three instances, the killed
 // one's too, verify together.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createHTTPCapabilityClient } from "@orpc-agent/core/http";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { connectModern } from "../../packages/mcp/test/support/handler.js";
 import { raw } from "../../packages/mcp/test/tasks/tasks-app.js";
 import { verifyClusterAudit } from "./support/audit-verify.js";
-import { startCluster, type Cluster } from "./support/cluster.js";
+import { useCluster, type Cluster } from "./support/cluster.js";
 import { MANAGER } from "./support/cluster-config.js";
 
 closeEverythingAfterEachTest();
@@ -21,13 +21,7 @@ const envelopeOf = (result: unknown) => (result as { structuredContent: Envelope
 const BURST = 20;
 
 let cluster: Cluster;
-beforeAll(async () => {
-  cluster = await startCluster("orpc_mi_kill", 3);
-});
-afterAll(async () => {
-  await cluster?.stop();
-  await cluster?.drop();
-});
+useCluster("orpc_mi_kill", 3, (started) => (cluster = started));
 
 describe("several instances, one PostgreSQL: kill -9 of one instance in the middle of calls", () => {
   it("no call runs twice; the journaled ones the killed instance held answer outcome-unknown; the audit chains still verify", async () => {

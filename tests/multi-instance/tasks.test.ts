@@ -1,23 +1,17 @@
 // Issue 48, item 3: MCP Tasks across instances. A task is created on one instance, its approval decided on
 // another, and its polls go round the instances through the proxy until it completes, the handler running once;
 // the MCP project's tasks client (@modelcontextprotocol/ext-tasks) drives a whole task through the proxy too.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { connectTasks, pollUntil, raw } from "../../packages/mcp/test/tasks/tasks-app.js";
 import { verifyClusterAudit } from "./support/audit-verify.js";
-import { startCluster, type Cluster } from "./support/cluster.js";
+import { useCluster, type Cluster } from "./support/cluster.js";
 import { MANAGER } from "./support/cluster-config.js";
 
 closeEverythingAfterEachTest();
 
 let cluster: Cluster;
-beforeAll(async () => {
-  cluster = await startCluster("orpc_mi_tasks", 2);
-});
-afterAll(async () => {
-  await cluster?.stop();
-  await cluster?.drop();
-});
+useCluster("orpc_mi_tasks", 2, (started) => (cluster = started));
 
 const approvalIdIn = (value: unknown) => /apr_[0-9a-f-]+/.exec(JSON.stringify(value))?.[0];
 

@@ -2,11 +2,11 @@
 // requestState of one instance is honoured by another (the same keys everywhere). 2025-11-25: the capabilities a
 // client declared at `initialize` and its pending approval live in the PostgreSQL elicitation store, so a retry
 // reaching another instance takes the same path as on one process.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { approvalIdOf, connectLegacyWithUrl, connectModernWithUrl, type UrlElicitation } from "../../packages/mcp/test/approvals/approvals-app.js";
 import { closeEverythingAfterEachTest } from "../../packages/mcp/test/support/cleanup.js";
 import { verifyClusterAudit } from "./support/audit-verify.js";
-import { startCluster, type Cluster } from "./support/cluster.js";
+import { useCluster, type Cluster } from "./support/cluster.js";
 import { MANAGER } from "./support/cluster-config.js";
 
 closeEverythingAfterEachTest();
@@ -14,13 +14,7 @@ closeEverythingAfterEachTest();
 type Result = { structuredContent?: unknown; isError?: boolean };
 
 let cluster: Cluster;
-beforeAll(async () => {
-  cluster = await startCluster("orpc_mi_url", 2);
-});
-afterAll(async () => {
-  await cluster?.stop();
-  await cluster?.drop();
-});
+useCluster("orpc_mi_url", 2, (started) => (cluster = started));
 
 /** The instance that did not answer the latest request: the approver's app is elsewhere. */
 const otherThanLast = () => cluster.instances.find((i) => i.name !== cluster.proxy.served.at(-1))!.name;

@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
 import { APPROVALS_DDL, AUDIT_CHAIN_DDL, AUDIT_DDL, INVOCATIONS_DDL } from "@orpc-agent/postgres";
 import { instanceCommand, startInstance, type Instance } from "./launcher.js";
 import { startProxy, type RoundRobinProxy } from "./proxy.js";
@@ -32,6 +33,19 @@ export type Cluster = {
   stop: () => Promise<void>;
   drop: () => Promise<void>;
 };
+
+/** The file's cluster: started before its tests (handed to `started`), stopped and its schema dropped after them. */
+export function useCluster(prefix: string, count: number, started: (cluster: Cluster) => void): void {
+  let cluster: Cluster | undefined;
+  beforeAll(async () => {
+    cluster = await startCluster(prefix, count);
+    started(cluster);
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+    await cluster?.drop();
+  });
+}
 
 export async function startCluster(prefix: string, count: number): Promise<Cluster> {
   const databaseUrl = process.env.TEST_DATABASE_URL;
