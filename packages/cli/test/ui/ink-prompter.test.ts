@@ -12,6 +12,11 @@ type FakeTerminal = {
   typeWhenShown(text: string, keys: string): void;
 };
 
+// Ink draws no frame before exit when CI or CONTINUOUS_INTEGRATION is set (it reads them once, when first imported),
+// and these tests type as frames appear. `init` itself refuses to run when CI is set.
+delete process.env.CI;
+delete process.env.CONTINUOUS_INTEGRATION;
+
 async function fakeTerminal(): Promise<FakeTerminal> {
   const ui = await loadUi();
   if (!ui.available) throw new Error(ui.reason);
