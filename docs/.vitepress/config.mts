@@ -75,6 +75,7 @@ export default defineConfig({
           { text: "Quorum approvals", link: "/guides/quorum-approvals" },
           { text: "Standing grants", link: "/guides/standing-grants" },
           { text: "Tamper-evident approvals", link: "/guides/tamper-evident-approvals" },
+          { text: "Signed decision links", link: "/guides/decision-links" },
           { text: "Approvals in a chat UI", link: "/guides/approvals-in-a-chat-ui" },
           { text: "Approvals over MCP", link: "/guides/mcp-approvals" },
           { text: "Auditing", link: "/guides/auditing" },

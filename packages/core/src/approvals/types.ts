@@ -1,5 +1,7 @@
 import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../vocabulary/types.js";
 import type { ApprovalSealOptions } from "./seal/keys.js";
+import type { DecisionLinkOptions } from "./links/keys.js";
+import type { DecideWithLinkOptions, DecisionLink, DecisionLinkRequest } from "./links/types.js";
 import type { GrantListFilter, GrantRecord, GrantRequest, GrantRevocation, GrantTerms, GrantUse } from "./grants/types.js";
 
 export type ApprovalStatus = "pending" | "approved" | "rejected" | "expired" | "cancelled" | "consumed";
@@ -128,6 +130,21 @@ export type RuntimeApprovals = Omit<ApprovalCoordinator, "decide" | GrantOperati
    * decide it again; the consumed record is never released.
    */
   reRequest(id: string, options: { operator: Actor; reason: string }): Promise<ApprovalRecord>;
+  /**
+   * A signed, expiring token that decides approval `id` as `approver` with `action` when handed to
+   * {@link RuntimeApprovals.decideWithLink} (the app builds the URL around it). Refused exactly where `decide` by that
+   * approver would be (unknown id, not pending or expired, self-approval, the acting agent, an approver a quorum already
+   * counts), and with `APPROVAL_LINKS_DISABLED` without `approvals.links`. The token expires after `ttlMs`, never after
+   * the approval. docs/guides/decision-links.md
+   */
+  decisionLink(id: string, request: DecisionLinkRequest): Promise<DecisionLink>;
+  /**
+   * Decides as the link's approver, exactly as `decide` would (every SI-4 rule, the seal, the audit, which records
+   * `data.via: "link"` and a `linkId`). A token this runtime's keys did not sign, or bound to an input the record no
+   * longer has, is `APPROVAL_LINK_INVALID`; one past its expiry `APPROVAL_LINK_EXPIRED`; a used one is refused by the
+   * coordinator's compare-and-set (`APPROVAL_ALREADY_DECIDED`, or `APPROVAL_REJECTED` once rejected), on any instance.
+   */
+  decideWithLink(token: string, options?: DecideWithLinkOptions): Promise<ApprovalRecord & { grant?: GrantRecord }>;
 };
 
 export type ApprovalsConfig = {
@@ -152,4 +169,10 @@ export type ApprovalsConfig = {
    * warning given for a coordinator without a seal. docs/guides/tamper-evident-approvals.md
    */
   seal?: ApprovalSealOptions | false;
+  /**
+   * Keys that sign decision links (`runtime.approvals.decisionLink`): the first signs, every one verifies. Their own
+   * keys: a secret shared with `seal` is refused at startup. Without it, links are refused with
+   * `APPROVAL_LINKS_DISABLED`. docs/guides/decision-links.md
+   */
+  links?: DecisionLinkOptions;
 };

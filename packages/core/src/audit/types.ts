@@ -37,11 +37,14 @@ type AuditEventData = {
     quorum?: number;
     reRequest?: { of: string; consumedByExecutionId: string; operator: AuditActorRef; reason: string };
   };
-  /** `grant`: the call was covered by a standing grant (SI-13), whose id is also `approvalId`; `usesLeft` after this use. */
-  "capability.approved": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount?: number; quorum?: number; grant?: { id: string; usesLeft: number } };
-  "capability.rejected": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount?: number; quorum?: number };
+  /**
+   * `grant`: the call was covered by a standing grant (SI-13), whose id is also `approvalId`; `usesLeft` after this use.
+   * `via: "link"`: decided through a signed decision link, `linkId` naming the link (a hash of its nonce, never the token).
+   */
+  "capability.approved": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount?: number; quorum?: number; grant?: { id: string; usesLeft: number }; via?: "link"; linkId?: string };
+  "capability.rejected": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount?: number; quorum?: number; via?: "link"; linkId?: string };
   /** A quorum request: one approval counted, the quorum not reached yet; the request stays pending. */
-  "capability.approval_recorded": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount: number; quorum: number };
+  "capability.approval_recorded": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount: number; quorum: number; via?: "link"; linkId?: string };
   /** A shadow policy's stance differed from the enforced outcome of its batch; the outcome did not change. */
   "capability.shadow_diverged": { policy: string; phase: PolicyPhase; decision: PolicyDecisionRecord["type"]; enforced: PolicyBatchVerdict };
   "capability.started": { attempt: 1; approvalId?: string };

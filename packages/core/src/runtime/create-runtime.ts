@@ -1,5 +1,7 @@
 import { createInMemoryApprovalCoordinator, isInMemoryCoordinator } from "../approvals/in-memory-coordinator.js";
 import { checkSealOptions } from "../approvals/seal/keys.js";
+import { checkDecisionLinkOptions } from "../approvals/links/keys.js";
+import { macKeys } from "../approvals/seal/mac.js";
 import { createApprovalSealer } from "../approvals/seal/sealer.js";
 import { sealingCoordinator } from "../approvals/seal/sealing-coordinator.js";
 import { registerRuntimeState } from "./visibility.js";
@@ -124,7 +126,9 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
   if (approvals.handler !== undefined && typeof approvals.handler !== "function") throw new TypeError("approvals.handler must be a function.");
   const tracing = options.tracing === undefined ? undefined : containTracing(checkTracing(options.tracing));
   const audit = createAuditEmitter(options.audit);
-  const sealer = approvals.seal === undefined || approvals.seal === false ? undefined : createApprovalSealer(checkSealOptions(approvals.seal));
+  const sealKeys = approvals.seal === undefined || approvals.seal === false ? undefined : checkSealOptions(approvals.seal);
+  const sealer = sealKeys === undefined ? undefined : createApprovalSealer(sealKeys);
+  const links = approvals.links === undefined ? undefined : macKeys(checkDecisionLinkOptions(approvals.links, sealKeys));
   const stored = approvals.coordinator ?? createInMemoryApprovalCoordinator({ now });
   const coordinator = sealer === undefined ? stored : sealingCoordinator(stored, sealer, now);
   const rejectSelfApproval = approvals.rejectSelfApproval !== false;
@@ -172,6 +176,7 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
       ...(sealer === undefined ? {} : { unsealed: stored }),
       selfApproval: { rejectSelfApproval, requesterConfirmable },
       grants: decisionGrants(state),
+      links,
     }),
     grants: createRuntimeGrants(state),
     invoke: (id, input, invokeOptions) => invoke(state, id, input, invokeOptions as never),

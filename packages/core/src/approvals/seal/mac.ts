@@ -46,7 +46,7 @@ export function macKeys(keys: readonly CheckedSealKey[]): MacKeys {
 }
 
 // btoa/atob exist on every platform core supports; a seal's MAC is base64url without padding.
-function toBase64Url(bytes: Uint8Array): string {
+export function toBase64Url(bytes: Uint8Array): string {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 

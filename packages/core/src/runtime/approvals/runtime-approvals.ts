@@ -2,13 +2,14 @@ import { toAuditActorRef } from "../../audit/actor-ref.js";
 import type { AgentAuditEvent } from "../../audit/types.js";
 import type { AuditEmitter } from "../../audit/emitter.js";
 import { CapabilityError } from "../../errors/capability-error.js";
-import { refusesSelfApproval, type SelfApprovalRule } from "../../approvals/self-approval.js";
+import type { SelfApprovalRule } from "../../approvals/self-approval.js";
 import { reRequestApproval } from "./re-request.js";
 import type { ApprovalSealer } from "../../approvals/seal/sealer.js";
-import { refusesActingAgent } from "../../approvals/acting-agent.js";
-import { approvalAlreadyApprovedError, approvalNotFoundError, readApprovalDecision } from "../../approvals/decide-refusals.js";
+import { approvalNotFoundError, readApprovalDecision } from "../../approvals/decide-refusals.js";
+import { assertMayDecide } from "../../approvals/may-decide.js";
+import type { MacKeys } from "../../approvals/seal/mac.js";
+import { assertLinkBinding, createDecisionLinks, type LinkDecision } from "./decision-links.js";
 import { approvalProgress, quorumOf } from "../../approvals/quorum.js";
-import { sameApprover } from "../../approvals/approver-identity.js";
 import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, ApprovalRequest, RuntimeApprovalDecision, RuntimeApprovals } from "../../approvals/types.js";
 import { readGrantRequest } from "../../approvals/grants/request.js";
 import type { GrantRecord, GrantRequest, GrantTerms } from "../../approvals/grants/types.js";
@@ -28,6 +29,8 @@ export function wrapCoordinator(
     unsealed?: ApprovalCoordinator;
     /** Grants issued with an approval (SI-13); without it a decision carrying a grant is refused. */
     grants?: DecisionGrants;
+    /** The keys of `approvals.links`; without them decision links are refused (`APPROVAL_LINKS_DISABLED`). */
+    links?: MacKeys | undefined;
   },
 ): RuntimeApprovals {
   const wrapped: RuntimeApprovals = {
@@ -49,6 +52,14 @@ export function wrapCoordinator(
         throw CapabilityError.isInstance(error) ? error : new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause: error });
       }
     },
+    // A decision link is one more way to call `decide`, through the same guards (docs/guides/decision-links.md).
+    ...createDecisionLinks({
+      mac: options.links,
+      now: options.now,
+      selfApproval: options.selfApproval,
+      get: (id) => wrapped.get(id),
+      decide: (id, decision, link) => decideGuarded(id, decision, link),
+    }),
   };
 
   /**
@@ -56,24 +67,16 @@ export function wrapCoordinator(
    * the runtime shows it (a record whose seal fails is unknown, SI-8), separation of duties (SI-4), one vote per
    * person; then the coordinator's compare-and-set, and the audit on success only.
    */
-  async function decideGuarded(id: string, given: RuntimeApprovalDecision): Promise<ApprovalRecord & { grant?: GrantRecord }> {
+  async function decideGuarded(id: string, given: RuntimeApprovalDecision, link?: LinkDecision): Promise<ApprovalRecord & { grant?: GrantRecord }> {
     // Read once: the guards, the seal, the store and the audit all see one approver, whatever getters it has (SI-8).
     const decision = readApprovalDecision(given);
     const grantRequest = readDecisionGrant(given, decision);
     // Read even without rejectSelfApproval: a quorum record refuses its requester under every rule.
     const record = await wrapped.get(id);
     if (record === null) throw approvalNotFoundError(id);
+    if (link !== undefined) assertLinkBinding(record, link);
     const quorum = quorumOf(record);
-    if (sameApprover(decision.approver.id, record.actor.id) && refusesSelfApproval(options.selfApproval, record.types, quorum)) {
-      throw new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" });
-    }
-    if (refusesActingAgent(options.selfApproval, record.actor, [decision.approver], quorum)) throw new CapabilityError({ code: "APPROVAL_SELF_APPROVAL" });
-    // One vote per person: a variant spelling of an id already counted is the same approver (SI-4).
-    const counted =
-      decision.status === "approved" && Array.isArray(record.approvals)
-        ? record.approvals.find((vote) => sameApprover(vote?.approver?.id, decision.approver.id))
-        : undefined;
-    if (counted !== undefined) throw approvalAlreadyApprovedError(id, counted.approver.id);
+    assertMayDecide(record, decision, options.selfApproval);
     // A grant is checked in full before anything is decided, so a refused one leaves the record pending (SI-13).
     let terms: GrantTerms | undefined;
     if (grantRequest !== undefined && record.status === "pending") {
@@ -83,7 +86,7 @@ export function wrapCoordinator(
       terms = await options.grants.prepare(record, decision.approver, grantRequest);
     }
     const decided = await coordinator.decide(id, decision);
-    if (options.audit.enabled) options.audit.emit(decisionEvent(decided, decision, options.now()));
+    if (options.audit.enabled) options.audit.emit(decisionEvent(decided, decision, options.now(), link));
     if (terms === undefined || decided.status !== "approved") return decided;
     // The decision stands whatever happens next; a store failing here surfaces as INTERNAL_ERROR with no grant issued.
     return { ...decided, grant: await options.grants!.store(terms) };
@@ -134,13 +137,15 @@ function withoutSeal(request: ApprovalRequest): ApprovalRequest {
   return rest;
 }
 
-function decisionEvent(record: ApprovalRecord, decision: ApprovalDecision, timestamp: Date): AgentAuditEvent {
+function decisionEvent(record: ApprovalRecord, decision: ApprovalDecision, timestamp: Date, link?: LinkDecision): AgentAuditEvent {
   const approver = toAuditActorRef(decision.approver);
-  const data: { approvalId: string; approver: typeof approver; comment?: string; approvalCount?: number; quorum?: number } = {
+  const data: { approvalId: string; approver: typeof approver; comment?: string; approvalCount?: number; quorum?: number; via?: "link"; linkId?: string } = {
     approvalId: record.id,
     approver,
   };
   if (typeof decision.comment === "string") data.comment = decision.comment;
+  // The link's id (a hash of its nonce), never its token: the token is a bearer secret.
+  if (link !== undefined) Object.assign(data, { via: "link", linkId: link.linkId });
   const quorum = quorumOf(record);
   if (quorum > 1) {
     data.approvalCount = approvalProgress(record).approvals;
