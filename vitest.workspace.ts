@@ -14,6 +14,7 @@ export default [
   pkg("mcp", { testTimeout: 30_000 }),
   pkg("opentelemetry"),
   pkg("dbos", { testTimeout: 60_000, hookTimeout: 60_000 }),
+  pkg("notify", { testTimeout: 30_000, hookTimeout: 60_000 }),
   { extends: true as const, test: { name: "example", root: "examples/customer-support", include: ["test/**/*.test.ts"], testTimeout: 60_000, globalSetup: ["../../packages/cli/test/global-setup.ts"] } },
   // Its Mastra parts run as child processes on a Node >= 22.13 (Node 24 on the 20.19 leg), hence the longer hooks.
   { extends: true as const, test: { name: "task-board", root: "examples/task-board", include: ["test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000, globalSetup: ["../../packages/cli/test/global-setup.ts"] } },

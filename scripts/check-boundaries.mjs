@@ -52,6 +52,8 @@ function importBansOf(name) {
   if (name === "@orpc-agent/postgres") bans.push({ rule: "postgres-imports", table: NO_SDK_NO_DRIVER, why: "postgres.md §1" });
   if (name === "@orpc-agent/testing") bans.push({ rule: "testing-imports", table: [AI, AI_PROVIDER, MCP], why: "adapters.md §1.9" });
   if (name === "@orpc-agent/dbos") bans.push({ rule: "dbos-imports", table: [DRIVER], why: "distributed.md §10 B3" });
+  // Notify takes a PgQuery-shaped function for its outbox and core's types only (packages/notify/README.md).
+  if (name === "@orpc-agent/notify") bans.push({ rule: "notify-imports", table: [DRIVER, OTHER_THAN_CORE], why: "issue 50: the PgQuery seam, core as the one peer" });
   if (ADAPTERS.includes(name)) bans.push({ rule: "adapter-imports-adapter", table: otherAdapters(name), why: "adapters.md §1.9" });
   return bans;
 }
@@ -61,6 +63,7 @@ function manifestBansOf(name) {
   const bans = [];
   if (name === CORE) bans.push({ rule: "core-manifest", table: NO_SDK_NO_DRIVER, why: "core.md §0" });
   if (name === "@orpc-agent/postgres") bans.push({ rule: "postgres-manifest", table: [DRIVER], why: "postgres.md §1, §9" });
+  if (name === "@orpc-agent/notify") bans.push({ rule: "notify-manifest", table: [DRIVER, OTHER_THAN_CORE], why: "issue 50: the PgQuery seam, core as the one peer" });
   if (ADAPTERS.includes(name)) bans.push({ rule: "adapter-manifest", table: otherAdapters(name), why: "adapters.md §1.9" });
   return bans;
 }
