@@ -32,7 +32,8 @@ export type ContractApprovalRequest = {
 
 export type ContractApprovalVote = { approver: ContractActor; at: Date; comment?: string };
 
-export type ContractApprovalDecision = { status: "approved" | "rejected"; approver: ContractActor; comment?: string };
+/** `input`/`inputHash`: approve with changes, stored with the decision beside the request's own (case 27). */
+export type ContractApprovalDecision = { status: "approved" | "rejected"; approver: ContractActor; comment?: string; input?: unknown; inputHash?: string };
 
 export type ContractApprovalRecord = ContractApprovalRequest & {
   status: ContractApprovalStatus;
@@ -696,6 +697,35 @@ export function describeApprovalCoordinatorContract(
 
       const consumptions = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => coordinator.markConsumed(request.id, `exe_${i}`)));
       expect(exactlyOneFulfilled(consumptions).consumedByExecutionId).toBe((await coordinator.get(request.id))!.consumedByExecutionId);
+    });
+
+    it("27. approve with changes: the edited input and its hash are stored with the decision, beside the request's, detached", async () => {
+      const { clock, coordinator } = await setup();
+      const request = makeApprovalRequest(clock.now);
+      await coordinator.create(request);
+      const edit = { orderId: "ord_1", amount: 10, lines: [{ sku: "sku_1", qty: 1 }], note: null };
+      const editHash = "ab".repeat(32);
+      const decided = await coordinator.decide(request.id, { status: "approved", approver: MANAGER, input: edit, inputHash: editHash });
+      for (const record of [decided, (await coordinator.get(request.id))!, (await coordinator.list!({ status: "approved" })).find((r) => r.id === request.id)!]) {
+        expect(record.input).toEqual(request.input);
+        expect(record.inputHash).toBe(request.inputHash);
+        expect(record.decision!.input).toEqual(edit);
+        expect(record.decision!.inputHash).toBe(editHash);
+      }
+      (decided.decision!.input as { amount: number }).amount = 1_000;
+      expect((await coordinator.get(request.id))!.decision!.input).toEqual(edit);
+      // Still consumable as any approval, and the edit stays on the consumed record.
+      const consumed = await coordinator.markConsumed(request.id, "exe_edit");
+      expect(consumed.decision!.inputHash).toBe(editHash);
+      expect((await coordinator.get(request.id))!.decision!.input).toEqual(edit);
+
+      const plain = makeApprovalRequest(clock.now);
+      await coordinator.create(plain);
+      const approved = await coordinator.decide(plain.id, { status: "approved", approver: MANAGER });
+      for (const record of [approved, (await coordinator.get(plain.id))!]) {
+        expect(record.decision!.input).toBeUndefined();
+        expect(record.decision!.inputHash).toBeUndefined();
+      }
     });
   });
 }

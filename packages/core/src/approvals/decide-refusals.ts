@@ -26,8 +26,8 @@ export function assertApprovalDecision(decision: unknown): asserts decision is A
 }
 
 /**
- * The decision to judge and keep, read once: `status`, `comment` and a string `seal` as given, the approver as its
- * JSON copy (the form every store keeps), then checked as {@link assertApprovalDecision} documents, on that copy. So a
+ * The decision to judge and keep, read once: `status`, `comment` and a string `seal` as given, the approver and an
+ * edited `input` as their JSON copies (the form every store keeps), a string `inputHash` as given, then checked as {@link assertApprovalDecision} documents, on that copy. So a
  * getter cannot show the check one approver or status and the store another (SI-4). A field no read can get (a
  * throwing getter, a revoked Proxy) and an approver without a JSON form (a cycle, a `bigint`) are refused like a
  * malformed one: `INPUT_INVALID` for the decision's own fields, `UNAUTHENTICATED` for the approver.
@@ -58,7 +58,28 @@ export function readApprovalDecision(decision: unknown): ApprovalDecision {
   const copy: ApprovalDecision = { status, approver };
   if (comment !== undefined) copy.comment = comment;
   if (typeof seal === "string") copy.seal = seal;
+  // Approve with changes: the edit as its JSON copy, read once, so no getter or Proxy answers a later read otherwise (SI-6).
+  const badInput = () => invalid("input", "The edited input must be a JSON value.", "The decision input cannot be read or has no JSON form");
+  const input = inputCopy(read("input", badInput), badInput);
+  if (input !== undefined) copy.input = input;
+  const badHash = () => invalid("inputHash", "The decision inputHash must be a string.", "The decision inputHash is not a string");
+  const inputHash = read("inputHash", badHash);
+  if (inputHash !== undefined && typeof inputHash !== "string") throw badHash();
+  if (inputHash !== undefined) copy.inputHash = inputHash;
   return copy;
+}
+
+/** The edited input as every store keeps it; absent stays absent, and a value without a JSON form is refused. */
+function inputCopy(input: unknown, refusal: () => CapabilityError): unknown {
+  if (input === undefined) return undefined;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(input);
+  } catch {
+    throw refusal();
+  }
+  if (text === undefined) throw refusal();
+  return JSON.parse(text);
 }
 
 /** The approver as a store keeps it; one that has no JSON form (a cycle, a `bigint`, a throwing read) is no approver. */

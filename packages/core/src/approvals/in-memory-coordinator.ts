@@ -176,6 +176,8 @@ function detach(record: ApprovalRecord, status: ApprovalStatus): ApprovalRecord 
   if (record.decision !== undefined) {
     const { decidedAt, ...decision } = record.decision;
     copy.decision = { ...decision, approver: jsonCopy(decision.approver) as Actor, decidedAt: new Date(decidedAt.getTime()) };
+    // An edit is detached like the request's input: a caller changing what it got back changes nothing stored.
+    if (decision.input !== undefined) copy.decision.input = jsonCopy(decision.input);
   }
   if (record.approvals !== undefined) copy.approvals = record.approvals.map(copyVote);
   if (record.consumedByExecutionId !== undefined) copy.consumedByExecutionId = record.consumedByExecutionId;

@@ -58,8 +58,24 @@ export type ApprovalVote = { approver: Actor; at: Date; comment?: string; seal?:
 /**
  * `seal` is written by the runtime when `approvals.seal` is set (a caller's own value is replaced); coordinators
  * store it with the decision and with the quorum vote, and return it unchanged.
+ *
+ * `input` and `inputHash`: approve with changes. Through `runtime.approvals.decide` an approver sends the edited
+ * `input` only; the runtime validates it against the capability's schema, re-runs its policies on it, and hands the
+ * coordinator the validated value with its hash (a caller's own `inputHash` is never kept). Coordinators store both
+ * with the decision, beside the request's own `input` and `inputHash`, and return them unchanged; resume then executes
+ * the edited value, which must hash to `inputHash` (SI-5, SI-6). Never on a rejection, with a grant, or on a quorum
+ * request. docs/guides/approvals.md#approve-with-changes
  */
-export type ApprovalDecision = { status: "approved" | "rejected"; approver: Actor; comment?: string; seal?: string };
+export type ApprovalDecision = {
+  status: "approved" | "rejected";
+  approver: Actor;
+  comment?: string;
+  seal?: string;
+  /** The edited input the approval binds instead of the request's (approve with changes). */
+  input?: unknown;
+  /** Lowercase hex SHA-256 of the canonical JSON of the edited `input`, computed by the runtime. */
+  inputHash?: string;
+};
 
 export type ApprovalRecord = ApprovalRequest & {
   status: ApprovalStatus;

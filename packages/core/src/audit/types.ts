@@ -41,7 +41,8 @@ type AuditEventData = {
    * `grant`: the call was covered by a standing grant (SI-13), whose id is also `approvalId`; `usesLeft` after this use.
    * `via: "link"`: decided through a signed decision link, `linkId` naming the link (a hash of its nonce, never the token).
    */
-  "capability.approved": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount?: number; quorum?: number; grant?: { id: string; usesLeft: number }; via?: "link"; linkId?: string };
+  /** `editedInputHash`: approved with changes, the hash of the edited input the approval now binds (the event's `inputHash` is the request's). */
+  "capability.approved": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount?: number; quorum?: number; grant?: { id: string; usesLeft: number }; via?: "link"; linkId?: string; editedInputHash?: string };
   "capability.rejected": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount?: number; quorum?: number; via?: "link"; linkId?: string };
   /** A quorum request: one approval counted, the quorum not reached yet; the request stays pending. */
   "capability.approval_recorded": { approvalId: string; approver: AuditActorRef; comment?: string; approvalCount: number; quorum: number; via?: "link"; linkId?: string };

@@ -4,6 +4,7 @@ import { checkDecisionLinkOptions } from "../approvals/links/keys.js";
 import { macKeys } from "../approvals/seal/mac.js";
 import { createApprovalSealer } from "../approvals/seal/sealer.js";
 import { sealingCoordinator } from "../approvals/seal/sealing-coordinator.js";
+import { decisionEdits } from "./approvals/approve-with-changes.js";
 import { registerRuntimeState } from "./visibility.js";
 import { wrapCoordinator } from "./approvals/runtime-approvals.js";
 import { grantStoreOf } from "./grants/store.js";
@@ -176,6 +177,7 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
       ...(sealer === undefined ? {} : { unsealed: stored }),
       selfApproval: { rejectSelfApproval, requesterConfirmable },
       grants: decisionGrants(state),
+      edits: decisionEdits(state),
       links,
     }),
     grants: createRuntimeGrants(state),

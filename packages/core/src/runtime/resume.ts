@@ -1,5 +1,6 @@
 import { hashCanonicalInputAnywhere } from "../approvals/hash.js";
 import { approvalDefinition, wideningSince } from "./approvals/definition.js";
+import { approvedEditOf, changedPointers } from "./approvals/approved-edit.js";
 import type { ApprovalSealer } from "../approvals/seal/sealer.js";
 import type { ApprovalRecord } from "../approvals/types.js";
 import type { ApprovalDemand } from "../policy/evaluate-batch.js";
@@ -125,6 +126,13 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
   if (storedHash === undefined || storedHash !== record.inputHash) {
     return finishFailed(exec, new CapabilityError({ code: "APPROVAL_INPUT_MISMATCH" }));
   }
+  // R5, approved with changes: the edit is what executes, so it must still be exactly what its hash binds (SI-5).
+  const edit = approvedEditOf(record);
+  if (edit === null || (edit !== undefined && (await hashCanonicalInputAnywhere(edit.input)) !== edit.inputHash)) {
+    return finishFailed(exec, new CapabilityError({ code: "APPROVAL_INPUT_MISMATCH" }));
+  }
+  // From here the execution is audited under the hash of what it runs.
+  if (edit !== undefined) exec.inputHash = edit.inputHash;
   // R6, R7: the current registry and exposure decide.
   const plan = rt.plans.get(record.capabilityId);
   if (!plan) return finishDenied(exec, capabilityNotFound(), "unknown");
@@ -138,7 +146,8 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
   }
 
   // R8: the current schema must give exactly the approved value; otherwise fail closed, unconsumed (SI-5, SI-6).
-  let approvedValue = revalidateApprovedInput(plan, record);
+  // An edit was validated when it was decided and is stored validated: the schema must give it back unchanged.
+  let approvedValue = revalidateApprovedInput(plan, edit === undefined ? record : { ...record, input: edit.input, inputHash: edit.inputHash, submittedInput: undefined });
   if (isPromiseLike(approvedValue)) approvedValue = await approvedValue;
   if (approvedValue instanceof CapabilityError) return finishFailed(exec, approvedValue);
 
@@ -184,12 +193,12 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
   }
 
   // R12: stages 9..15 with the approved value.
-  return runExecutionTail(exec, {
+  const result = runExecutionTail(exec, {
     actor,
     context: options.context,
     validatedInput: input,
     callInput: input,
-    submittedInput: record.submittedInput,
+    submittedInput: edit === undefined ? record.submittedInput : undefined,
     approval: { id: record.id, approver: record.decision!.approver },
     approvalTypes: record.types,
     approvalQuorum: quorum,
@@ -202,6 +211,10 @@ async function runChecks(exec: Execution, record: ApprovalRecord, options: Resum
     onEvent: options.onEvent,
     allowLateApproval: false,
   });
+  if (edit === undefined) return result;
+  // The model sent the request as asked: it is told where what ran differs, never the values (SI-9).
+  const completed = await result;
+  return completed.status === "completed" ? { ...completed, approvedWithChanges: { changed: changedPointers(record.input, edit.input) } } : completed;
 }
 
 function governanceWidened(changes: readonly string[]): CapabilityError {

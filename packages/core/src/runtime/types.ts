@@ -103,6 +103,11 @@ export type ExecutionResult<O = unknown> =
       receiptId?: string;
       /** Streaming capabilities only: how many events the stream delivered. */
       eventCount?: number;
+      /**
+       * Resume only, when the approver approved with changes: RFC 6901 pointers (sorted) to where the input that ran
+       * differs from the input requested. The model is told where, never the values. docs/guides/approvals.md#approve-with-changes
+       */
+      approvedWithChanges?: { changed: string[] };
     }
   | { status: "approval-required"; executionId: string; approval: ApprovalRecord }
   | { status: "failed"; executionId: string; error: CapabilityError; effectStatus?: "unknown"; receiptId?: string }

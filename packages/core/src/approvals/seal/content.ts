@@ -66,6 +66,8 @@ export function decisionSealText(init: {
   status: "approved" | "rejected";
   approver: { id: string; kind: string };
   comment?: unknown;
+  /** Approve with changes: the edited input's hash, which the approval binds instead of the request's. */
+  inputHash?: unknown;
   atMs: number;
 }): string {
   return canonicalJson({
@@ -78,6 +80,9 @@ export function decisionSealText(init: {
     approver: jsonForm(init.approver),
     comment: typeof init.comment === "string" ? init.comment : null,
     at: init.atMs,
+    // Only on an edit, so the seals of decisions made before edits existed still verify; adding, removing or changing
+    // it on a stored decision breaks the seal (SI-8).
+    ...(typeof init.inputHash === "string" ? { inputHash: init.inputHash } : {}),
   });
 }
 

@@ -12,7 +12,7 @@ import { macKeys } from "./mac.js";
  */
 export type ApprovalSealer = {
   sealRequest(request: ApprovalRequest): Promise<string>;
-  sealDecision(approvalId: string, requestSeal: string, decision: Pick<ApprovalDecision, "status" | "approver" | "comment">, at: Date): Promise<string>;
+  sealDecision(approvalId: string, requestSeal: string, decision: Pick<ApprovalDecision, "status" | "approver" | "comment" | "inputHash">, at: Date): Promise<string>;
   /**
    * Whether the record is what the runtime sealed: the request always; for an approved or consumed record also
    * the approving decision and, for a quorum, every vote (each sealed; enough distinct ones besides the requester).
@@ -33,11 +33,13 @@ export function createApprovalSealer(keys: readonly CheckedSealKey[]): ApprovalS
     return mac.verify(parts[1]!, requestSealText(record), parts[2]!);
   };
 
-  const verifyDecision = async (record: ApprovalRecord, seal: unknown, status: "approved" | "rejected", approver: Actor | undefined, comment: unknown): Promise<boolean> => {
+  const verifyDecision = async (record: ApprovalRecord, seal: unknown, status: "approved" | "rejected", approver: Actor | undefined, comment: unknown, inputHash?: unknown): Promise<boolean> => {
     const parts = typeof seal === "string" ? seal.split(".") : [];
     if (parts.length !== 4 || parts[0] !== "v1" || !/^\d{1,16}$/.test(parts[2]!)) return false;
     if (typeof approver?.id !== "string" || typeof approver.kind !== "string") return false;
-    const text = decisionSealText({ approvalId: record.id, requestSeal: record.seal!, status, approver, comment, atMs: Number(parts[2]) });
+    // A present but non-string inputHash is sealed as absent would be: never, so such a decision cannot verify.
+    if (inputHash !== undefined && typeof inputHash !== "string") return false;
+    const text = decisionSealText({ approvalId: record.id, requestSeal: record.seal!, status, approver, comment, inputHash, atMs: Number(parts[2]) });
     return mac.verify(parts[1]!, text, parts[3]!);
   };
 
@@ -47,7 +49,7 @@ export function createApprovalSealer(keys: readonly CheckedSealKey[]): ApprovalS
     },
     async sealDecision(approvalId, requestSeal, decision, at) {
       const atMs = at.getTime();
-      const text = decisionSealText({ approvalId, requestSeal, status: decision.status, approver: decision.approver, comment: decision.comment, atMs });
+      const text = decisionSealText({ approvalId, requestSeal, status: decision.status, approver: decision.approver, comment: decision.comment, inputHash: decision.inputHash, atMs });
       return `v1.${mac.current.id}.${atMs}.${await mac.sign(text)}`;
     },
     async sealGrant(grant) {
@@ -62,7 +64,7 @@ export function createApprovalSealer(keys: readonly CheckedSealKey[]): ApprovalS
       if (!(await verifyRequest(record))) return false;
       if (record.status !== "approved" && record.status !== "consumed") return true;
       const decision = record.decision;
-      if (decision?.status !== "approved" || !(await verifyDecision(record, decision.seal, "approved", decision.approver, decision.comment))) return false;
+      if (decision?.status !== "approved" || !(await verifyDecision(record, decision.seal, "approved", decision.approver, decision.comment, decision.inputHash))) return false;
       const quorum = quorumOf(record);
       if (quorum === 1) return true;
       // Every vote must be one the runtime sealed (an added one would name an approver who never decided);

@@ -4,6 +4,7 @@ import type { AuditEmitter } from "../../audit/emitter.js";
 import { CapabilityError } from "../../errors/capability-error.js";
 import type { SelfApprovalRule } from "../../approvals/self-approval.js";
 import { reRequestApproval } from "./re-request.js";
+import { assertEditAllowed, bindEditedInput, type DecisionEdits } from "./approve-with-changes.js";
 import type { ApprovalSealer } from "../../approvals/seal/sealer.js";
 import { approvalNotFoundError, readApprovalDecision } from "../../approvals/decide-refusals.js";
 import { assertMayDecide } from "../../approvals/may-decide.js";
@@ -29,6 +30,8 @@ export function wrapCoordinator(
     unsealed?: ApprovalCoordinator;
     /** Grants issued with an approval (SI-13); without it a decision carrying a grant is refused. */
     grants?: DecisionGrants;
+    /** Approve with changes (issue 50); without it a decision carrying an edited input is refused. */
+    edits?: DecisionEdits;
     /** The keys of `approvals.links`; without them decision links are refused (`APPROVAL_LINKS_DISABLED`). */
     links?: MacKeys | undefined;
   },
@@ -71,6 +74,7 @@ export function wrapCoordinator(
     // Read once: the guards, the seal, the store and the audit all see one approver, whatever getters it has (SI-8).
     const decision = readApprovalDecision(given);
     const grantRequest = readDecisionGrant(given, decision);
+    assertEditAllowed(decision, grantRequest);
     // Read even without rejectSelfApproval: a quorum record refuses its requester under every rule.
     const record = await wrapped.get(id);
     if (record === null) throw approvalNotFoundError(id);
@@ -85,8 +89,11 @@ export function wrapCoordinator(
       if (quorum > 1) throw new CapabilityError({ code: "GRANT_ISSUERS_INSUFFICIENT", cause: new Error(`Approval "${id}" needs ${quorum} approvers; one decision cannot issue a grant for it`) });
       terms = await options.grants.prepare(record, decision.approver, grantRequest);
     }
-    const decided = await coordinator.decide(id, decision);
-    if (options.audit.enabled) options.audit.emit(decisionEvent(decided, decision, options.now(), link));
+    // An edit is bound (validated, policies re-run, hashed) before anything is decided, so a refused one leaves the
+    // record pending; on a record no longer pending the coordinator refuses the decision as it is (SI-5).
+    const bound = decision.input !== undefined && record.status === "pending" ? await bindEditedInput(options.edits, record, decision) : decision;
+    const decided = await coordinator.decide(id, bound);
+    if (options.audit.enabled) options.audit.emit(decisionEvent(decided, bound, options.now(), link));
     if (terms === undefined || decided.status !== "approved") return decided;
     // The decision stands whatever happens next; a store failing here surfaces as INTERNAL_ERROR with no grant issued.
     return { ...decided, grant: await options.grants!.store(terms) };
@@ -144,6 +151,8 @@ function decisionEvent(record: ApprovalRecord, decision: ApprovalDecision, times
     approver,
   };
   if (typeof decision.comment === "string") data.comment = decision.comment;
+  // Approve with changes: the event's inputHash is the request's, this one what the approval now binds.
+  if (typeof decision.inputHash === "string") Object.assign(data, { editedInputHash: decision.inputHash });
   // The link's id (a hash of its nonce), never its token: the token is a bearer secret.
   if (link !== undefined) Object.assign(data, { via: "link", linkId: link.linkId });
   const quorum = quorumOf(record);
