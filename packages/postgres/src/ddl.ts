@@ -19,7 +19,9 @@ export const DEFAULT_MCP_ELICITATION_TABLE = "orpc_agent_mcp_elicitation_state";
  * (the runtime's keyed seals, opaque here), `definition_digest`, `manifest_digest` and `definition` (what the
  * capability's governance was when the approval was requested), `consumed_at` (when `markConsumed` ran, on the
  * coordinator's clock: the recovery list's time bound starts there), `conversation_id` (the conversation a call came
- * from, so a grant decided with the request can be scoped to it: SI-13).
+ * from, so a grant decided with the request can be scoped to it: SI-13), `decision_input` and `decision_input_hash`
+ * (approve with changes: the edited input the decision binds and its hash, beside the request's own; SQL NULL when
+ * approved as asked).
  */
 export function approvalsDdl(table: string): string {
   const index = indexPrefix(table);
@@ -62,6 +64,8 @@ alter table ${table} add column if not exists manifest_digest text;
 alter table ${table} add column if not exists definition jsonb;
 alter table ${table} add column if not exists consumed_at timestamptz;
 alter table ${table} add column if not exists conversation_id text;
+alter table ${table} add column if not exists decision_input jsonb;
+alter table ${table} add column if not exists decision_input_hash text;
 `;
 }
 

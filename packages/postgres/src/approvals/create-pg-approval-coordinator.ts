@@ -137,6 +137,9 @@ export function createPgApprovalCoordinator(
               jsonParam(vote(decision, at)),
               decision.approver.id,
               optionalText(decision.seal),
+              // Approve with changes: stored beside the request's input and hash, never over them.
+              decision.input === undefined ? null : jsonParam(decision.input),
+              optionalText(decision.inputHash),
               ...notifyParam,
             ]);
       if (rows.length > 0) return recordFromRow(rows[0]!, at);

@@ -37,6 +37,9 @@ export function recordFromRow(row: Row, now: Date | null): ApprovalRecord {
       record.decision.comment = String(row.decision_comment);
     }
     if (typeof row.decision_seal === "string") record.decision.seal = row.decision_seal;
+    // Approve with changes: SQL NULL is no edit; the text "null" is an edit to JSON null.
+    if (row.decision_input !== null && row.decision_input !== undefined) record.decision.input = jsonColumn(row.decision_input, "decision_input");
+    if (typeof row.decision_input_hash === "string") record.decision.inputHash = row.decision_input_hash;
   }
   if (row.submitted_input !== null && row.submitted_input !== undefined) {
     record.submittedInput = jsonColumn(row.submitted_input, "submitted_input");

@@ -32,6 +32,8 @@ export const PROJECTION = [
   "manifest_digest",
   "definition::text as definition",
   "conversation_id",
+  "decision_input::text as decision_input",
+  "decision_input_hash",
 ].join(", ");
 
 // Whether the approval being recorded completes the quorum; NULL quorum and NULL approvals are the single-approver case.
@@ -62,7 +64,7 @@ returning ${PROJECTION}`,
 
     /**
      * Compare-and-set for one approval. $1 id, $2 approver, $3 the clock reading, $4 comment, $5 the vote, $6 the
-     * approver id, $7 the decision's seal. A quorum record appends the vote and turns approved only when it completes the quorum; a
+     * approver id, $7 the decision's seal, $8 and $9 an edited input and its hash (approve with changes). A quorum record appends the vote and turns approved only when it completes the quorum; a
      * record that already holds a vote by this approver id matches nothing, so concurrent decides never count
      * one approver twice (under READ COMMITTED the waiting update re-checks its WHERE and recomputes its SET on
      * the committed row). A single-approver record is approved exactly as by \`decide\`.
@@ -74,11 +76,13 @@ set approvals = case when coalesce(quorum, 1) > 1 then coalesce(approvals, '[]':
   decided_by = case when ${COMPLETES} then $2::jsonb else null end,
   decided_at = case when ${COMPLETES} then $3::timestamptz else null end,
   decision_comment = case when ${COMPLETES} then $4::text else null end,
-  decision_seal = case when ${COMPLETES} then $7::text else null end
+  decision_seal = case when ${COMPLETES} then $7::text else null end,
+  decision_input = case when ${COMPLETES} then $8::jsonb else null end,
+  decision_input_hash = case when ${COMPLETES} then $9::text else null end
 where id = $1 and status = 'pending' and expires_at >= $3::timestamptz
   and not coalesce(approvals, '[]'::jsonb) @> jsonb_build_array(jsonb_build_object('approver', jsonb_build_object('id', $6::text)))
 returning ${PROJECTION}`,
-      8,
+      10,
     ),
 
     /**
