@@ -54,6 +54,32 @@ export { createInMemoryApprovalCoordinator } from "./approvals/in-memory-coordin
 export { approvalAlreadyApprovedError, approvalNotFoundError, approvalNotPendingError, assertApprovalDecision, readApprovalDecision } from "./approvals/decide-refusals.js";
 export { approvalProgress } from "./approvals/quorum.js";
 export type { ApprovalProgress } from "./approvals/quorum.js";
+// One approval view for every channel, and the notifier seam (issue 50)
+export { describeApproval } from "./approvals/view/describe-approval.js";
+export { mayDecide } from "./approvals/view/may-decide.js";
+export type {
+  ApprovalDeciders,
+  ApprovalView,
+  ApprovalViewActor,
+  ApprovalViewAgent,
+  ApprovalViewCapability,
+  ApprovalViewDecision,
+  ApprovalViewField,
+  ApprovalViewInput,
+  ApprovalViewVote,
+  DescribeApprovalOptions,
+} from "./approvals/view/types.js";
+export type {
+  ApprovalDecidedNotification,
+  ApprovalEscalatedNotification,
+  ApprovalExpiringNotification,
+  ApprovalNotification,
+  ApprovalNotificationFailure,
+  ApprovalNotificationType,
+  ApprovalNotifier,
+  ApprovalNotifyOptions,
+  ApprovalRequestedNotification,
+} from "./approvals/notify/types.js";
 export type {
   ApprovalCoordinator,
   ApprovalDecision,

@@ -5,6 +5,7 @@ import type { PolicyDecisionRecord, PolicyPhase } from "../capability/types.js";
 export type PolicyBatchVerdict = "allow" | "deny" | "hide" | "require-approval" | "error";
 import type { ErrorCode } from "../errors/codes.js";
 import type { GrantConditionOperator, GrantScope } from "../approvals/grants/types.js";
+import type { ApprovalNotificationFailure, ApprovalNotificationType } from "../approvals/notify/types.js";
 import type { FailureStage } from "../errors/failure-stage.js";
 
 /** Where an event sits in its chain: one chain per runtime, so several processes never share a counter (ADR-025). */
@@ -79,6 +80,11 @@ type AuditEventData = {
   };
   /** A standing grant revoked (SI-13); no call is covered by it from then on. The actor is who revoked it. */
   "grant.revoked": { grantId: string; principal: AuditActorRef; usesLeft: number; reason?: string };
+  /**
+   * An approval notification (`approvals.notify`) was not delivered: the notifier threw, rejected or outlived
+   * `notifyTimeoutMs` (`failed`, `timeout`), or the queue was full (`dropped`). No decision or answer changed.
+   */
+  "approval.notification_failed": { approvalId: string; notification: ApprovalNotificationType; reason: ApprovalNotificationFailure };
 };
 
 export type AgentAuditEventType = keyof AuditEventData;

@@ -20,6 +20,8 @@ import { buildCapabilityPlan, type CapabilityPlan } from "./plan.js";
 import { resume } from "./resume.js";
 import type { ResolvedDefaults, RuntimeState } from "./state.js";
 import type { ApprovalsConfig } from "../approvals/types.js";
+import type { ApprovalNotifyOptions } from "../approvals/notify/types.js";
+import { createRuntimeNotifications } from "./approvals/notifications.js";
 import type { AuditConfig } from "../audit/types.js";
 import type { AgentGovernance } from "../governance/types.js";
 import type { TracingAdapter } from "../tracing/types.js";
@@ -88,10 +90,11 @@ export type RuntimeDefaults = {
 export type AgentRuntimeOptions<TContext = unknown> = {
   governance: AgentGovernance;
   /**
-   * Where approval requests live and how they are decided.
+   * Where approval requests live and how they are decided, and (`notify`) whom to tell: approval notifications are
+   * best effort, queued and bounded, never awaited by a call or a decision (`ApprovalNotifyOptions`).
    * @default an in-memory coordinator (lost on restart; a startup warning names it when a capability needs approval)
    */
-  approvals?: ApprovalsConfig;
+  approvals?: ApprovalsConfig & ApprovalNotifyOptions;
   /** Audit sinks and mode; without one, no audit event is kept. */
   audit?: AuditConfig;
   /** Spans per call; without one, nothing is traced. */
@@ -134,6 +137,7 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
   const coordinator = sealer === undefined ? stored : sealingCoordinator(stored, sealer, now);
   const rejectSelfApproval = approvals.rejectSelfApproval !== false;
   const requesterConfirmable = requesterConfirmableTypes(approvals.requesterConfirmable);
+  const notifications = createRuntimeNotifications(approvals, { audit, now, registry: governance.registry, selfApproval: { rejectSelfApproval, requesterConfirmable } });
 
   const plans = new Map<string, CapabilityPlan>();
   const exposedBySurface = Object.fromEntries(EXPOSURE_SURFACES.map((s) => [s, [] as CapabilityPlan[]])) as Record<ExposureSurface, CapabilityPlan[]>;
@@ -165,6 +169,7 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
     rejectSelfApproval,
     requesterConfirmable,
     grantStore: grantStoreOf(stored),
+    notifications,
   };
 
   const runtime: AgentRuntime<TContext> = {
@@ -179,6 +184,7 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
       grants: decisionGrants(state),
       edits: decisionEdits(state),
       links,
+      notifications,
     }),
     grants: createRuntimeGrants(state),
     invoke: (id, input, invokeOptions) => invoke(state, id, input, invokeOptions as never),

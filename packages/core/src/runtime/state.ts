@@ -6,6 +6,7 @@ import type { ExposureSurface } from "../vocabulary/types.js";
 import type { AgentGovernance } from "../governance/types.js";
 import type { TracingAdapter } from "../tracing/types.js";
 import type { CapabilityPlan } from "./plan.js";
+import type { RuntimeNotifications } from "./approvals/notifications.js";
 
 export type ResolvedDefaults = {
   readonly timeoutMs: number;
@@ -38,4 +39,6 @@ export type RuntimeState = {
   readonly requesterConfirmable: ReadonlySet<string>;
   /** The app's coordinator's grant operations (SI-13); absent when it lacks any of them, and then no grant exists. */
   readonly grantStore: GrantStore | undefined;
+  /** `approvals.notify`, behind its bounded queue; absent without a notifier. */
+  readonly notifications?: RuntimeNotifications | undefined;
 };

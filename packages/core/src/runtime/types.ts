@@ -122,5 +122,10 @@ export interface AgentRuntime<TContext = unknown> {
   invoke<O = unknown>(id: string, input: unknown, options: ExecutionOptions<TContext>): Promise<ExecutionResult<O>>;
   describe(surface: ExposureSurface, options: DescribeOptions<TContext>): Promise<CapabilityDescriptor[]>;
   resume<O = unknown>(approvalId: string, options: ResumeOptions<TContext>): Promise<ExecutionResult<O>>;
+  /**
+   * Waits for every best-effort audit write and tracked work to settle, approval notifications (`approvals.notify`)
+   * still queued or being delivered included, so tests and shutdown can wait for them; rejects with
+   * `AUDIT_UNAVAILABLE` when a write failed since the last drain or `timeoutMs` (default 5 000) passed.
+   */
   drainAudit(options?: { timeoutMs?: number }): Promise<void>;
 }

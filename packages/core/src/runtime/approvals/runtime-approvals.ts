@@ -10,6 +10,7 @@ import { approvalNotFoundError, readApprovalDecision } from "../../approvals/dec
 import { assertMayDecide } from "../../approvals/may-decide.js";
 import type { MacKeys } from "../../approvals/seal/mac.js";
 import { assertLinkBinding, createDecisionLinks, type LinkDecision } from "./decision-links.js";
+import type { RuntimeNotifications } from "./notifications.js";
 import { approvalProgress, quorumOf } from "../../approvals/quorum.js";
 import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, ApprovalRequest, RuntimeApprovalDecision, RuntimeApprovals } from "../../approvals/types.js";
 import { readGrantRequest } from "../../approvals/grants/request.js";
@@ -34,6 +35,8 @@ export function wrapCoordinator(
     edits?: DecisionEdits;
     /** The keys of `approvals.links`; without them decision links are refused (`APPROVAL_LINKS_DISABLED`). */
     links?: MacKeys | undefined;
+    /** `approvals.notify`: told of each decision taken, only queued (never awaited). */
+    notifications?: RuntimeNotifications | undefined;
   },
 ): RuntimeApprovals {
   const wrapped: RuntimeApprovals = {
@@ -94,6 +97,7 @@ export function wrapCoordinator(
     const bound = decision.input !== undefined && record.status === "pending" ? await bindEditedInput(options.edits, record, decision) : decision;
     const decided = await coordinator.decide(id, bound);
     if (options.audit.enabled) options.audit.emit(decisionEvent(decided, bound, options.now(), link));
+    options.notifications?.decided(decided, bound);
     if (terms === undefined || decided.status !== "approved") return decided;
     // The decision stands whatever happens next; a store failing here surfaces as INTERNAL_ERROR with no grant issued.
     return { ...decided, grant: await options.grants!.store(terms) };

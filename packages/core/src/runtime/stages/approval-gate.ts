@@ -127,6 +127,8 @@ async function decideOrStore(exec: Execution, request: ApprovalRequest): Promise
   }
   try {
     const record = await rt.coordinator.create(request);
+    // Only queued: approvers hear of it off the call's path, and nothing the notifier does changes this answer.
+    rt.notifications?.requested(record);
     return { kind: "suspended", record };
   } catch (cause) {
     return { kind: "error", error: approvalFailure(cause) };

@@ -1,0 +1,78 @@
+import type { ApprovalProgress } from "../quorum.js";
+import type { ApprovalView, ApprovalViewActor } from "../view/types.js";
+
+/** What every approval notification carries: the approval as approvers may see it, never its stored input. */
+type ApprovalNotificationBase = {
+  readonly approvalId: string;
+  readonly capabilityId: string;
+  /** When the runtime raised it (its `now`). */
+  readonly at: Date;
+  /** `describeApproval` of the record at that moment: redacted input, who may decide, expiry relative to `at`. */
+  readonly view: ApprovalView;
+  /** The approval types demanded (as `view.types`). */
+  readonly types: readonly string[];
+  /** Quorum progress (as `view.progress`). */
+  readonly progress: ApprovalProgress;
+};
+
+/** An invocation stored a pending approval. */
+export type ApprovalRequestedNotification = ApprovalNotificationBase & { readonly type: "approval.requested" };
+
+/**
+ * `runtime.approvals.decide` succeeded: `vote` is the decision just taken. On a quorum request an approval short of
+ * the quorum leaves `view.status` `pending` (`view.progress` counts it).
+ */
+export type ApprovalDecidedNotification = ApprovalNotificationBase & {
+  readonly type: "approval.decided";
+  readonly vote: { readonly status: "approved" | "rejected"; readonly approver: ApprovalViewActor; readonly comment?: string };
+};
+
+/** A pending approval nears its expiry (raised by a sweep the app schedules). */
+export type ApprovalExpiringNotification = ApprovalNotificationBase & { readonly type: "approval.expiring"; readonly expiresInMs: number };
+
+/** A pending approval waited past an escalation step of its capability (raised by a sweep the app schedules). */
+export type ApprovalEscalatedNotification = ApprovalNotificationBase & {
+  readonly type: "approval.escalated";
+  /** Which step, from 0. */
+  readonly step: number;
+  /** How long after the request the step is due. */
+  readonly afterMs: number;
+};
+
+/** Every approval notification, discriminated by `type`; deep-frozen. */
+export type ApprovalNotification =
+  | ApprovalRequestedNotification
+  | ApprovalDecidedNotification
+  | ApprovalExpiringNotification
+  | ApprovalEscalatedNotification;
+
+export type ApprovalNotificationType = ApprovalNotification["type"];
+
+/**
+ * Receives approval notifications (`approvals.notify`), one at a time, off every call's path: what it returns,
+ * throws or never settles changes no decision and no answer. A delivery that fails, times out or is dropped from the
+ * full queue is recorded as an `approval.notification_failed` audit event.
+ */
+export type ApprovalNotifier = (notification: ApprovalNotification) => void | Promise<void>;
+
+/** Why a notification was not delivered: the notifier threw or rejected, outlived `notifyTimeoutMs`, or the queue was full. */
+export type ApprovalNotificationFailure = "failed" | "timeout" | "dropped";
+
+/**
+ * The notifier seam of `createAgentRuntime({ approvals })`: approvers reached where they are (Slack, email, a
+ * webhook), best effort and never on the call's path. docs/guides/approvals.md
+ */
+export type ApprovalNotifyOptions = {
+  /** Receives `approval.requested` when an invocation stores a pending approval and `approval.decided` after each successful `runtime.approvals.decide`. */
+  notify?: ApprovalNotifier;
+  /**
+   * The most one delivery may take; past it the delivery counts as failed (`timeout`) and the next one starts.
+   * @default 10_000
+   */
+  notifyTimeoutMs?: number;
+  /**
+   * The most notifications waiting for delivery; one more is dropped (`dropped`), the queued ones keep their order.
+   * @default 1_000
+   */
+  notifyQueueLimit?: number;
+};
