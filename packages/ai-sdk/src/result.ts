@@ -18,8 +18,10 @@ export function concealedResult(): AISDKToolResult {
 export function toToolResult(result: ExecutionResult): AISDKToolResult {
   switch (result.status) {
     case "completed":
-      // Already redacted by the runtime; never reshaped.
-      return { status: "ok", data: result.output };
+      // Already redacted by the runtime; never reshaped. An approval with changes says where the input that ran differs.
+      return result.approvedWithChanges === undefined
+        ? { status: "ok", data: result.output }
+        : { status: "ok", data: result.output, approvedWithChanges: { changed: [...result.approvedWithChanges.changed] } };
     case "approval-required":
       return { status: "approval-required", approvalId: result.approval.id, message: approvalMessage(result.approval.reasons) };
     case "failed":

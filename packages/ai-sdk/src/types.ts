@@ -6,7 +6,8 @@ import type { Tool } from "ai";
  * `approval-required` is not an error: the model tells the user and stops.
  */
 export type AISDKToolResult =
-  | { status: "ok"; data: unknown }
+  /** `approvedWithChanges`: the approver edited the input; RFC 6901 pointers to where what ran differs from what was asked. */
+  | { status: "ok"; data: unknown; approvedWithChanges?: { changed: string[] } }
   | { status: "approval-required"; approvalId: string; message: string }
   | { status: "error"; error: { code: string; message: string; retryable: boolean; details?: unknown } };
 

@@ -25,6 +25,14 @@ describe("toToolResult", () => {
     expect((result as { data: unknown }).data).toBe(output);
   });
 
+  it("a completed resume approved with changes adds approvedWithChanges: where what ran differs, never the values", () => {
+    const changed = ["/amount"];
+    const result = toToolResult({ status: "completed", executionId: "exe_1", output: "refunded", approvedWithChanges: { changed } });
+    expect(JSON.stringify(result)).toBe('{"status":"ok","data":"refunded","approvedWithChanges":{"changed":["/amount"]}}');
+    // A copy: the runtime's result and the envelope share nothing the caller could change.
+    expect((result as { approvedWithChanges: { changed: string[] } }).approvedWithChanges.changed).not.toBe(changed);
+  });
+
   it("an approval is { status, approvalId, message } and nothing else: no input, hash or expiry reaches the model", () => {
     const result = toToolResult(pending(["Approval is required for orders.refund."]));
     expect(JSON.stringify(result)).toBe(

@@ -47,7 +47,7 @@ const OPEN_DATA_DESCRIPTION = "The capability's output. It declares no output sc
  * one envelope schema shared by every tool with open `data` is named, with its version: a change to its shape must
  * change the id. An envelope carrying a capability's own output schema has no id: it is that tool's alone.
  */
-const ENVELOPE_SCHEMA_ID = "urn:orpc-agent:mcp:result-envelope:2";
+const ENVELOPE_SCHEMA_ID = "urn:orpc-agent:mcp:result-envelope:3";
 
 /**
  * The envelope's schema, with `data` typed by `data` (a capability's output schema, from `dataSchemaOf`) or open.
@@ -62,7 +62,12 @@ export function envelopeOutputSchema(data?: DataSchema): { type: "object"; [key:
     required: ["status"],
     oneOf: [
       {
-        properties: { status: { const: "ok" }, data: data === undefined ? { description: OPEN_DATA_DESCRIPTION } : { $ref: `#${DATA_SCHEMA_POINTER}` } },
+        properties: {
+          status: { const: "ok" },
+          data: data === undefined ? { description: OPEN_DATA_DESCRIPTION } : { $ref: `#${DATA_SCHEMA_POINTER}` },
+          // Approve with changes: where the input that ran differs from the one asked (RFC 6901 pointers).
+          approvedWithChanges: { type: "object", properties: { changed: { type: "array", items: { type: "string" } } }, required: ["changed"], additionalProperties: false },
+        },
         additionalProperties: false,
       },
       {

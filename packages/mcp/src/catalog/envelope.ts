@@ -3,7 +3,7 @@ import { approvalMessage, CONCEALED_MESSAGE, NOT_FOUND_MESSAGE, toModelError } f
 
 /** What the model receives (docs/architecture/spec/adapters.md#adapters-1-5), plus `expiresAt`/`url` on approvals (docs/architecture/spec/adapters.md#adapters-3-6). Key order is fixed. */
 export type MCPEnvelope =
-  | { status: "ok"; data: unknown }
+  | { status: "ok"; data: unknown; approvedWithChanges?: { changed: string[] } }
   | { status: "approval-required"; approvalId: string; message: string; expiresAt: string; url?: string }
   | { status: "error"; error: MCPModelError };
 
@@ -30,7 +30,10 @@ export const CONCEALED_ENVELOPE: MCPEnvelope = Object.freeze({ status: "error", 
 export function toEnvelope(result: ExecutionResult, guidance: ApprovalGuidance): MCPEnvelope {
   switch (result.status) {
     case "completed":
-      return { status: "ok", data: result.output };
+      // An approval with changes says where the input that ran differs from what the model asked (never the values).
+      return result.approvedWithChanges === undefined
+        ? { status: "ok", data: result.output }
+        : { status: "ok", data: result.output, approvedWithChanges: { changed: [...result.approvedWithChanges.changed] } };
     case "approval-required":
       return approvalEnvelope(result.approval, guidance);
     case "failed":

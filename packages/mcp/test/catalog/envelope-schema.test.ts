@@ -11,6 +11,7 @@ import { dataSchemaOf } from "../../src/catalog/output-data-schema.js";
 const VALID = [
   { status: "ok", data: { id: "o1" } },
   { status: "ok" },
+  { status: "ok", data: "refunded", approvedWithChanges: { changed: ["/amount"] } },
   { status: "approval-required", approvalId: "apr_1", message: "Needs approval.", expiresAt: "2026-12-02T10:00:00.000Z" },
   { status: "approval-required", approvalId: "apr_1", message: "Needs approval.", expiresAt: "2026-12-02T10:00:00.000Z", url: "https://example.test/a" },
   { status: "error", error: { code: "TIMEOUT", message: "The operation timed out.", retryable: true } },
@@ -23,6 +24,8 @@ const INVALID = {
   "an unknown status": { status: "pending" },
   "a key from another branch": { status: "ok", data: 1, approvalId: "apr_1" },
   "an unknown key": { status: "ok", extra: true },
+  "approvedWithChanges without changed": { status: "ok", approvedWithChanges: {} },
+  "approvedWithChanges carrying the values": { status: "ok", approvedWithChanges: { changed: ["/amount"], before: { amount: 320 } } },
   "approval-required without its approvalId": { status: "approval-required", message: "m", expiresAt: "t" },
   "approval-required with a numeric url": { status: "approval-required", approvalId: "a", message: "m", expiresAt: "t", url: 1 },
   "error without its error": { status: "error" },

@@ -27,7 +27,7 @@ describe.each(ERAS)("$era", ({ connect }) => {
       expect(tool.outputSchema?.type).toBe("object");
       expect(tool.outputSchema?.oneOf).toHaveLength(3);
       // One versioned id: both SDK clients compile the validator once per id instead of once per tool and listing.
-      expect(tool.outputSchema?.$id).toBe("urn:orpc-agent:mcp:result-envelope:2");
+      expect(tool.outputSchema?.$id).toBe("urn:orpc-agent:mcp:result-envelope:3");
     }
   });
 
@@ -72,7 +72,7 @@ describe.each(ERAS)("a capability's output schema types data ($era)", ({ connect
     expect(byName.refunds_create?.oneOf?.[0]?.properties?.data).toEqual({ $ref: "#/$defs/data" });
     expect(byName.refunds_create?.$defs?.data).toMatchObject({ type: "object", required: ["refundId", "amountCents"] });
     for (const open of ["refunds_masked", "refunds_plain"]) {
-      expect(byName[open]?.$id).toBe("urn:orpc-agent:mcp:result-envelope:2");
+      expect(byName[open]?.$id).toBe("urn:orpc-agent:mcp:result-envelope:3");
       expect(byName[open]?.$defs).toBeUndefined();
     }
   });
