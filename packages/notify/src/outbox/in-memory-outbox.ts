@@ -26,10 +26,10 @@ export function createInMemoryWebhookOutbox(): WebhookOutbox {
       return true;
     },
 
-    async claim(endpoint, { now, limit, leaseMs }) {
+    async claim(endpoint, { now, limit, leaseMs, dueBy = now }) {
       const at = now.getTime();
       const due = [...entries.values()]
-        .filter((e) => e.endpoint === endpoint && e.status === "pending" && e.nextAttemptAt.getTime() <= at && (e.lockedUntil ?? 0) <= at)
+        .filter((e) => e.endpoint === endpoint && e.status === "pending" && e.nextAttemptAt.getTime() <= dueBy.getTime() && (e.lockedUntil ?? 0) <= at)
         .sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime())
         .slice(0, limit);
       return due.map((e): ClaimedMessage => {

@@ -48,10 +48,11 @@ export interface WebhookOutbox {
   /** Adds a pending message, due at once. False when `endpoint` already has a message with this id. */
   enqueue(endpoint: string, message: OutboxMessage): Promise<boolean>;
   /**
-   * Takes up to `limit` pending messages of `endpoint` due at `now` and not held by another claim, holds them until
-   * `now + leaseMs` and counts one more attempt on each. No message is held by two claims at once.
+   * Takes up to `limit` pending messages of `endpoint` due at `dueBy` (default `now`) and not held by another claim at
+   * `now`, holds them until `now + leaseMs` and counts one more attempt on each. No message is held by two claims at
+   * once.
    */
-  claim(endpoint: string, options: { now: Date; limit: number; leaseMs: number }): Promise<ClaimedMessage[]>;
+  claim(endpoint: string, options: { now: Date; limit: number; leaseMs: number; dueBy?: Date }): Promise<ClaimedMessage[]>;
   /** Records how a claimed attempt ended. False (and no change) when the claim is no longer the message's. */
   settle(message: ClaimedMessage, settlement: Settlement): Promise<boolean>;
   /** The earliest instant a pending message of `endpoint` is due (its lease counted), or null when none is pending. */

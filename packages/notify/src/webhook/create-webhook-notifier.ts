@@ -62,7 +62,7 @@ export type WebhookNotifier = {
 /**
  * A webhook notifier: Standard Webhooks signatures (`webhook-id`, `webhook-timestamp`, `webhook-signature`, made by
  * the `standardwebhooks` library), retries with exponential backoff and full jitter on network errors, timeouts,
- * 5xx and 429 (any other non-2xx answer is final), the same `webhook-id` on every attempt of a message so a receiver
+ * 5xx and 429 (a `Retry-After` is honoured up to `maxDelayMs`; any other non-2xx answer is final), the same `webhook-id` on every attempt of a message so a receiver
  * can drop replays, and an outbox that keeps given-up messages visible as `failed`.
  *
  * @example
@@ -100,13 +100,17 @@ export function createWebhookNotifier(options: WebhookNotifierOptions): WebhookN
       const why = outcome.kind === "final" ? outcome.error : `${outcome.error} (gave up after ${message.attempts} attempts)`;
       return { kind: "failed", at: done, error: why, ...status };
     }
-    return { kind: "retry", at: done, nextAttemptAt: new Date(done.getTime() + retry.delayAfter(message.attempts)), error: outcome.error, ...status };
+    // A receiver's Retry-After is honoured up to the policy's cap: it knows when it will be back.
+    const delay = Math.max(retry.delayAfter(message.attempts), Math.min(outcome.retryAfterMs ?? 0, retry.maxDelayMs));
+    return { kind: "retry", at: done, nextAttemptAt: new Date(done.getTime() + delay), error: outcome.error, ...status };
   }
 
   async function drain(): Promise<DrainReport> {
     const report: DrainReport = { delivered: 0, retrying: 0, failed: 0 };
+    // Due by the drain's start: a retry scheduled during this drain waits for the next one.
+    const dueBy = now();
     for (;;) {
-      const batch = await outbox.claim(url, { now: now(), limit: batchSize, leaseMs });
+      const batch = await outbox.claim(url, { now: now(), dueBy, limit: batchSize, leaseMs });
       if (batch.length === 0) return report;
       await Promise.all(
         batch.map(async (message) => {

@@ -17,7 +17,8 @@ export type WebhookRetryOptions = {
 /** The resolved policy. */
 export type RetryPolicy = {
   readonly attempts: number;
-  /** The delay before the try after try number `attempt` (1-based) failed. */
+  readonly maxDelayMs: number;
+  /** The delay before the try after try number `attempt` (1-based) failed: at least 1 ms. */
   delayAfter(attempt: number): number;
 };
 
@@ -32,9 +33,11 @@ export function retryPolicy(options: WebhookRetryOptions = {}): RetryPolicy {
   if (typeof random !== "function") throw new TypeError("retry.random must be a function returning a number in [0, 1)");
   return {
     attempts,
+    maxDelayMs: max,
     delayAfter(attempt) {
       const cap = Math.min(max, base * 2 ** Math.max(0, attempt - 1));
-      return Math.floor(cap * Math.min(Math.max(random(), 0), 1));
+      // At least 1 ms: a retry is never due at the instant of the failure, so one drain tries a message once.
+      return Math.max(1, Math.floor(cap * Math.min(Math.max(random(), 0), 1)));
     },
   };
 }

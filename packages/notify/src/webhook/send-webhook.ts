@@ -4,7 +4,7 @@ import type { Webhook } from "standardwebhooks";
 export type AttemptOutcome =
   | { readonly kind: "delivered"; readonly status: number }
   /** Worth trying again: a network error or timeout, a 5xx, a 429. */
-  | { readonly kind: "retryable"; readonly status?: number; readonly error: string }
+  | { readonly kind: "retryable"; readonly status?: number; readonly error: string; readonly retryAfterMs?: number }
   /** Trying again cannot help: any other non-2xx answer (a 4xx, a redirect). */
   | { readonly kind: "final"; readonly status: number; readonly error: string };
 
@@ -43,8 +43,20 @@ export async function sendWebhook(message: SignedMessage, options: SendOptions):
   await response.body?.cancel().catch(() => {});
   const status = response.status;
   if (status >= 200 && status < 300) return { kind: "delivered", status };
-  if (status === 429 || status >= 500) return { kind: "retryable", status, error: `HTTP ${status}` };
+  if (status === 429 || status >= 500) {
+    const retryAfterMs = retryAfter(response.headers.get("retry-after"), options.now);
+    return { kind: "retryable", status, error: `HTTP ${status}`, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  }
   return { kind: "final", status, error: `HTTP ${status}` };
+}
+
+/** `Retry-After` as seconds or an HTTP date, in ms from `now`; absent or unreadable is undefined. */
+function retryAfter(header: string | null, now: Date): number | undefined {
+  if (header === null) return undefined;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isFinite(at) ? Math.max(0, at - now.getTime()) : undefined;
 }
 
 function describe(error: unknown): string {

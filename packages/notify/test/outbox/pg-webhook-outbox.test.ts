@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPgWebhookOutbox, createWebhookNotifier, WEBHOOK_OUTBOX_DDL, webhookOutboxDdl } from "../../src/index.js";
 import { usePgSchema } from "../support/pg-schema.js";
+import { describeOutboxContract } from "./outbox-contract.js";
 import { newSecret, startWebhookReceiver, type Receiver } from "../support/webhook-receiver.js";
 
 // The outbox on the real server: rows survive the notifier, two drainers split due rows without ever sharing one,
@@ -16,6 +17,11 @@ beforeEach(async () => {
 afterEach(async () => {
   await receiver?.close();
   receiver = undefined;
+});
+
+describeOutboxContract("the PostgreSQL outbox (TEST_DATABASE_URL)", async () => {
+  await server.query(`truncate table ${tableOf(server.name)}`, []);
+  return outbox();
 });
 
 describe("PostgreSQL webhook outbox (TEST_DATABASE_URL)", () => {
@@ -78,33 +84,6 @@ describe("PostgreSQL webhook outbox (TEST_DATABASE_URL)", () => {
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ id, status: "failed", attempts: 2, lastStatus: 503, lastError: "HTTP 503 (gave up after 2 attempts)" });
     expect(receiver.verified.map((d) => d.id)).toEqual([id, id]);
-  });
-
-  it("a claim is exclusive until its lease ends, and a stale claim cannot settle", async () => {
-    const store = outbox();
-    const at = new Date("2030-01-01T00:00:00Z");
-    await store.enqueue("https://a.example/hook", { id: "m1", type: "approval.requested", body: "{}", createdAt: at });
-
-    const [held] = await store.claim("https://a.example/hook", { now: at, limit: 10, leaseMs: 1_000 });
-    expect(held).toMatchObject({ id: "m1", attempts: 1 });
-    expect(await store.claim("https://a.example/hook", { now: new Date(at.getTime() + 999), limit: 10, leaseMs: 1_000 })).toEqual([]);
-    expect(await store.nextDueAt("https://a.example/hook")).toEqual(new Date(at.getTime() + 1_000));
-
-    // The lease ran out (the first drainer hung): another claims, and the first one's late outcome changes nothing.
-    const [again] = await store.claim("https://a.example/hook", { now: new Date(at.getTime() + 1_000), limit: 10, leaseMs: 1_000 });
-    expect(again).toMatchObject({ id: "m1", attempts: 2 });
-    expect(await store.settle(held!, { kind: "failed", at, error: "late" })).toBe(false);
-    expect(await store.settle(again!, { kind: "delivered", at, status: 200 })).toBe(true);
-    expect(await store.get("https://a.example/hook", "m1")).toMatchObject({ status: "delivered", attempts: 2 });
-  });
-
-  it("enqueueing an id twice for one endpoint adds one row; another endpoint has its own", async () => {
-    const store = outbox();
-    const message = { id: "apr_1.requested", type: "approval.requested", body: "{}", createdAt: new Date() };
-    expect(await store.enqueue("https://a.example/hook", message)).toBe(true);
-    expect(await store.enqueue("https://a.example/hook", message)).toBe(false);
-    expect(await store.enqueue("https://b.example/hook", message)).toBe(true);
-    expect(await store.list()).toHaveLength(2);
   });
 
   it("WEBHOOK_OUTBOX_DDL is idempotent and splits into single statements", () => {

@@ -1,4 +1,5 @@
-import { createServer } from "node:net";
+import { createServer as createHttpServer, type RequestListener, type Server } from "node:http";
+import { createServer, type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWebhookNotifier } from "../../src/index.js";
 import { retryPolicy } from "../../src/webhook/retry.js";
@@ -103,3 +104,48 @@ async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+describe("what a receiver says about retrying", () => {
+  const servers: Server[] = [];
+  afterEach(async () => {
+    for (const server of servers.splice(0)) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+  const listen = async (handler: RequestListener) => {
+    const server = createHttpServer(handler);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  };
+  const clock = new Date();
+  const options = (url: string, maxDelayMs: number) => ({ url, secret: newSecret(), deliverOnNotify: false, now: () => clock, retry: { baseDelayMs: 10, maxDelayMs, random: () => 0 } });
+
+  it("a Retry-After is honoured up to maxDelayMs; without one the backoff decides", async () => {
+    const limited = await listen((_, res) => res.writeHead(429, { "retry-after": "30" }).end());
+    const plain = await listen((_, res) => res.writeHead(503).end());
+    const polite = createWebhookNotifier(options(limited, 60_000));
+    const capped = createWebhookNotifier(options(limited, 5_000));
+    const backoff = createWebhookNotifier(options(plain, 60_000));
+    const ids = await Promise.all([polite, capped, backoff].map(async (notifier) => (await notifier.notify({ type: "approval.requested" })).id));
+
+    for (const notifier of [polite, capped, backoff]) expect(await notifier.drain()).toEqual({ delivered: 0, retrying: 1, failed: 0 });
+
+    const due = async (notifier: typeof polite, id: string) => (await notifier.status(id))!.nextAttemptAt.getTime() - clock.getTime();
+    expect(await due(polite, ids[0]!)).toBe(30_000);
+    expect(await due(capped, ids[1]!)).toBe(5_000);
+    // Jitter 0 still waits 1 ms: one drain never tries a message twice.
+    expect(await due(backoff, ids[2]!)).toBe(1);
+  });
+
+  it("a receiver that never answers times out, and the timeout is retried like a network error", async () => {
+    const silent = await listen(() => {});
+    const notifier = createWebhookNotifier({ url: silent, secret: newSecret(), timeoutMs: 50, retry: { ...fast, attempts: 2 } });
+    const { id } = await notifier.notify({ type: "approval.requested" });
+    await notifier.flush();
+    const row = await notifier.status(id);
+    expect(row).toMatchObject({ status: "failed", attempts: 2 });
+    expect(row!.lastError).toMatch(/^request failed: .*time/i);
+  });
+});

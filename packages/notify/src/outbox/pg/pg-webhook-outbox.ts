@@ -43,13 +43,15 @@ export function createPgWebhookOutbox(options: PgWebhookOutboxOptions): WebhookO
       return rows.length > 0;
     },
 
-    async claim(endpoint, { now, limit, leaseMs }) {
+    async claim(endpoint, { now, limit, leaseMs, dueBy = now }) {
       const claim = randomUUID();
-      const rows = await run(sql.claim, [endpoint, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), claim, String(limit)]);
-      return rows.map((row): ClaimedMessage => {
-        const r = rowFrom(row);
-        return { id: r.id, endpoint: r.endpoint, type: r.type, body: r.body, createdAt: r.createdAt, attempts: r.attempts, claim };
-      });
+      const params = [endpoint, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), claim, String(limit), dueBy.toISOString()];
+      const rows = await run(sql.claim, params);
+      // RETURNING keeps no order: oldest due first, as the in-memory outbox hands them out.
+      return rows
+        .map(rowFrom)
+        .sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map((r): ClaimedMessage => ({ id: r.id, endpoint: r.endpoint, type: r.type, body: r.body, createdAt: r.createdAt, attempts: r.attempts, claim }));
     },
 
     async settle(message, settlement) {

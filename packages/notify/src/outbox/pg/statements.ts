@@ -14,7 +14,7 @@ export function outboxStatements(table: string) {
     claim: `update ${table} set attempts = attempts + 1, locked_until = $3::timestamptz, claim = $4
   where (endpoint, id) in (
     select endpoint, id from ${table}
-    where endpoint = $1 and status = 'pending' and next_attempt_at <= $2::timestamptz
+    where endpoint = $1 and status = 'pending' and next_attempt_at <= $6::timestamptz
       and (locked_until is null or locked_until <= $2::timestamptz)
     order by next_attempt_at, id
     limit $5::bigint
