@@ -199,6 +199,16 @@ describe("approval notifier attacks (SI-4, SI-10, SI-12)", () => {
     expect(received[2]!.view.status).toBe("approved");
     expect(JSON.stringify(events)).not.toContain(SECRET);
 
+    // Approved with changes: the edit is shown through the same hook, so what it hides stays hidden.
+    const edited: ApprovalNotification[] = [];
+    const single = runtimeWith((notification) => void edited.push(notification));
+    const third = approvalOf(await single.runtime.invoke("refund", INPUT, { actor: dana, context: {} }));
+    await single.runtime.approvals.decide(third.id, { status: "approved", approver: mo, input: { orderId: "o_1", amount: 100, note: `${SECRET}-edit` } });
+    await single.runtime.drainAudit();
+    expect(edited.map((n) => n.type)).toEqual(["approval.requested", "approval.decided"]);
+    expect(edited[1]!.view.decision?.editedInput).toEqual({ shown: true, value: { orderId: "o_1", amount: 100 }, fields: expect.any(Array) });
+    expect(JSON.stringify(edited)).not.toContain(SECRET);
+
     // A hook that throws: the input is withheld, never shown raw; the call is answered as before.
     const seen: ApprovalNotification[] = [];
     const failing = runtimeWith((notification) => void seen.push(notification), {

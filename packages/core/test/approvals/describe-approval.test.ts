@@ -157,6 +157,13 @@ describe("describeApproval", () => {
     expect(approved).toMatchObject({ status: "approved", decision: { status: "approved", approver: { id: "ben", kind: "user" }, decidedAt }, voters: [{ approver: { id: "ben", kind: "user" }, at: decidedAt }] });
     expect(approved.decidableBy.open).toBe(false);
 
+    // Approved with changes: the edit goes through the same hook as the request's input.
+    const edit = { orderId: "o_1002", amountCents: 8_000, reason: SECRET };
+    const changed = describeApproval(record({ status: "approved", decision: { status: "approved", approver: { id: "ben", kind: "user" }, decidedAt, input: edit } }), registry.get("orders.refund"), { now: NOW });
+    expect(changed.decision?.editedInput).toMatchObject({ shown: true, value: { orderId: "o_1002", amountCents: 8_000 } });
+    expect(JSON.stringify(changed)).not.toContain(SECRET);
+    expect(describeApproval(record({ status: "approved", decision: { status: "approved", approver: { id: "ben", kind: "user" }, decidedAt, input: edit } }), undefined, { now: NOW }).decision?.editedInput).toEqual({ shown: false, reason: "no-capability" });
+
     const rejected = describeApproval(record({ status: "rejected", decision: { status: "rejected", approver: { id: "ben", kind: "user" }, comment: "no", decidedAt } }), undefined, { now: NOW });
     expect(rejected.voters).toEqual([]);
     expect(rejected.decision).toMatchObject({ status: "rejected", comment: "no" });

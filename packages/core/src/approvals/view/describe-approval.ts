@@ -58,7 +58,7 @@ export function describeApproval(record: ApprovalRecord, capability: ApprovalVie
     expiresAt: dateCopy(record.expiresAt),
     expiresInMs: expired ? 0 : Math.max(0, (record.expiresAt as Date).getTime() - now.getTime()),
     status,
-    ...(record.decision === undefined ? {} : { decision: decisionView(record.decision) }),
+    ...(record.decision === undefined ? {} : { decision: decisionView(record.decision, capability) }),
     progress: Object.freeze(approvalProgress(record)),
     voters: Object.freeze(votersOf(record)),
     input: redactedApprovalInput(record.input, capability),
@@ -102,12 +102,14 @@ function actingAgentOf(actor: Actor): ApprovalViewAgent | undefined {
   return Object.freeze({ id: via.id, ...(typeof via.displayName === "string" ? { displayName: via.displayName } : {}) });
 }
 
-function decisionView(decision: NonNullable<ApprovalRecord["decision"]>): ApprovalViewDecision {
+function decisionView(decision: NonNullable<ApprovalRecord["decision"]>, capability: ApprovalViewCapability | undefined): ApprovalViewDecision {
   return Object.freeze({
     status: decision.status,
     approver: actorView(decision.approver),
     ...(typeof decision.comment === "string" ? { comment: decision.comment } : {}),
     decidedAt: dateCopy(decision.decidedAt),
+    // An edit is shown only as approvers may see inputs: through the same hook, never as stored.
+    ...(decision.input === undefined ? {} : { editedInput: redactedApprovalInput(decision.input, capability) }),
   });
 }
 

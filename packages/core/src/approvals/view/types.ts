@@ -74,6 +74,8 @@ export type ApprovalViewDecision = {
   readonly approver: ApprovalViewActor;
   readonly comment?: string;
   readonly decidedAt: Date;
+  /** Approved with changes: the edited input the approval binds, redacted exactly as `input` is. */
+  readonly editedInput?: ApprovalViewInput;
 };
 
 /**
