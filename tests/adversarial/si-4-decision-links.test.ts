@@ -282,6 +282,9 @@ describe("signed decision links (SI-4)", () => {
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
     expect(await codeOf(a.runtime.approvals.decisionLink(id, { approver: proxy as never, action: "approve", ttlMs: 60_000 }))).toBe("UNAUTHENTICATED");
+    // An approver too large to carry in a URL is refused, not truncated.
+    const huge = { ...mo, attributes: { note: "x".repeat(10_000) } };
+    expect(await codeOf(a.runtime.approvals.decisionLink(id, { approver: huge, action: "approve", ttlMs: 60_000 }))).toBe("INPUT_INVALID");
     const throwing = { approver: mo, ttlMs: 60_000, get action(): string { throw new Error("boom"); } };
     expect(await codeOf(a.runtime.approvals.decisionLink(id, throwing as never))).toBe("INPUT_INVALID");
     const decided = await a.runtime.approvals.decideWithLink(link.token);
