@@ -1,5 +1,5 @@
-// Approval notifications (issue 50, amendments 2026-12 "Approvers reached where they are"): a notifier is best effort
-// and never on the call's path. Whatever it does (throw, reject, hang, crawl while thousands of approvals are asked
+// Approval notifications (issue 50; docs/guides/approvals.md#telling-approvers): a notifier is best effort and never
+// on the call's path. Whatever it does (throw, reject, hang, crawl while thousands of approvals are asked
 // for, edit what it is handed, decide re-entrantly) changes no decision (SI-4) and no answer; it only ever sees the
 // input through `redact.approvalInput` (SI-10); its queue is bounded and what it drops is recorded (SI-12).
 import {

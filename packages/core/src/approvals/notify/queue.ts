@@ -12,7 +12,7 @@ export type NotificationQueue = {
 };
 
 /**
- * Best-effort delivery off the call's path (amendments 2026-12, "Approvers reached where they are"): one notification
+ * Best-effort delivery off the call's path (docs/guides/approvals.md#telling-approvers): one notification
  * at a time, in order, each bounded by `timeoutMs`; at most `limit` waiting, so a slow or hung notifier costs bounded
  * memory. On overflow the newest is dropped: what is queued keeps its order. Every notification not delivered goes to
  * `onUndelivered` (the runtime audits it). `track` receives each run of the worker, so the runtime's drain waits for it.
