@@ -10,7 +10,7 @@ export type { PgWebhookOutboxOptions } from "./outbox/pg/pg-webhook-outbox.js";
 export { DEFAULT_WEBHOOK_OUTBOX_TABLE, WEBHOOK_OUTBOX_DDL, webhookOutboxDdl } from "./outbox/pg/ddl.js";
 export type { PgQuery } from "./outbox/pg/pg-query.js";
 
-export type { ApprovalNotificationKind, DecisionLinks, NotifyApprovalView, NotifyViewActor } from "./view/approval-view.js";
+export type { DecisionLinks } from "./view/approval-view.js";
 
 export { slackMessage } from "./slack/slack-message.js";
 export type { SlackMessage, SlackMessageOptions } from "./slack/slack-message.js";
@@ -19,4 +19,4 @@ export { postToSlack } from "./slack/post-to-slack.js";
 export { approvalEmail } from "./email/approval-email.js";
 export type { ApprovalEmail, ApprovalEmailOptions } from "./email/approval-email.js";
 export { createEmailNotifier } from "./email/create-email-notifier.js";
-export type { EmailNotification, EmailNotifierOptions, EmailTransport } from "./email/create-email-notifier.js";
+export type { EmailNotifierOptions, EmailTransport } from "./email/create-email-notifier.js";

@@ -1,4 +1,5 @@
-import type { ApprovalNotificationKind, DecisionLinks, NotifyApprovalView } from "../view/approval-view.js";
+import type { ApprovalNotificationType, ApprovalView } from "@orpc-agent/core";
+import type { DecisionLinks } from "../view/approval-view.js";
 import { actorName, expiresIn, fieldValue, headline, openLinks, progressLine, riskLine, withheldLine } from "../view/describe-for-humans.js";
 import { escapeHtml } from "./escape-html.js";
 
@@ -9,7 +10,7 @@ export type ApprovalEmailOptions = {
   /** URLs that decide (minted with `runtime.approvals.decisionLink`); a button only for each one given, while pending. */
   links?: DecisionLinks;
   /** The notification being sent, for the subject (`approval.expiring` says so). */
-  kind?: ApprovalNotificationKind;
+  kind?: ApprovalNotificationType;
 };
 
 /**
@@ -25,7 +26,7 @@ export type ApprovalEmailOptions = {
  * const view = describeApproval(record, runtime.registry.get(record.capabilityId), { now: new Date() });
  * const { subject, text, html } = approvalEmail(view, { links: { approve: "https://app.example/a/…" } });
  */
-export function approvalEmail(view: NotifyApprovalView, options: ApprovalEmailOptions = {}): ApprovalEmail {
+export function approvalEmail(view: ApprovalView, options: ApprovalEmailOptions = {}): ApprovalEmail {
   const title = headline(view, options.kind);
   const facts: [string, string][] = [
     ["Capability", view.capabilityId],

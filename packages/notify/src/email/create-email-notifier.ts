@@ -1,4 +1,5 @@
-import type { ApprovalNotificationKind, DecisionLinks, NotifyApprovalView } from "../view/approval-view.js";
+import type { ApprovalNotification } from "@orpc-agent/core";
+import type { DecisionLinks } from "../view/approval-view.js";
 import { approvalEmail } from "./approval-email.js";
 
 /**
@@ -9,9 +10,6 @@ export type EmailTransport = {
   sendMail(mail: { from: string; to: string | string[]; subject: string; text: string; html: string; headers?: Record<string, string> }): Promise<unknown>;
 };
 
-/** A notification as the email notifier reads it: core's approval notifications fit. */
-export type EmailNotification = { readonly type: string; readonly view: NotifyApprovalView };
-
 export type EmailNotifierOptions = {
   transport: EmailTransport;
   /** The sender, e.g. `"Approvals <approvals@example.com>"`. */
@@ -20,17 +18,17 @@ export type EmailNotifierOptions = {
    * Who gets each notification: addresses, or a function of the notification (the approvers of its capability).
    * An empty list sends nothing.
    */
-  to: string | readonly string[] | ((notification: EmailNotification) => readonly string[] | Promise<readonly string[]>);
+  to: string | readonly string[] | ((notification: ApprovalNotification) => readonly string[] | Promise<readonly string[]>);
   /**
    * Decision links for one recipient (the app mints them with `runtime.approvals.decisionLink` for that approver).
    * With it, each recipient gets an email of their own; without it, one email goes to all, with no buttons.
    */
-  links?: (notification: EmailNotification, to: string) => DecisionLinks | undefined | Promise<DecisionLinks | undefined>;
+  links?: (notification: ApprovalNotification, to: string) => DecisionLinks | undefined | Promise<DecisionLinks | undefined>;
 };
 
 /**
  * An approval notifier that emails each notification through a transport the app gives (nodemailer's, typically):
- * pass it as `createAgentRuntime({ approvals: { notify } })`. Rejects when the transport does; core records a failed
+ * pass it as `createAgentRuntime({ approvals: { notify } })` (an `ApprovalNotifier`). Rejects when the transport does; core records a failed
  * delivery without affecting the call.
  *
  * @example
@@ -42,14 +40,14 @@ export type EmailNotifierOptions = {
  *   to: ["manager@example.com"],
  * });
  */
-export function createEmailNotifier(options: EmailNotifierOptions): (notification: EmailNotification) => Promise<void> {
+export function createEmailNotifier(options: EmailNotifierOptions): (notification: ApprovalNotification) => Promise<void> {
   if (typeof options?.transport?.sendMail !== "function") throw new TypeError("createEmailNotifier: transport must have sendMail (a nodemailer transport)");
   if (typeof options.from !== "string" || options.from.length === 0) throw new TypeError("createEmailNotifier: from is required");
   const { transport, from, to, links } = options;
   return async (notification) => {
     const recipients = [...(typeof to === "function" ? await to(notification) : typeof to === "string" ? [to] : to)];
     if (recipients.length === 0) return;
-    const kind = kindOf(notification.type);
+    const kind = notification.type;
     const headers = { "X-Approval-Id": notification.view.id.replace(/[\r\n]/g, "") };
     if (links === undefined) {
       await transport.sendMail({ from, to: recipients, ...approvalEmail(notification.view, { kind }), headers });
@@ -62,6 +60,3 @@ export function createEmailNotifier(options: EmailNotifierOptions): (notificatio
   };
 }
 
-function kindOf(type: string): ApprovalNotificationKind | undefined {
-  return type === "approval.requested" || type === "approval.decided" || type === "approval.expiring" || type === "approval.escalated" ? type : undefined;
-}

@@ -1,5 +1,6 @@
 import type { ActionsBlock, Button, ContextBlock, HeaderBlock, KnownBlock, MrkdwnElement, SectionBlock } from "@slack/types";
-import type { ApprovalNotificationKind, DecisionLinks, NotifyApprovalView } from "../view/approval-view.js";
+import type { ApprovalNotificationType, ApprovalView } from "@orpc-agent/core";
+import type { DecisionLinks } from "../view/approval-view.js";
 import { actorName, expiresIn, fieldValue, headline, openLinks, progressLine, riskLine, withheldLine } from "../view/describe-for-humans.js";
 
 /** A Slack message: `text` is the notification and fallback text, `blocks` the Block Kit layout. */
@@ -9,7 +10,7 @@ export type SlackMessageOptions = {
   /** URLs that decide (minted with `runtime.approvals.decisionLink`); a button only for each one given, while pending. */
   links?: DecisionLinks;
   /** The notification being shown, for the headline (`approval.expiring` says so). */
-  kind?: ApprovalNotificationKind;
+  kind?: ApprovalNotificationType;
 };
 
 // Block Kit limits: a section holds at most 10 fields of at most 2000 characters; a header at most 150.
@@ -30,7 +31,7 @@ const MAX_HEADER = 150;
  * const view = describeApproval(record, runtime.registry.get(record.capabilityId), { now: new Date() });
  * await postToSlack(process.env.SLACK_WEBHOOK_URL!, slackMessage(view, { links: { approve: "https://app.example/a/…", reject: "https://app.example/r/…" } }));
  */
-export function slackMessage(view: NotifyApprovalView, options: SlackMessageOptions = {}): SlackMessage {
+export function slackMessage(view: ApprovalView, options: SlackMessageOptions = {}): SlackMessage {
   const title = headline(view, options.kind);
   const requester = actorName(view.requester);
   const blocks: KnownBlock[] = [];

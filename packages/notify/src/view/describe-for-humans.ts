@@ -1,9 +1,10 @@
-import type { ApprovalNotificationKind, NotifyApprovalView, NotifyViewActor } from "./approval-view.js";
+import type { ApprovalNotificationType, ApprovalView, ApprovalViewActor, ApprovalViewAgent } from "@orpc-agent/core";
+import type { DecisionLinks } from "./approval-view.js";
 
 // The words every channel shares, so the Slack message and the email say the same thing.
 
 /** "Dana (user_dana)", or the id alone. */
-export function actorName(actor: NotifyViewActor): string {
+export function actorName(actor: ApprovalViewActor | ApprovalViewAgent): string {
   return typeof actor.displayName === "string" && actor.displayName.length > 0 ? `${actor.displayName} (${actor.id})` : actor.id;
 }
 
@@ -28,7 +29,7 @@ export function expiresIn(ms: number): string {
 }
 
 /** "high risk, destructive" with what makes the call dangerous said first. */
-export function riskLine(view: NotifyApprovalView): string {
+export function riskLine(view: ApprovalView): string {
   const flags = view.destructive ? "destructive" : view.highRiskWrite ? `${view.sideEffect}, high-risk write` : view.sideEffect;
   return `${view.risk} risk, ${flags}`;
 }
@@ -41,7 +42,7 @@ export function fieldValue(value: unknown): string {
 }
 
 /** The headline: what happened, from the notification kind when given, else the view's status. */
-export function headline(view: NotifyApprovalView, kind?: ApprovalNotificationKind): string {
+export function headline(view: ApprovalView, kind?: ApprovalNotificationType): string {
   if (kind === "approval.expiring") return `Approval expiring in ${expiresIn(view.expiresInMs)}: ${view.title}`;
   if (kind === "approval.escalated") return `Approval escalated: ${view.title}`;
   if (view.status === "approved") return `Approved: ${view.title}`;
@@ -52,7 +53,7 @@ export function headline(view: NotifyApprovalView, kind?: ApprovalNotificationKi
 }
 
 /** Voters so far, for quorum progress: "1 of 2 approvals (Ben (user_ben))". */
-export function progressLine(view: NotifyApprovalView): string {
+export function progressLine(view: ApprovalView): string {
   const voters = view.voters.map((vote) => actorName(vote.approver));
   return voters.length === 0 ? view.progress.label : `${view.progress.label} (${voters.join(", ")})`;
 }
@@ -63,9 +64,9 @@ export function withheldLine(reason: string): string {
 }
 
 /** Links shown as buttons: only while pending, only those given, only http(s). */
-export function openLinks(view: NotifyApprovalView, links: { approve?: string; reject?: string } | undefined): { approve?: string; reject?: string } {
+export function openLinks(view: ApprovalView, links: DecisionLinks | undefined): DecisionLinks {
   if (view.status !== "pending" || links === undefined) return {};
-  const out: { approve?: string; reject?: string } = {};
+  const out: DecisionLinks = {};
   if (isHttpUrl(links.approve)) out.approve = links.approve;
   if (isHttpUrl(links.reject)) out.reject = links.reject;
   return out;

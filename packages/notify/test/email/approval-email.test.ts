@@ -1,7 +1,7 @@
 import nodemailer from "nodemailer";
 import { afterEach, describe, expect, it } from "vitest";
 import { approvalEmail, createEmailNotifier } from "../../src/index.js";
-import { LINKS, refundView } from "../support/approval-view.js";
+import { LINKS, refundCapability, refundView, requested } from "../support/approval-view.js";
 import { mailHeader, mimePart, startSmtpReceiver } from "../support/smtp-receiver.js";
 
 const HOSTILE = `<script>alert("pwned")</script><img src=x onerror=alert(1)>`;
@@ -24,7 +24,7 @@ describe("approval email over a real SMTP server", () => {
       links: (notification, to) => ({ approve: `https://shop.example/decide?as=${to}&t=${notification.view.id}.approve` }),
     });
 
-    await notify({ type: "approval.requested", view: refundView() });
+    await notify(requested(refundView()));
 
     expect(smtp.mails.map((mail) => [mail.from, mail.to])).toEqual([
       ["approvals@shop.example", ["priya@shop.example"]],
@@ -50,13 +50,13 @@ describe("approval email over a real SMTP server", () => {
   it("a hostile capability title and input arrive HTML-escaped, and the subject stays one line", async () => {
     smtp = await startSmtpReceiver();
     const notify = createEmailNotifier({ transport: transportTo(smtp.port), from: "approvals@shop.example", to: "priya@shop.example" });
-    const view = refundView({
-      title: `${HOSTILE}\r\nBcc: everyone@shop.example`,
-      reasons: [HOSTILE],
-      input: { shown: true, fields: [{ key: "note", label: HOSTILE, value: HOSTILE }] },
-    });
+    const capability = {
+      ...refundCapability({ adapters: { mcp: { annotations: { title: `${HOSTILE}\r\nBcc: everyone@shop.example` } } }, redact: {} }),
+      inputSchema: { type: "object", properties: { note: { type: "string", title: HOSTILE } } },
+    };
+    const view = refundView({ reasons: [HOSTILE], input: { note: HOSTILE } }, capability);
 
-    await notify({ type: "approval.requested", view });
+    await notify(requested(view));
 
     const [mail] = smtp.mails;
     expect(mail!.to).toEqual(["priya@shop.example"]);
@@ -71,18 +71,26 @@ describe("approval email over a real SMTP server", () => {
 
 describe("approvalEmail", () => {
   it("buttons only while pending and only for http(s) links; a destructive call warns", () => {
-    const pending = approvalEmail(refundView({ destructive: true, sideEffect: "destructive" }), { links: { ...LINKS, reject: "javascript:alert(1)" } });
+    const pending = approvalEmail(refundView({ sideEffect: "destructive" }), { links: { ...LINKS, reject: "javascript:alert(1)" } });
     expect(pending.html).toContain(`href="${LINKS.approve}"`);
     expect(pending.html).not.toContain("javascript:");
     expect(pending.text).toContain("This call is destructive: approving it cannot be undone.");
-    const decided = approvalEmail(refundView({ status: "rejected", decision: { status: "rejected", approver: { id: "user_priya", displayName: "Priya" } } }), { links: LINKS });
+    const priya = { id: "user_priya", kind: "user" as const, displayName: "Priya" };
+    const decided = approvalEmail(refundView({ status: "rejected", decision: { status: "rejected", approver: priya, decidedAt: new Date() } }), { links: LINKS });
     expect(decided.subject).toBe("Rejected: Refund an order");
     expect(decided.html).not.toContain("href=");
     expect(decided.text).toContain("Decision: rejected by Priya (user_priya)");
   });
 
   it("withheld input is said, never shown", () => {
-    const email = approvalEmail(refundView({ input: { shown: false, reason: "redaction-failed" } }));
+    const failing = refundCapability({
+      redact: {
+        approvalInput: () => {
+          throw new Error("redaction bug");
+        },
+      },
+    });
+    const email = approvalEmail(refundView({}, failing));
     expect(email.text).toContain("Input withheld (redaction-failed)");
     expect(email.html).not.toContain("32000");
   });
@@ -90,7 +98,7 @@ describe("approvalEmail", () => {
   it("no recipients, no mail; a transport without sendMail is refused", async () => {
     const sent: unknown[] = [];
     const notify = createEmailNotifier({ transport: { sendMail: async (mail) => sent.push(mail) }, from: "a@shop.example", to: () => [] });
-    await notify({ type: "approval.decided", view: refundView() });
+    await notify(requested(refundView()));
     expect(sent).toEqual([]);
     expect(() => createEmailNotifier({ transport: {} as never, from: "a@shop.example", to: "b@shop.example" })).toThrow(/sendMail/);
   });

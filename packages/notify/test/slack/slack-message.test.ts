@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { ActionsBlock, Button, ContextBlock, HeaderBlock, SectionBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import { postToSlack, slackMessage } from "../../src/index.js";
-import { LINKS, refundView } from "../support/approval-view.js";
+import { LINKS, NOW, refundCapability, refundView } from "../support/approval-view.js";
 
 const texts = (section: SectionBlock) => (section.fields ?? []).map((field) => field.text);
 
@@ -33,7 +33,7 @@ describe("slackMessage", () => {
   });
 
   it("a destructive call asks to confirm before the approve link opens", () => {
-    const { blocks } = slackMessage(refundView({ destructive: true, sideEffect: "destructive" }), { links: LINKS });
+    const { blocks } = slackMessage(refundView({ sideEffect: "destructive" }), { links: LINKS });
     const actions = blocks.find((block): block is ActionsBlock => block.type === "actions")!;
     const [approve] = actions.elements as Button[];
     expect(approve!.confirm).toMatchObject({ title: { text: "Approve a destructive call?" }, confirm: { text: "Approve" }, deny: { text: "Cancel" } });
@@ -41,7 +41,8 @@ describe("slackMessage", () => {
   });
 
   it("no buttons once decided, for a link that is not http(s), or with no links", () => {
-    const decided = refundView({ status: "approved", decision: { status: "approved", approver: { id: "user_priya" } } });
+    const priya = { id: "user_priya", kind: "user" as const };
+    const decided = refundView({ status: "approved", decision: { status: "approved", approver: priya, decidedAt: new Date() }, approvals: [{ approver: priya, at: new Date() }] });
     expect(slackMessage(decided, { links: LINKS }).blocks.some((block) => block.type === "actions")).toBe(false);
     expect(slackMessage(decided).text).toMatch(/^Approved: Refund an order/);
     expect(JSON.stringify(slackMessage(decided).blocks)).toContain("approved by user_priya");
@@ -53,7 +54,8 @@ describe("slackMessage", () => {
 
   it("what the view holds cannot mention a channel or forge a link: mrkdwn control characters are escaped", () => {
     const hostile = "<!channel> <https://evil.example|Approve here> & more";
-    const { text, blocks } = slackMessage(refundView({ title: hostile, description: hostile, input: { shown: true, fields: [{ key: "note", label: "<@U123>", value: hostile }] } }));
+    const capability = { ...refundCapability({ description: hostile, adapters: { mcp: { annotations: { title: hostile } } }, redact: {} }), inputSchema: { type: "object", properties: { note: { type: "string", title: "<@U123>" } } } };
+    const { text, blocks } = slackMessage(refundView({ input: { note: hostile } }, capability));
     const json = JSON.stringify({ text, blocks: blocks.filter((block) => block.type !== "header") });
     expect(json).not.toContain("<!channel>");
     expect(json).not.toContain("<https://evil");
@@ -64,17 +66,20 @@ describe("slackMessage", () => {
   });
 
   it("withheld input says so; more than ten fields take several sections", () => {
-    const withheld = slackMessage(refundView({ input: { shown: false, reason: "descriptor-only" } }));
+    // A descriptor from runtime.describe carries no redaction hook: the view withholds the input.
+    const withheld = slackMessage(refundView({}, { id: "orders.refund", description: "Refunds an order." }));
     expect(JSON.stringify(withheld.blocks)).toContain("Input withheld (descriptor-only)");
-    const many = Array.from({ length: 12 }, (_, i) => ({ key: `f${i}`, label: `Field ${i}`, value: { n: i } }));
-    const wide = slackMessage(refundView({ input: { shown: true, fields: many } }));
+    expect(JSON.stringify(withheld.blocks)).not.toContain("32000");
+    // Without schema labels the fields come in the redacted copy's (canonical, sorted) key order.
+    const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`Field ${String(i).padStart(2, "0")}`, { n: i }]));
+    const wide = slackMessage(refundView({ input: many }, { id: "orders.refund", meta: {} }));
     const sections = wide.blocks.filter((block): block is SectionBlock => block.type === "section" && texts(block as SectionBlock).some((t) => t.startsWith("*Field")));
     expect(sections.map((section) => section.fields?.length)).toEqual([10, 2]);
     expect(texts(sections[1]!)).toEqual(['*Field 10*\n{"n":10}', '*Field 11*\n{"n":11}']);
   });
 
   it("an expiring notification says how long is left", () => {
-    expect(slackMessage(refundView({ expiresInMs: 9 * 60_000 + 30_000 }), { kind: "approval.expiring" }).text).toMatch(/^Approval expiring in 9 minutes 30 seconds: Refund an order/);
+    expect(slackMessage(refundView({ expiresAt: new Date(NOW.getTime() + 9 * 60_000 + 30_000) }), { kind: "approval.expiring" }).text).toMatch(/^Approval expiring in 9 minutes 30 seconds: Refund an order/);
   });
 });
 
