@@ -127,6 +127,18 @@ describe("approve with changes: what an edit may not do (SI-4, SI-13)", () => {
 });
 
 describe("approve with changes: what executes (SI-5, SI-6)", () => {
+  it("SI-5: an inline handler returning an edited input fails closed: neither the edit nor the original runs", async () => {
+    const ran: unknown[] = [];
+    const refund = base
+      .input(z.object({ customerId: z.string(), amount: z.number() }))
+      .meta({ agent: meta({ approval: { required: true } }) })
+      .handler(({ input }) => void ran.push(input));
+    const { runtime } = build({ defs: { refund }, approvals: { handler: async () => ({ status: "approved", approver: priya, input: { customerId: "c_ada", amount: 80 } }) } });
+    const result = await runtime.invoke("refund", { customerId: "c_ada", amount: 320 }, { actor: dana, context: {} });
+    expect(errorOf(result).code).toBe("INTERNAL_ERROR");
+    expect(ran).toEqual([]);
+  });
+
   it("SI-5: the requester's resume executes the edited input once, the result names what changed, the audit both hashes", async () => {
     const app = refundApp();
     const approval = await app.request();

@@ -143,6 +143,11 @@ function applyInlineDecision(exec: Execution, request: ApprovalRequest, decision
     (decision.status === "approved" || decision.status === "rejected") &&
     isAcceptableApprover(decision.approver);
   if (!valid) return { kind: "error", error: approvalFailure(new Error("The inline approval handler returned an invalid decision.")) };
+  // An inline edit would be ignored, running the input the approver meant to change: approve with changes is the
+  // coordinator flow's (runtime.approvals.decide), so an inline decision carrying one fails closed (SI-5).
+  if (decision.input !== undefined || decision.inputHash !== undefined) {
+    return { kind: "error", error: approvalFailure(new Error("An inline approval cannot change the input; store the request and decide it with runtime.approvals.decide.")) };
+  }
 
   if (rt.audit.enabled) {
     const approver = toAuditActorRef(decision.approver);
