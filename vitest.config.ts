@@ -21,7 +21,7 @@ export default defineConfig({
       { find: /^@orpc-agent\/mcp\/v1$/, replacement: src("./packages/mcp/src/v1/index.ts") },
       { find: /^@orpc-agent\/mcp\/node$/, replacement: src("./packages/mcp/src/node.ts") },
       { find: /^@orpc-agent\/mcp$/, replacement: src("./packages/mcp/src/index.ts") },
-      { find: /^@orpc-agent\/(testing|postgres|ai-sdk|mcp|opentelemetry|cli|dbos)$/, replacement: src("./packages/$1/src/index.ts") },
+      { find: /^@orpc-agent\/(testing|postgres|ai-sdk|mcp|opentelemetry|cli|dbos|notify)$/, replacement: src("./packages/$1/src/index.ts") },
     ],
   },
   test: {
