@@ -109,6 +109,7 @@ export default defineConfig({
           { text: "@orpc-agent/cli", link: "/reference/cli" },
           { text: "@orpc-agent/opentelemetry", link: "/reference/opentelemetry" },
           { text: "@orpc-agent/dbos", link: "/reference/dbos" },
+          { text: "@orpc-agent/notify", link: "/reference/notify" },
           { text: "Configuration", link: "/reference/configuration" },
           { text: "Error codes", link: "/reference/errors" },
           { text: "Audit events", link: "/reference/audit-events" },
