@@ -51,6 +51,8 @@ export interface ContractCoordinator {
   markConsumed(id: string, executionId: string): Promise<ContractApprovalRecord>;
   /** Optional in core's interface; the contract requires it (checks 11, 12, 16) and fails without it. */
   list?(filter?: ContractListFilter): Promise<ContractApprovalRecord[]>;
+  /** Optional in core's interface (a sweep needs it); the contract requires it (cases 28-30) and fails without it. */
+  claimNotice?(id: string, notice: string, at: Date): Promise<boolean>;
 }
 
 export type ContractClock = {
@@ -115,6 +117,11 @@ const REJECT: ContractApprovalDecision = { status: "rejected", approver: MANAGER
 function requireList(coordinator: ContractCoordinator): NonNullable<ContractCoordinator["list"]> {
   expect(typeof coordinator.list, "the contract requires list()").toBe("function");
   return coordinator.list!.bind(coordinator);
+}
+
+function requireClaimNotice(coordinator: ContractCoordinator): NonNullable<ContractCoordinator["claimNotice"]> {
+  expect(typeof coordinator.claimNotice, "the contract requires claimNotice()").toBe("function");
+  return coordinator.claimNotice!.bind(coordinator);
 }
 
 function ids(records: readonly { id: string }[]): string[] {
@@ -726,6 +733,53 @@ export function describeApprovalCoordinatorContract(
         expect(record.decision!.input).toBeUndefined();
         expect(record.decision!.inputHash).toBeUndefined();
       }
+    });
+
+    it("28. claimNotice: the first claim of a notice is true, a repeat false; other notices and approvals are claimed apart; the record is unchanged", async () => {
+      const { clock, coordinator } = await setup();
+      const claim = requireClaimNotice(coordinator);
+      const request = makeApprovalRequest(clock.now);
+      const other = makeApprovalRequest(clock.now);
+      await coordinator.create(request);
+      await coordinator.create(other);
+      const before = await coordinator.get(request.id);
+      expect(await claim(request.id, "escalate:60000", clock.now())).toBe(true);
+      expect(await claim(request.id, "escalate:60000", clock.now())).toBe(false);
+      clock.advance(60_000);
+      expect(await claim(request.id, "escalate:60000", clock.now())).toBe(false);
+      expect(await claim(request.id, "expiring", clock.now())).toBe(true);
+      expect(await claim(other.id, "escalate:60000", clock.now())).toBe(true);
+      expect(await claim("apr_unknown", "expiring", clock.now())).toBe(false);
+      // A claim is no decision: the record reads as before, still pending and decidable.
+      expect(await coordinator.get(request.id)).toEqual(before);
+      expect((await coordinator.decide(request.id, APPROVE)).status).toBe("approved");
+    });
+
+    it("29. claimNotice only claims a pending, unexpired record (strict at expiresAt, on the instant given)", async () => {
+      const { clock, coordinator } = await setup();
+      const claim = requireClaimNotice(coordinator);
+      const approved = makeApprovalRequest(clock.now);
+      const rejected = makeApprovalRequest(clock.now);
+      const consumed = makeApprovalRequest(clock.now);
+      const expiring = makeApprovalRequest(clock.now);
+      for (const request of [approved, rejected, consumed, expiring]) await coordinator.create(request);
+      await coordinator.decide(approved.id, APPROVE);
+      await coordinator.decide(rejected.id, REJECT);
+      await coordinator.decide(consumed.id, APPROVE);
+      await coordinator.markConsumed(consumed.id, "exe_1");
+      for (const request of [approved, rejected, consumed]) expect(await claim(request.id, "expiring", clock.now())).toBe(false);
+      expect(await claim(expiring.id, "a", expiring.expiresAt)).toBe(true);
+      expect(await claim(expiring.id, "b", new Date(expiring.expiresAt.getTime() + 1))).toBe(false);
+      expect((await coordinator.get(expiring.id))!.status).toBe("pending");
+    });
+
+    it("30. of 20 concurrent claims of one notice exactly one is true", async () => {
+      const { clock, coordinator } = await setup();
+      const claim = requireClaimNotice(coordinator);
+      const request = makeApprovalRequest(clock.now);
+      await coordinator.create(request);
+      const results = await Promise.all(Array.from({ length: 20 }, () => claim(request.id, "escalate:1", clock.now())));
+      expect(results.filter(Boolean)).toHaveLength(1);
     });
   });
 }

@@ -80,6 +80,7 @@ export type {
   ApprovalNotifyOptions,
   ApprovalRequestedNotification,
 } from "./approvals/notify/types.js";
+export type { ApprovalEscalationStep } from "./approvals/notify/escalation.js";
 export type {
   ApprovalCoordinator,
   ApprovalDecision,
@@ -88,6 +89,8 @@ export type {
   ApprovalRequest,
   ApprovalsConfig,
   ApprovalStatus,
+  ApprovalSweepOptions,
+  ApprovalSweepResult,
   ApprovalVote,
   RuntimeApprovalDecision,
   RuntimeApprovals,

@@ -21,7 +21,8 @@ export const DEFAULT_MCP_ELICITATION_TABLE = "orpc_agent_mcp_elicitation_state";
  * coordinator's clock: the recovery list's time bound starts there), `conversation_id` (the conversation a call came
  * from, so a grant decided with the request can be scoped to it: SI-13), `decision_input` and `decision_input_hash`
  * (approve with changes: the edited input the decision binds and its hash, beside the request's own; SQL NULL when
- * approved as asked).
+ * approved as asked), `notices` (escalation and expiry warnings a sweep claimed: notice key → ISO instant; SQL NULL
+ * when none; never part of the record).
  */
 export function approvalsDdl(table: string): string {
   const index = indexPrefix(table);
@@ -66,6 +67,7 @@ alter table ${table} add column if not exists consumed_at timestamptz;
 alter table ${table} add column if not exists conversation_id text;
 alter table ${table} add column if not exists decision_input jsonb;
 alter table ${table} add column if not exists decision_input_hash text;
+alter table ${table} add column if not exists notices jsonb;
 `;
 }
 

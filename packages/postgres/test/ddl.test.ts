@@ -15,7 +15,7 @@ const statementsOf = (ddl: string) =>
 
 const APPROVAL_COLUMNS = [
   "actor", "approvals", "capability_id", "consumed_at", "consumed_by_execution_id", "conversation_id", "decided_at", "decided_by", "decision_comment", "decision_input", "decision_input_hash", "decision_seal",
-  "definition", "definition_digest", "expires_at", "id", "input", "input_hash", "manifest_digest", "quorum", "reasons", "requested_at",
+  "definition", "definition_digest", "expires_at", "id", "input", "input_hash", "manifest_digest", "notices", "quorum", "reasons", "requested_at",
   "risk", "seal", "side_effect", "status", "submitted_input", "surface", "types",
 ];
 const AUDIT_COLUMNS = [
@@ -45,8 +45,8 @@ describe("APPROVALS_DDL and AUDIT_DDL: text", () => {
     expect(statementsOf(AUDIT_DDL)).toHaveLength(4);
     // The table, three indexes, the additive migrations of later releases (docs/architecture/spec/postgres.md#postgres-4-3),
     // then the grants table and its two indexes.
-    expect(statementsOf(APPROVALS_DDL)).toHaveLength(19);
-    expect(statementsOf(APPROVALS_DDL).slice(4, 16)).toEqual([
+    expect(statementsOf(APPROVALS_DDL)).toHaveLength(20);
+    expect(statementsOf(APPROVALS_DDL).slice(4, 17)).toEqual([
       "alter table orpc_agent_approvals add column if not exists submitted_input jsonb",
       "alter table orpc_agent_approvals add column if not exists quorum integer",
       "alter table orpc_agent_approvals add column if not exists approvals jsonb",
@@ -59,9 +59,10 @@ describe("APPROVALS_DDL and AUDIT_DDL: text", () => {
       "alter table orpc_agent_approvals add column if not exists conversation_id text",
       "alter table orpc_agent_approvals add column if not exists decision_input jsonb",
       "alter table orpc_agent_approvals add column if not exists decision_input_hash text",
+      "alter table orpc_agent_approvals add column if not exists notices jsonb",
     ]);
-    expect(statementsOf(APPROVALS_DDL)[16]).toMatch(/^create table if not exists orpc_agent_grants \(/);
-    expect(statementsOf(APPROVALS_DDL).slice(17)).toEqual([
+    expect(statementsOf(APPROVALS_DDL)[17]).toMatch(/^create table if not exists orpc_agent_grants \(/);
+    expect(statementsOf(APPROVALS_DDL).slice(18)).toEqual([
       "create index if not exists orpc_agent_grants_capability_idx\n  on orpc_agent_grants (capability_id, issued_at)",
       "create index if not exists orpc_agent_grants_actor_idx\n  on orpc_agent_grants ((actor ->> 'id'), issued_at)",
     ]);

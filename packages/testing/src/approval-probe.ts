@@ -6,6 +6,7 @@ export type ApprovalProbe = ApprovalCoordinator &
   GrantStore &
   ApprovalShortcuts & {
     list(filter?: ApprovalListFilter): Promise<ApprovalRecord[]>;
+    claimNotice(id: string, notice: string, at: Date): Promise<boolean>;
   };
 
 /**
@@ -33,6 +34,8 @@ export function approvalProbe(options: { now?: () => Date } = {}): ApprovalProbe
     decide: (id, decision) => coordinator.decide(id, decision),
     markConsumed: (id, executionId) => coordinator.markConsumed(id, executionId),
     list: (filter) => coordinator.list(filter),
+    // So a runtime over the probe can sweep (escalation and expiry warnings).
+    claimNotice: (id, notice, at) => coordinator.claimNotice(id, notice, at),
     // The in-memory coordinator's grant operations, so a runtime over the probe keeps standing grants.
     createGrant: (terms) => coordinator.createGrant(terms),
     getGrant: (id) => coordinator.getGrant(id),

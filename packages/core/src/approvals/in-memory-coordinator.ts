@@ -23,6 +23,7 @@ export type InMemoryApprovalCoordinatorOptions = {
 export type InMemoryApprovalCoordinator = ApprovalCoordinator &
   GrantStore & {
     list(filter?: ApprovalListFilter): Promise<ApprovalRecord[]>;
+    claimNotice(id: string, notice: string, at: Date): Promise<boolean>;
   };
 
 /**
@@ -40,6 +41,8 @@ export function createInMemoryApprovalCoordinator(
 ): InMemoryApprovalCoordinator {
   const now = options.now ?? (() => new Date());
   const records = new Map<string, ApprovalRecord>();
+  // Notices claimed per approval id (escalation, expiry warning); kept beside the record, never part of it.
+  const notices = new Map<string, Set<string>>();
   const grants = createInMemoryGrantStore(now);
 
   // Every method does its checks and its mutation synchronously, before any await, so
@@ -114,6 +117,16 @@ export function createInMemoryApprovalCoordinator(
       }
       // Oldest first, the same order as the postgres coordinator (docs/architecture/spec/postgres.md#postgres-5-3).
       return out.sort(byRequestedAtThenId);
+    },
+
+    async claimNotice(id, notice, at) {
+      const stored = records.get(id);
+      if (stored === undefined || typeof notice !== "string" || reportedStatus(stored, at) !== "pending") return false;
+      let claimed = notices.get(id);
+      if (claimed === undefined) notices.set(id, (claimed = new Set()));
+      if (claimed.has(notice)) return false;
+      claimed.add(notice);
+      return true;
     },
 
     createGrant: grants.createGrant,

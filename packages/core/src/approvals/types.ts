@@ -109,6 +109,13 @@ export interface ApprovalCoordinator {
   decide(id: string, decision: ApprovalDecision): Promise<ApprovalRecord>;
   markConsumed(id: string, executionId: string): Promise<ApprovalRecord>;
   list?(filter?: ApprovalListFilter): Promise<ApprovalRecord[]>;
+  /**
+   * Claims the notice `notice` (e.g. `"expiring"`, `"escalate:1800000"`) of approval `id` at `at`: `true` for the
+   * first claimer only, across every instance sharing the store, and only while the record is pending and not expired
+   * at `at` (strict, as `decide`); `false` otherwise, also for an unknown id. Changes nothing else about the record.
+   * Optional; `runtime.approvals.sweep()` needs it (and `list`). docs/guides/notifying-approvers.md#escalation-and-expiry-warnings
+   */
+  claimNotice?(id: string, notice: string, at: Date): Promise<boolean>;
   // Standing grants (SI-13): optional, so coordinators written before them keep compiling; the runtime refuses grants
   // (`GRANT_NOT_ALLOWED`) unless all five are present. Semantics: `GrantStore` (approvals/grants/types.ts), checked by
   // test-fixtures/grant-store-contract.ts.
@@ -132,7 +139,7 @@ export type RuntimeApprovalDecision = ApprovalDecision & { grant?: GrantRequest 
  * `runtime.approvals`: the coordinator, with `decide` guarded and audited, plus the operator path for an approval
  * consumed by an execution that never started (docs/guides/approvals.md, "Consumed, never started").
  */
-export type RuntimeApprovals = Omit<ApprovalCoordinator, "decide" | GrantOperation> & {
+export type RuntimeApprovals = Omit<ApprovalCoordinator, "decide" | "claimNotice" | GrantOperation> & {
   /**
    * The coordinator's `decide`, guarded (SI-4) and audited. With `grant` on an approval, also issues a standing grant
    * for the request's principal, capability, surface and (scope `"conversation"`) conversation, under the same checks;
@@ -161,7 +168,26 @@ export type RuntimeApprovals = Omit<ApprovalCoordinator, "decide" | GrantOperati
    * coordinator's compare-and-set (`APPROVAL_ALREADY_DECIDED`, or `APPROVAL_REJECTED` once rejected), on any instance.
    */
   decideWithLink(token: string, options?: DecideWithLinkOptions): Promise<ApprovalRecord & { grant?: GrantRecord }>;
+  /**
+   * Sends the notices due now for every pending approval: `approval.escalated` for each step of the capability's
+   * `approval.escalate` whose moment passed, `approval.expiring` once `approvals.expiryWarningMs` before expiry. Each
+   * notice is claimed in the coordinator first (`claimNotice`), so of every instance sweeping one store exactly one
+   * sends it, at most once: a notifier that fails does not get it again. Never changes a status or a decision; an
+   * expired approval gets nothing. Schedule it (every minute, say) on any instance. Resolves to what this call sent;
+   * without `approvals.notify` it claims and sends nothing. A coordinator without `list` or `claimNotice` is refused
+   * with `APPROVAL_SWEEP_UNSUPPORTED`. docs/guides/notifying-approvers.md#escalation-and-expiry-warnings
+   */
+  sweep(options?: ApprovalSweepOptions): Promise<ApprovalSweepResult>;
 };
+
+/** `runtime.approvals.sweep` options. */
+export type ApprovalSweepOptions = {
+  /** The instant the sweep runs at. @default the runtime's `now()` */
+  now?: Date;
+};
+
+/** What one `runtime.approvals.sweep()` sent (claimed and queued), by this call only. */
+export type ApprovalSweepResult = { escalated: number; expiring: number };
 
 export type ApprovalsConfig = {
   coordinator?: ApprovalCoordinator;

@@ -85,6 +85,12 @@ type AuditEventData = {
    * `notifyTimeoutMs` (`failed`, `timeout`), or the queue was full (`dropped`). No decision or answer changed.
    */
   "approval.notification_failed": { approvalId: string; notification: ApprovalNotificationType; reason: ApprovalNotificationFailure };
+  /**
+   * `runtime.approvals.sweep()` escalated a pending approval: step `step` (from 0) of its capability's
+   * `approval.escalate`, due `afterMs` after the request, to `to`. Once per step across instances; recorded when the
+   * sweep claims it, whether or not the notifier then delivers (a failure adds `approval.notification_failed`).
+   */
+  "approval.escalated": { approvalId: string; step: number; afterMs: number; to: string[] };
 };
 
 export type AgentAuditEventType = keyof AuditEventData;

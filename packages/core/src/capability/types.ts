@@ -1,6 +1,7 @@
 import type { CapabilityError } from "../errors/capability-error.js";
 import type { ApprovalRecord } from "../approvals/types.js";
 import type { GrantCaps } from "../approvals/grants/types.js";
+import type { ApprovalEscalationStep } from "../approvals/notify/escalation.js";
 import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../vocabulary/types.js";
 
 // A capability's metadata names its policies (`policies: AgentPolicy[]`) and every policy reads that metadata
@@ -40,6 +41,12 @@ export type AgentMeta = {
      * covers it. docs/guides/standing-grants.md
      */
     grants?: GrantCaps;
+    /**
+     * Whom to tell, and when, while a request stays pending: step i is due `afterMs` after the request (before its
+     * expiry) and is sent once, as `approval.escalated`, by `runtime.approvals.sweep()`. Who is told widens nothing an
+     * agent may do, so it is left out of the governance snapshot. docs/guides/notifying-approvers.md#escalation-and-expiry-warnings
+     */
+    escalate?: readonly ApprovalEscalationStep[];
   };
   redact?: { output?: (output: unknown) => unknown; approvalInput?: (input: unknown) => unknown };
   policies?: AgentPolicy[];

@@ -22,6 +22,7 @@ export type ErrorCode =
   | "APPROVAL_LINK_INVALID"
   | "APPROVAL_LINK_EXPIRED"
   | "APPROVAL_LINKS_DISABLED"
+  | "APPROVAL_SWEEP_UNSUPPORTED"
   | "GRANT_NOT_ALLOWED"
   | "GRANT_EXCEEDS_CAPS"
   | "GRANT_ISSUERS_INSUFFICIENT"
@@ -60,6 +61,7 @@ export const ERROR_CODE_DEFAULTS: Readonly<Record<ErrorCode, Readonly<CodeDefaul
   APPROVAL_LINK_INVALID: { stage: "approval", retryable: false, exposeToModel: false, message: "The decision link is not valid." },
   APPROVAL_LINK_EXPIRED: { stage: "approval", retryable: false, exposeToModel: false, message: "The decision link has expired." },
   APPROVAL_LINKS_DISABLED: { stage: "approval", retryable: false, exposeToModel: false, message: G },
+  APPROVAL_SWEEP_UNSUPPORTED: { stage: "approval", retryable: false, exposeToModel: false, message: G },
   GRANT_NOT_ALLOWED: { stage: "approval", retryable: false, exposeToModel: true, message: "No standing grant can cover this operation." },
   GRANT_EXCEEDS_CAPS: { stage: "approval", retryable: false, exposeToModel: true, message: "The grant exceeds what this operation allows." },
   GRANT_ISSUERS_INSUFFICIENT: { stage: "approval", retryable: false, exposeToModel: true, message: "These approvers cannot issue this grant." },

@@ -5,6 +5,7 @@ import { isPlainObject } from "../internal/plain-object.js";
 import { pinPolicy } from "../policy/pin-policy.js";
 import { isValidQuorum } from "../approvals/quorum.js";
 import { grantCapsProblems } from "../approvals/grants/caps.js";
+import { escalationProblems } from "../approvals/notify/escalation.js";
 import type { AgentMeta } from "../capability/types.js";
 import { EXPOSURE_SURFACES, RISK_LEVELS, SIDE_EFFECTS, isWriteLike, type SideEffect } from "../vocabulary/types.js";
 
@@ -123,6 +124,9 @@ export function validateAgentMeta(id: string, agent: unknown, problems: string[]
       }
       if (approval.grants !== undefined) {
         for (const problem of grantCapsProblems(approval.grants)) bad(problems, id, `approval.grants${problem}`);
+      }
+      if (approval.escalate !== undefined) {
+        for (const problem of escalationProblems(approval.escalate)) bad(problems, id, `approval.escalate${problem}`);
       }
     }
   }

@@ -185,6 +185,7 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
       edits: decisionEdits(state),
       links,
       notifications,
+      registry: governance.registry,
     }),
     grants: createRuntimeGrants(state),
     invoke: (id, input, invokeOptions) => invoke(state, id, input, invokeOptions as never),

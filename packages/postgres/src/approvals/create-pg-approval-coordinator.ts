@@ -61,7 +61,8 @@ export interface PgApprovalCoordinatorOptions {
  */
 export function createPgApprovalCoordinator(
   options: PgApprovalCoordinatorOptions,
-): ApprovalCoordinator & GrantStore & { list(filter?: ApprovalListFilter): Promise<ApprovalRecord[]> } {
+): ApprovalCoordinator &
+  GrantStore & { list(filter?: ApprovalListFilter): Promise<ApprovalRecord[]>; claimNotice(id: string, notice: string, at: Date): Promise<boolean> } {
   const { query, table = DEFAULT_APPROVALS_TABLE, grantsTable = DEFAULT_GRANTS_TABLE, now = () => new Date() } = options ?? ({} as PgApprovalCoordinatorOptions);
   assertQuery(query);
   assertTableName(table);
@@ -172,6 +173,14 @@ export function createPgApprovalCoordinator(
       const statement = sql.list(filter, instantParam(at));
       const { rows } = await query(statement.sql, statement.params);
       return rows.map((row) => recordFromRow(row, at));
+    },
+
+    async claimNotice(id, notice, at) {
+      if (typeof id !== "string" || typeof notice !== "string") return false;
+      // The sweep's instant, as decide's clock reading: the expiry guard is strict on it.
+      const instant = instantParam(at);
+      const { rows } = await query(sql.claimNotice, [id, notice, instant, instant]);
+      return rows.length > 0;
     },
 
     createGrant: grants.createGrant,

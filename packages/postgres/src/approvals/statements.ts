@@ -95,6 +95,17 @@ where id = $1 and status = 'approved' and consumed_by_execution_id is null
 returning ${PROJECTION}`,
 
     list: (filter: ApprovalListFilter, now: string) => listStatement(table, filter, now),
+
+    /**
+     * Compare-and-set on the `notices` column (escalation and expiry warnings): $1 id, $2 the notice key, $3 the
+     * sweep's instant (the expiry guard, strict), $4 the same instant as text, kept as the claim's. Only a pending, unexpired record that has not got the key
+     * yet matches, so of concurrent claimers exactly one gets a row back (under READ COMMITTED the waiting update
+     * re-checks its WHERE on the committed row). Touches no other column.
+     */
+    claimNotice: `update ${table}
+set notices = coalesce(notices, '{}'::jsonb) || jsonb_build_object($2::text, $4::text)
+where id = $1 and status = 'pending' and expires_at >= $3::timestamptz and not (coalesce(notices, '{}'::jsonb) ? $2::text)
+returning id`,
   };
 }
 

@@ -37,6 +37,8 @@ export type ApprovalEscalatedNotification = ApprovalNotificationBase & {
   readonly step: number;
   /** How long after the request the step is due. */
   readonly afterMs: number;
+  /** The step's `to` as the capability declares it: whom the notifier should tell (opaque to core). */
+  readonly to: readonly string[];
 };
 
 /** Every approval notification, discriminated by `type`; deep-frozen. */
@@ -75,4 +77,11 @@ export type ApprovalNotifyOptions = {
    * @default 1_000
    */
   notifyQueueLimit?: number;
+  /**
+   * How long before `expiresAt` `runtime.approvals.sweep()` sends `approval.expiring`, once per approval; `false` sends
+   * none. An approval whose whole lifetime is shorter gets no warning: its `approval.requested` already says when it
+   * expires. docs/guides/notifying-approvers.md#escalation-and-expiry-warnings
+   * @default 600_000 (10 minutes)
+   */
+  expiryWarningMs?: number | false;
 };

@@ -32,6 +32,11 @@ export function sealingCoordinator(inner: ApprovalCoordinator, sealer: ApprovalS
     const list = inner.list.bind(inner);
     wrapped.list = (filter) => list(filter);
   }
+  // A claim is no decision: nothing to seal (a forged claim only silences a best-effort notice).
+  if (typeof inner.claimNotice === "function") {
+    const claimNotice = inner.claimNotice.bind(inner);
+    wrapped.claimNotice = (id, notice, at) => claimNotice(id, notice, at);
+  }
   return wrapped;
 }
 

@@ -14,6 +14,12 @@ export type RuntimeNotifications = {
   requested(record: ApprovalRecord): void;
   /** `runtime.approvals.decide` succeeded with `decision`. */
   decided(record: ApprovalRecord, decision: ApprovalDecision): void;
+  /** A sweep at `at` claimed the expiry warning of a pending `record`. */
+  expiring(record: ApprovalRecord, at: Date): void;
+  /** A sweep at `at` claimed escalation step `step` of a pending `record`. */
+  escalated(record: ApprovalRecord, at: Date, step: { index: number; afterMs: number; to: readonly string[] }): void;
+  /** `approvals.expiryWarningMs`, read and checked at startup. */
+  readonly expiryWarningMs: number | false;
 };
 
 /**
@@ -30,7 +36,7 @@ export function createRuntimeNotifications(
     selfApproval: { rejectSelfApproval: boolean; requesterConfirmable: ReadonlySet<string> };
   },
 ): RuntimeNotifications | undefined {
-  const { notify, timeoutMs, limit } = readNotifyOptions(config);
+  const { notify, timeoutMs, limit, expiryWarningMs } = readNotifyOptions(config);
   if (notify === undefined) return undefined;
   const { audit, now, registry } = deps;
   const selfApproval = { rejectSelfApproval: deps.selfApproval.rejectSelfApproval, requesterConfirmable: [...deps.selfApproval.requesterConfirmable] };
@@ -48,10 +54,10 @@ export function createRuntimeNotifications(
   const viewOf = (record: ApprovalRecord, at: Date): ApprovalView => describeApproval(record, registry.get(record.capabilityId), { now: at, selfApproval });
 
   // Building a notification runs the app's redaction hook: whatever goes wrong there is contained like a failed delivery.
-  const raise = (type: ApprovalNotificationType, record: ApprovalRecord, build: (at: Date) => ApprovalNotification): void => {
+  const raise = (type: ApprovalNotificationType, record: ApprovalRecord, build: (at: Date) => ApprovalNotification, given?: Date): void => {
     let at: Date | undefined;
     try {
-      at = now();
+      at = given ?? now();
       queue.enqueue(build(at));
     } catch {
       if (!audit.enabled) return;
@@ -82,6 +88,31 @@ export function createRuntimeNotifications(
         return Object.freeze({ type: "approval.decided", approvalId: view.id, capabilityId: view.capabilityId, at, view, types: view.types, progress: view.progress, vote });
       });
     },
+    expiring(record: ApprovalRecord, sweptAt: Date) {
+      raise(
+        "approval.expiring",
+        record,
+        (at) => {
+          const view = viewOf(record, at);
+          const expiresInMs = Math.max(0, record.expiresAt.getTime() - at.getTime());
+          return Object.freeze({ type: "approval.expiring", approvalId: view.id, capabilityId: view.capabilityId, at, view, types: view.types, progress: view.progress, expiresInMs });
+        },
+        sweptAt,
+      );
+    },
+    escalated(record: ApprovalRecord, sweptAt: Date, step: { index: number; afterMs: number; to: readonly string[] }) {
+      raise(
+        "approval.escalated",
+        record,
+        (at) => {
+          const view = viewOf(record, at);
+          const to = Object.freeze([...step.to]);
+          return Object.freeze({ type: "approval.escalated", approvalId: view.id, capabilityId: view.capabilityId, at, view, types: view.types, progress: view.progress, step: step.index, afterMs: step.afterMs, to });
+        },
+        sweptAt,
+      );
+    },
+    expiryWarningMs,
   });
 }
 
@@ -95,7 +126,19 @@ function readNotifyOptions(config: ApprovalNotifyOptions) {
   if (typeof notifyQueueLimit !== "number" || !Number.isSafeInteger(notifyQueueLimit) || notifyQueueLimit < 1) {
     throw new TypeError(`approvals.notifyQueueLimit must be a positive integer, got ${String(notifyQueueLimit)}.`);
   }
-  return { notify, timeoutMs: notifyTimeoutMs, limit: notifyQueueLimit };
+  return { notify, timeoutMs: notifyTimeoutMs, limit: notifyQueueLimit, expiryWarningMs: readExpiryWarningMs(config.expiryWarningMs) };
+}
+
+/** Ten minutes: long enough to act on, short enough not to read as a second request. */
+export const DEFAULT_EXPIRY_WARNING_MS = 10 * 60_000;
+
+function readExpiryWarningMs(value: unknown): number | false {
+  if (value === undefined) return DEFAULT_EXPIRY_WARNING_MS;
+  if (value === false) return false;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw new TypeError(`approvals.expiryWarningMs must be a positive integer (milliseconds before expiry) or false, got ${String(value)}.`);
+  }
+  return value;
 }
 
 /** The actor is whoever raised the notification: the approver of a decision, otherwise the requester. */

@@ -11,6 +11,8 @@ import { assertMayDecide } from "../../approvals/may-decide.js";
 import type { MacKeys } from "../../approvals/seal/mac.js";
 import { assertLinkBinding, createDecisionLinks, type LinkDecision } from "./decision-links.js";
 import type { RuntimeNotifications } from "./notifications.js";
+import { createApprovalSweep } from "./sweep.js";
+import type { CapabilityRegistry } from "../../registry/types.js";
 import { approvalProgress, quorumOf } from "../../approvals/quorum.js";
 import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, ApprovalRequest, RuntimeApprovalDecision, RuntimeApprovals } from "../../approvals/types.js";
 import { readGrantRequest } from "../../approvals/grants/request.js";
@@ -37,8 +39,11 @@ export function wrapCoordinator(
     links?: MacKeys | undefined;
     /** `approvals.notify`: told of each decision taken, only queued (never awaited). */
     notifications?: RuntimeNotifications | undefined;
+    /** Where a sweep finds each capability's `approval.escalate`; without it a sweep sends expiry warnings only. */
+    registry?: CapabilityRegistry;
   },
 ): RuntimeApprovals {
+  let sweep: RuntimeApprovals["sweep"] | undefined;
   const wrapped: RuntimeApprovals = {
     // A request handed in from outside was not asked for by an invocation: with `approvals.seal` it is stored
     // unsealed (any seal it carries dropped), so it can be decided but never resumed (SI-8).
@@ -66,6 +71,8 @@ export function wrapCoordinator(
       get: (id) => wrapped.get(id),
       decide: (id, decision, link) => decideGuarded(id, decision, link),
     }),
+    // Bound below, once `list` is known: a sweep sees only what the runtime's listing shows.
+    sweep: (sweepOptions) => sweep!(sweepOptions),
   };
 
   /**
@@ -112,6 +119,14 @@ export function wrapCoordinator(
       return records.filter((_, index) => shown[index]);
     };
   }
+  sweep = createApprovalSweep({
+    coordinator,
+    list: wrapped.list,
+    registry: options.registry ?? { get: () => undefined },
+    notifications: options.notifications,
+    audit: options.audit,
+    now: options.now,
+  });
   return Object.freeze(wrapped);
 }
 
