@@ -1,7 +1,7 @@
 // The page in a real browser: headless Chromium (the customer-support example's resolver: CHROMIUM_PATH, the system
 // binary, else the npm one) on the example's own server, which runs the Mastra agent on a modern Node (see
-// support/modern-node.ts). Ada asks the agent to finish a task on Ben's board; Ben approves in another browser
-// context; Ada's card turns into the completed result where it is.
+// support/modern-node.ts). Ada asks the agent to finish a task on Ben's board; she is offered no buttons on her own request;
+// Ben approves with a comment in another browser context; Ada's card turns into the completed result where it is.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -60,11 +60,26 @@ describe("the task board page in headless Chromium", () => {
     await expect(ada.locator("[data-tool=tasks_move]").getAttribute("data-state")).resolves.toBe("output-available");
     await expect(ada.locator("[data-task=t_keys]").getAttribute("data-status")).resolves.toBe("doing");
 
-    // Ada sees her own request on the approvals panel; approving it is refused by the runtime (SI-4).
+    // Ada sees her own request on the approvals panel, described by core's approval view: who may decide (not who
+    // decided), and no buttons, since the runtime would refuse her (SI-4).
     const own = ada.locator(`[data-pending="${approvalId}"]`);
     await own.waitFor();
-    await own.locator("button[value=approved]").click();
-    await ada.locator("#notice", { hasText: "The approver must differ from the requesting actor." }).waitFor();
+    await expect(own.locator("h3").textContent()).resolves.toBe("tasks.move requested by you");
+    await expect(own.locator(".risk").textContent()).resolves.toContain("write · medium risk");
+    await expect(own.locator(".when").textContent()).resolves.toMatch(/^asked (just now|\d+ min ago) · expires in \d+ (h|min)/);
+    await expect(own.locator("[data-field=taskId] dd").textContent()).resolves.toBe("t_keys");
+    await expect(own.locator("[data-field=status] dd").textContent()).resolves.toBe("done");
+    await expect(own.locator(".progress").textContent()).resolves.toBe("0 of 1 approval");
+    await expect(own.locator(".who").textContent()).resolves.toBe("Awaiting a decision by Ben, the board's owner");
+    await expect(own.textContent()).resolves.not.toContain("Decided by");
+    await expect(own.locator("button").count()).resolves.toBe(0);
+    await expect(own.locator("textarea").count()).resolves.toBe(0);
+    // Posting the decision anyway is still refused by the runtime.
+    const refused = await ada.evaluate(async (id) => {
+      const res = await fetch(`/api/approvals/${id}/decide?as=u_ada`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ decision: "approved" }) });
+      return (await res.json()) as { ok: boolean; text: string };
+    }, approvalId);
+    expect(refused).toEqual({ ok: false, text: expect.stringContaining("The approver must differ from the requesting actor.") });
     await expect(card.getAttribute("data-state")).resolves.toBe("pending");
 
     // Ben, the board's owner, signs in elsewhere and approves.
@@ -73,8 +88,20 @@ describe("the task board page in headless Chromium", () => {
     const request = ben.locator(`[data-pending="${approvalId}"]`);
     await request.waitFor();
     await expect(request.textContent()).resolves.toContain("requested by Ada");
+    await expect(request.locator(".who").textContent()).resolves.toBe("Awaiting your decision");
+    await expect(request.locator("button[value=approved]").count()).resolves.toBe(1);
+    await expect(request.locator("button[value=rejected]").count()).resolves.toBe(1);
+    await request.locator("textarea[name=comment]").fill("Keys rotated on Friday; thanks Ada.");
     await request.locator("button[value=approved]").click();
     await ben.locator("#notice", { hasText: "Approved; the operation completed." }).waitFor();
+
+    // The decision, with the comment sent along, is recorded: both panels now say who decided.
+    const decided = ben.locator(`[data-decided="${approvalId}"]`);
+    await decided.waitFor();
+    await expect(decided.locator(".decision").textContent()).resolves.toMatch(/^Decided by Ben: approved/);
+    await expect(decided.locator(".decision .comment").textContent()).resolves.toBe("Keys rotated on Friday; thanks Ada.");
+    await expect(decided.locator(".progress").textContent()).resolves.toBe("1 of 1 approval · approved by Ben");
+    await expect(decided.locator("button").count()).resolves.toBe(0);
 
     // Ada's card updates where it was: same message, the resumed result on it, no new message.
     const messagesBefore = await ada.locator("[data-role]").count();
@@ -84,6 +111,7 @@ describe("the task board page in headless Chromium", () => {
     await expect(ada.locator(`[data-card="${approvalId}"] .result`).textContent()).resolves.toBe('{"taskId":"t_keys","title":"Rotate the on-call keys","status":"done"}');
     await ada.locator("[data-task=t_keys][data-status=done]").waitFor();
     await expect(ada.locator(`[data-pending="${approvalId}"]`).count()).resolves.toBe(0);
+    await expect(ada.locator(`[data-decided="${approvalId}"] .decision`).textContent()).resolves.toContain("Decided by Ben: approved");
     await ben.locator("[data-task=t_keys][data-status=done]").waitFor();
 
     mkdirSync(screenshots, { recursive: true });

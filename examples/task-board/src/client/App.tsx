@@ -2,7 +2,7 @@ import { useChat } from "@ai-sdk/react";
 import { reconcileApprovalPart, type GovernedApprovalChunk } from "@orpc-agent/ai-sdk";
 import { DefaultChatTransport } from "ai";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { getJson, withAs, type BoardMessage, type BoardWithTasks, type PendingView, type Person } from "./api.js";
+import { getJson, withAs, type BoardMessage, type BoardWithTasks, type ApprovalCard, type Person } from "./api.js";
 import { Approvals } from "./Approvals.js";
 import { BoardView } from "./BoardView.js";
 import { Chat } from "./Chat.js";
@@ -12,15 +12,15 @@ type ServerEvent = { type: "board" } | { type: "approval"; part: GovernedApprova
 export function App({ as }: { as: string }) {
   const [session, setSession] = useState<{ me: Person; people: Person[] } | null>(null);
   const [boards, setBoards] = useState<BoardWithTasks[]>([]);
-  const [pending, setPending] = useState<PendingView[]>([]);
+  const [approvals, setApprovals] = useState<ApprovalCard[]>([]);
   const transport = useMemo(() => new DefaultChatTransport<BoardMessage>({ api: withAs("/api/chat", as) }), [as]);
   const chat = useChat<BoardMessage>({ transport });
   const { setMessages } = chat;
 
   const refresh = useCallback(async () => {
-    const [b, p] = await Promise.all([getJson<BoardWithTasks[]>("/api/board", as), getJson<PendingView[]>("/api/approvals", as)]);
+    const [b, p] = await Promise.all([getJson<BoardWithTasks[]>("/api/board", as), getJson<ApprovalCard[]>("/api/approvals", as)]);
     setBoards(b);
-    setPending(p);
+    setApprovals(p);
   }, [as]);
 
   useEffect(() => {
@@ -57,7 +57,7 @@ export function App({ as }: { as: string }) {
       <main>
         <section className="board-column">
           <BoardView boards={boards} people={session?.people ?? []} />
-          <Approvals as={as} pending={pending} onDecided={refresh} />
+          <Approvals as={as} cards={approvals} onDecided={refresh} />
         </section>
         <Chat chat={chat} />
       </main>

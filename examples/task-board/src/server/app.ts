@@ -56,9 +56,10 @@ export function createBoardApp(options: { runtime: AgentRuntime<AppContext>; sto
   }
 
   async function decide(req: IncomingMessage, res: ServerResponse, id: string, actorId: string): Promise<void> {
-    const { decision } = (await body(req)) as { decision?: string };
+    const { decision, comment } = (await body(req)) as { decision?: string; comment?: unknown };
     if (decision !== "approved" && decision !== "rejected") return json(res, 400, { ok: false, text: "decision must be approved or rejected" });
-    const result = await desk.decide(id, actorId, decision);
+    const note = typeof comment === "string" ? comment.trim().slice(0, 500) : "";
+    const result = await desk.decide(id, actorId, decision, note || undefined);
     if (result.card && result.requesterId) {
       events.send(result.requesterId, { type: "approval", part: result.card });
       events.send("everyone", { type: "board" });
