@@ -204,6 +204,27 @@ describe("check-boundaries", { timeout: 30_000 }, () => {
     expect(result.stderr).toContain('packages/dbos/src/index.ts:3 [dbos-imports] @orpc-agent/dbos imports "postgres"');
   });
 
+  it("lets notify import core and its libraries but no driver and no other @orpc-agent package (issue 50)", async () => {
+    const result = await check(
+      tree({
+        "packages/notify/package.json": JSON.stringify({ name: "@orpc-agent/notify", dependencies: { standardwebhooks: "^1.3.0", pg: "^8.0.0" } }),
+        "packages/notify/src/index.ts": [
+          'import type { ApprovalView } from "@orpc-agent/core";',
+          'import { Webhook } from "standardwebhooks";',
+          'import pg from "pg";',
+          'import type { PgQuery } from "@orpc-agent/postgres";',
+          "export type { ApprovalView, PgQuery };",
+          "export { Webhook, pg };",
+        ].join("\n"),
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("check:boundaries: 3 violation(s)");
+    expect(result.stderr).toContain('packages/notify/src/index.ts:3 [notify-imports] @orpc-agent/notify imports "pg"');
+    expect(result.stderr).toContain('packages/notify/src/index.ts:4 [notify-imports] @orpc-agent/notify imports "@orpc-agent/postgres"');
+    expect(result.stderr).toMatch(/packages\/notify\/package\.json:\d+ \[notify-manifest\] .*"pg"/);
+  });
+
   it("fails on package.json boundaries: forbidden core or postgres dependency, adapter on adapter, core as a runtime dependency", async () => {
     const result = await check(
       tree({
