@@ -87,6 +87,9 @@ export function createWebhookNotifier(options: WebhookNotifierOptions): WebhookN
   const leaseMs = timeoutMs * 2 + 5_000;
   const batchSize = 10;
   let background: Promise<void> | undefined;
+  // Set by every notify; the background run checks it before it ends, in the same tick it ends in, so a message
+  // enqueued while a run is finishing is never left waiting for the next notify.
+  let kicked = false;
 
   async function attempt(message: ClaimedMessage): Promise<Settlement> {
     const at = now();
@@ -135,12 +138,20 @@ export function createWebhookNotifier(options: WebhookNotifierOptions): WebhookN
   }
 
   function startBackground(): void {
+    kicked = true;
     if (background !== undefined) return;
-    background = deliverUntilSettled()
-      .catch(onError)
-      .finally(() => {
+    background = (async () => {
+      try {
+        while (kicked) {
+          kicked = false;
+          await deliverUntilSettled();
+        }
+      } catch (error) {
+        onError(error);
+      } finally {
         background = undefined;
-      });
+      }
+    })();
   }
 
   return {

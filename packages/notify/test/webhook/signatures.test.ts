@@ -74,6 +74,21 @@ describe("Standard Webhooks signatures", () => {
     expect(() => createWebhookNotifier({ url: "ftp://example.com/hook", secret: newSecret() })).toThrow(/http\(s\) URL/);
   });
 
+  it("every message notified while background runs start and end is delivered once", async () => {
+    const secret = newSecret();
+    receiver = await startWebhookReceiver(secret);
+    const notifier = createWebhookNotifier({ url: receiver.url, secret });
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      ids.push((await notifier.notify({ type: "approval.requested", n: i })).id);
+      // Let some runs finish between notifications, others not.
+      if (i % 3 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await notifier.flush();
+    expect(receiver.processed.map((d) => d.id).sort()).toEqual([...ids].sort());
+    expect(receiver.refused).toEqual([]);
+  });
+
   it("notify with an id enqueues once: a second notify with the id adds nothing", async () => {
     const secret = newSecret();
     receiver = await startWebhookReceiver(secret);
