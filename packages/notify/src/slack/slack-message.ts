@@ -13,10 +13,13 @@ export type SlackMessageOptions = {
   kind?: ApprovalNotificationType;
 };
 
-// Block Kit limits: a section holds at most 10 fields of at most 2000 characters; a header at most 150.
+// Block Kit limits: a section holds at most 10 fields of at most 2000 characters and a text of at most 3000, a
+// header at most 150, a confirmation dialog's text at most 300. Past one, Slack refuses the whole message.
 const MAX_FIELDS = 10;
 const MAX_FIELD = 2000;
+const MAX_TEXT = 3000;
 const MAX_HEADER = 150;
+const MAX_CONFIRM = 300;
 
 /**
  * An approval as a Slack Block Kit message: a header, the description and reasons, fields (capability, requester,
@@ -38,7 +41,7 @@ export function slackMessage(view: ApprovalView, options: SlackMessageOptions = 
   blocks.push({ type: "header", text: { type: "plain_text", text: clip(title, MAX_HEADER), emoji: false } } satisfies HeaderBlock);
 
   const about = [view.description, ...view.reasons.map((reason) => `• ${reason}`)].filter((line) => line.length > 0);
-  if (about.length > 0) blocks.push({ type: "section", text: mrkdwn(about.map(escapeMrkdwn).join("\n")) } satisfies SectionBlock);
+  if (about.length > 0) blocks.push({ type: "section", text: mrkdwn(clip(about.map(escapeMrkdwn).join("\n"), MAX_TEXT)) } satisfies SectionBlock);
 
   const facts: [string, string][] = [
     ["Capability", view.capabilityId],
@@ -55,11 +58,11 @@ export function slackMessage(view: ApprovalView, options: SlackMessageOptions = 
       blocks.push({ type: "section", ...(i === 0 ? { text: mrkdwn("*Input*") } : {}), fields: fields.slice(i, i + MAX_FIELDS) } satisfies SectionBlock);
     }
   } else {
-    blocks.push({ type: "context", elements: [mrkdwn(escapeMrkdwn(withheldLine(view.input.reason)))] } satisfies ContextBlock);
+    blocks.push({ type: "context", elements: [mrkdwn(clip(escapeMrkdwn(withheldLine(view.input.reason)), MAX_TEXT))] } satisfies ContextBlock);
   }
 
   const status = view.decision === undefined ? progressLine(view) : `${progressLine(view)} · ${view.decision.status} by ${actorName(view.decision.approver)}`;
-  blocks.push({ type: "context", elements: [mrkdwn(`*Approvals:* ${escapeMrkdwn(status)}`)] } satisfies ContextBlock);
+  blocks.push({ type: "context", elements: [mrkdwn(clip(`*Approvals:* ${escapeMrkdwn(status)}`, MAX_TEXT))] } satisfies ContextBlock);
 
   const links = openLinks(view, options.links);
   const buttons: Button[] = [];
@@ -71,7 +74,7 @@ export function slackMessage(view: ApprovalView, options: SlackMessageOptions = 
       style: "primary",
       url: links.approve,
       ...(view.destructive
-        ? { confirm: { title: { type: "plain_text", text: "Approve a destructive call?" }, text: mrkdwn(`This approves *${escapeMrkdwn(clip(view.title, 300))}*, which cannot be undone.`), confirm: { type: "plain_text", text: "Approve" }, deny: { type: "plain_text", text: "Cancel" }, style: "danger" } }
+        ? { confirm: { title: { type: "plain_text", text: "Approve a destructive call?" }, text: mrkdwn(clip(`This cannot be undone. Approve *${escapeMrkdwn(view.title)}*?`, MAX_CONFIRM)), confirm: { type: "plain_text", text: "Approve" }, deny: { type: "plain_text", text: "Cancel" }, style: "danger" } }
         : {}),
     });
   }
@@ -96,6 +99,8 @@ export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
+/** At most `max` characters, never ending inside an `&…;` entity the escaping made. */
 function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  if (text.length <= max) return text;
+  return `${text.slice(0, max - 1).replace(/&[a-z]*$/, "")}…`;
 }

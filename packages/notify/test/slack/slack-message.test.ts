@@ -36,7 +36,12 @@ describe("slackMessage", () => {
     const { blocks } = slackMessage(refundView({ sideEffect: "destructive" }), { links: LINKS });
     const actions = blocks.find((block): block is ActionsBlock => block.type === "actions")!;
     const [approve] = actions.elements as Button[];
-    expect(approve!.confirm).toMatchObject({ title: { text: "Approve a destructive call?" }, confirm: { text: "Approve" }, deny: { text: "Cancel" } });
+    expect(approve!.confirm).toMatchObject({
+      title: { text: "Approve a destructive call?" },
+      text: { text: "This cannot be undone. Approve *Refund an order*?" },
+      confirm: { text: "Approve" },
+      deny: { text: "Cancel" },
+    });
     expect(JSON.stringify(blocks)).toContain("high risk, destructive");
   });
 
@@ -63,6 +68,20 @@ describe("slackMessage", () => {
     expect(json).toContain("&lt;!channel&gt; &lt;https://evil.example|Approve here&gt; &amp; more");
     // A header is plain_text: Slack shows it as written, with no markup.
     expect((blocks[0] as HeaderBlock).text.text).toBe(`Approval needed: ${hostile}`);
+  });
+
+  it("long texts are cut to Block Kit's limits, never inside an escaped character", () => {
+    const long = "<".repeat(5_000);
+    const capability = refundCapability({ description: long, adapters: { mcp: { annotations: { title: long } } } });
+    const { blocks } = slackMessage(refundView({ sideEffect: "destructive" }, capability), { links: LINKS });
+    const [header, about] = blocks as [HeaderBlock, SectionBlock];
+    expect(header.text.text).toHaveLength(150);
+    expect(about.text!.text).toHaveLength(2_997);
+    expect(about.text!.text).toMatch(/^(&lt;)+…$/);
+    const actions = blocks.find((block): block is ActionsBlock => block.type === "actions")!;
+    const confirm = (actions.elements as Button[])[0]!.confirm!;
+    expect(confirm.text.text.length).toBeLessThanOrEqual(300);
+    expect(confirm.text.text).toMatch(/^This cannot be undone\. Approve \*(&lt;)+…$/);
   });
 
   it("withheld input says so; more than ten fields take several sections", () => {
