@@ -76,6 +76,7 @@ export default defineConfig({
           { text: "Standing grants", link: "/guides/standing-grants" },
           { text: "Tamper-evident approvals", link: "/guides/tamper-evident-approvals" },
           { text: "Signed decision links", link: "/guides/decision-links" },
+          { text: "Notifying approvers", link: "/guides/notifying-approvers" },
           { text: "Approvals in a chat UI", link: "/guides/approvals-in-a-chat-ui" },
           { text: "Approvals over MCP", link: "/guides/mcp-approvals" },
           { text: "Auditing", link: "/guides/auditing" },
