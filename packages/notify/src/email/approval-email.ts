@@ -1,6 +1,6 @@
-import type { ApprovalNotificationType, ApprovalView } from "@orpc-agent/core";
+import type { ApprovalNotificationType, ApprovalView, ApprovalViewInput } from "@orpc-agent/core";
 import type { DecisionLinks } from "../view/approval-view.js";
-import { actorName, expiresIn, fieldValue, headline, openLinks, progressLine, riskLine, withheldLine } from "../view/describe-for-humans.js";
+import { actorName, expiresIn, headline, inputRows, openLinks, progressLine, riskLine, withheldLine } from "../view/describe-for-humans.js";
 import { escapeHtml } from "./escape-html.js";
 
 /** An approval email: both bodies say the same; hand it to any mail transport. */
@@ -15,7 +15,8 @@ export type ApprovalEmailOptions = {
 
 /**
  * An approval as an email: subject, plain text and HTML with the same facts as the Slack message (capability,
- * requester, acting agent, risk, expires in), the redacted input as labelled fields, quorum progress and the decision
+ * requester, acting agent, risk, expires in), the redacted input as labelled fields (and the approved input, when
+ * approved with changes), quorum progress and the decision
  * links. Everything from the view is HTML-escaped, so a hostile title or input renders as text; the subject is one
  * line whatever the title holds.
  *
@@ -37,7 +38,8 @@ export function approvalEmail(view: ApprovalView, options: ApprovalEmailOptions 
     ["Approvals", progressLine(view)],
   ];
   if (view.decision !== undefined) facts.push(["Decision", `${view.decision.status} by ${actorName(view.decision.approver)}`]);
-  const inputs: [string, string][] = view.input.shown ? view.input.fields.map((field) => [field.label, fieldValue(field.value)]) : [];
+  const inputs = inputRows(view.input);
+  const edited = view.decision?.editedInput;
   const links = openLinks(view, options.links);
   const warning = view.destructive ? "This call is destructive: approving it cannot be undone." : undefined;
 
@@ -50,6 +52,7 @@ export function approvalEmail(view: ApprovalView, options: ApprovalEmailOptions 
     ...facts.map(([label, value]) => `${label}: ${value}`),
     "",
     ...(view.input.shown ? ["Input:", ...inputs.map(([label, value]) => `  ${label}: ${value}`)] : [withheldLine(view.input.reason)]),
+    ...(edited === undefined ? [] : ["", ...(edited.shown ? ["Approved input:", ...inputRows(edited).map(([label, value]) => `  ${label}: ${value}`)] : [withheldLine(edited.reason)])]),
     ...(warning === undefined ? [] : ["", warning]),
     ...(links.approve === undefined && links.reject === undefined ? [] : [""]),
     ...(links.approve === undefined ? [] : [`Approve: ${links.approve}`]),
@@ -57,6 +60,8 @@ export function approvalEmail(view: ApprovalView, options: ApprovalEmailOptions 
   ].join("\n");
 
   const row = ([label, value]: [string, string]) => `<tr><th align="left" style="padding:2px 12px 2px 0">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`;
+  const inputHtml = (heading: string, input: ApprovalViewInput) =>
+    input.shown ? `<h2 style="font-size:15px">${heading}</h2><table>${inputRows(input).map(row).join("")}</table>` : `<p><em>${escapeHtml(withheldLine(input.reason))}</em></p>`;
   const button = (href: string, label: string, color: string) =>
     `<a href="${escapeHtml(href)}" style="display:inline-block;padding:8px 16px;margin-right:8px;border-radius:4px;color:#fff;background:${color};text-decoration:none">${label}</a>`;
   const html = [
@@ -65,7 +70,8 @@ export function approvalEmail(view: ApprovalView, options: ApprovalEmailOptions 
     view.description.length > 0 ? `<p>${escapeHtml(view.description)}</p>` : "",
     view.reasons.length > 0 ? `<ul>${view.reasons.map((reason) => `<li>${escapeHtml(reason)}</li>`).join("")}</ul>` : "",
     `<table>${facts.map(row).join("")}</table>`,
-    view.input.shown ? `<h2 style="font-size:15px">Input</h2><table>${inputs.map(row).join("")}</table>` : `<p><em>${escapeHtml(withheldLine(view.input.reason))}</em></p>`,
+    inputHtml("Input", view.input),
+    edited === undefined ? "" : inputHtml("Approved input", edited),
     warning === undefined ? "" : `<p><strong>${escapeHtml(warning)}</strong></p>`,
     links.approve === undefined && links.reject === undefined
       ? ""

@@ -1,7 +1,7 @@
 import type { ActionsBlock, Button, ContextBlock, HeaderBlock, KnownBlock, MrkdwnElement, SectionBlock } from "@slack/types";
-import type { ApprovalNotificationType, ApprovalView } from "@orpc-agent/core";
+import type { ApprovalNotificationType, ApprovalView, ApprovalViewInput } from "@orpc-agent/core";
 import type { DecisionLinks } from "../view/approval-view.js";
-import { actorName, expiresIn, fieldValue, headline, openLinks, progressLine, riskLine, withheldLine } from "../view/describe-for-humans.js";
+import { actorName, expiresIn, headline, inputRows, openLinks, progressLine, riskLine, withheldLine } from "../view/describe-for-humans.js";
 
 /** A Slack message: `text` is the notification and fallback text, `blocks` the Block Kit layout. */
 export type SlackMessage = { text: string; blocks: KnownBlock[] };
@@ -23,7 +23,8 @@ const MAX_CONFIRM = 300;
 
 /**
  * An approval as a Slack Block Kit message: a header, the description and reasons, fields (capability, requester,
- * acting agent, risk, expires in), the redacted input as labelled fields, quorum progress with the voters, and
+ * acting agent, risk, expires in), the redacted input as labelled fields (and the approved input, when approved with
+ * changes), quorum progress with the voters, and
  * buttons that open the decision links (approve `primary`, reject `danger`; approving a destructive call asks to
  * confirm). Everything from the view is escaped for mrkdwn, so a title cannot ping a channel or forge a link.
  *
@@ -52,14 +53,10 @@ export function slackMessage(view: ApprovalView, options: SlackMessageOptions = 
   ];
   blocks.push({ type: "section", fields: facts.map(([label, value]) => labelled(label, value)) } satisfies SectionBlock);
 
-  if (view.input.shown) {
-    const fields = view.input.fields.map((field) => labelled(field.label, fieldValue(field.value)));
-    for (let i = 0; i < fields.length; i += MAX_FIELDS) {
-      blocks.push({ type: "section", ...(i === 0 ? { text: mrkdwn("*Input*") } : {}), fields: fields.slice(i, i + MAX_FIELDS) } satisfies SectionBlock);
-    }
-  } else {
-    blocks.push({ type: "context", elements: [mrkdwn(clip(escapeMrkdwn(withheldLine(view.input.reason)), MAX_TEXT))] } satisfies ContextBlock);
-  }
+  blocks.push(...inputBlocks("Input", view.input));
+  // Approved with changes: what the approval binds now, redacted as the request's input is.
+  const edited = view.decision?.editedInput;
+  if (edited !== undefined) blocks.push(...inputBlocks("Approved input", edited));
 
   const status = view.decision === undefined ? progressLine(view) : `${progressLine(view)} · ${view.decision.status} by ${actorName(view.decision.approver)}`;
   blocks.push({ type: "context", elements: [mrkdwn(clip(`*Approvals:* ${escapeMrkdwn(status)}`, MAX_TEXT))] } satisfies ContextBlock);
@@ -83,6 +80,17 @@ export function slackMessage(view: ApprovalView, options: SlackMessageOptions = 
 
   const text = `${title} (requested by ${requester}; ${view.progress.label})`;
   return { text: escapeMrkdwn(text), blocks };
+}
+
+/** An input as labelled fields, ten to a section; a withheld one as a line saying so. */
+function inputBlocks(heading: string, input: ApprovalViewInput): KnownBlock[] {
+  if (!input.shown) return [{ type: "context", elements: [mrkdwn(clip(escapeMrkdwn(withheldLine(input.reason)), MAX_TEXT))] } satisfies ContextBlock];
+  const fields = inputRows(input).map(([label, value]) => labelled(label, value));
+  const blocks: KnownBlock[] = [];
+  for (let i = 0; i < fields.length; i += MAX_FIELDS) {
+    blocks.push({ type: "section", ...(i === 0 ? { text: mrkdwn(`*${heading}*`) } : {}), fields: fields.slice(i, i + MAX_FIELDS) } satisfies SectionBlock);
+  }
+  return blocks;
 }
 
 function labelled(label: string, value: string): MrkdwnElement {

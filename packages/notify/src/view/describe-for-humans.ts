@@ -1,4 +1,4 @@
-import type { ApprovalNotificationType, ApprovalView, ApprovalViewActor, ApprovalViewAgent } from "@orpc-agent/core";
+import type { ApprovalNotificationType, ApprovalView, ApprovalViewActor, ApprovalViewAgent, ApprovalViewInput } from "@orpc-agent/core";
 import type { DecisionLinks } from "./approval-view.js";
 
 // The words every channel shares, so the Slack message and the email say the same thing.
@@ -45,6 +45,7 @@ export function fieldValue(value: unknown): string {
 export function headline(view: ApprovalView, kind?: ApprovalNotificationType): string {
   if (kind === "approval.expiring") return `Approval expiring in ${expiresIn(view.expiresInMs)}: ${view.title}`;
   if (kind === "approval.escalated") return `Approval escalated: ${view.title}`;
+  if (view.status === "approved" && view.decision?.editedInput !== undefined) return `Approved with changes: ${view.title}`;
   if (view.status === "approved") return `Approved: ${view.title}`;
   if (view.status === "rejected") return `Rejected: ${view.title}`;
   if (view.status === "expired") return `Approval expired: ${view.title}`;
@@ -56,6 +57,11 @@ export function headline(view: ApprovalView, kind?: ApprovalNotificationType): s
 export function progressLine(view: ApprovalView): string {
   const voters = view.voters.map((vote) => actorName(vote.approver));
   return voters.length === 0 ? view.progress.label : `${view.progress.label} (${voters.join(", ")})`;
+}
+
+/** The labelled fields of an input the view shows, as [label, one-line value]; none when withheld. */
+export function inputRows(input: ApprovalViewInput): [string, string][] {
+  return input.shown ? input.fields.map((field) => [field.label, fieldValue(field.value)]) : [];
 }
 
 /** Withheld input, said plainly. */

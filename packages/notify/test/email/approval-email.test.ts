@@ -1,7 +1,8 @@
 import nodemailer from "nodemailer";
 import { afterEach, describe, expect, it } from "vitest";
 import { approvalEmail, createEmailNotifier } from "../../src/index.js";
-import { LINKS, refundCapability, refundView, requested } from "../support/approval-view.js";
+import { describeApproval } from "@orpc-agent/core";
+import { approvedWithChanges, LINKS, NOW, refundCapability, refundView, requested } from "../support/approval-view.js";
 import { mailHeader, mimePart, startSmtpReceiver } from "../support/smtp-receiver.js";
 
 const HOSTILE = `<script>alert("pwned")</script><img src=x onerror=alert(1)>`;
@@ -80,6 +81,14 @@ describe("approvalEmail", () => {
     expect(decided.subject).toBe("Rejected: Refund an order");
     expect(decided.html).not.toContain("href=");
     expect(decided.text).toContain("Decision: rejected by Priya (user_priya)");
+  });
+
+  it("an approval with changes lists the approved input too, redacted alike", () => {
+    const email = approvalEmail(describeApproval(approvedWithChanges(), refundCapability(), { now: NOW }));
+    expect(email.subject).toBe("Approved with changes: Refund an order");
+    expect(email.text).toContain("Input:\n  Order: ord_42\n  Amount (cents): 32000\n\nApproved input:\n  Order: ord_42\n  Amount (cents): 8000");
+    expect(email.html).toContain("<h2 style=\"font-size:15px\">Approved input</h2>");
+    expect(`${email.text}${email.html}`).not.toContain("tok_secret");
   });
 
   it("withheld input is said, never shown", () => {

@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import type { ActionsBlock, Button, ContextBlock, HeaderBlock, SectionBlock } from "@slack/types";
 import { describe, expect, it } from "vitest";
 import { postToSlack, slackMessage } from "../../src/index.js";
-import { LINKS, NOW, refundCapability, refundView } from "../support/approval-view.js";
+import { describeApproval } from "@orpc-agent/core";
+import { approvedWithChanges, LINKS, NOW, refundCapability, refundView } from "../support/approval-view.js";
 
 const texts = (section: SectionBlock) => (section.fields ?? []).map((field) => field.text);
 
@@ -68,6 +69,17 @@ describe("slackMessage", () => {
     expect(json).toContain("&lt;!channel&gt; &lt;https://evil.example|Approve here&gt; &amp; more");
     // A header is plain_text: Slack shows it as written, with no markup.
     expect((blocks[0] as HeaderBlock).text.text).toBe(`Approval needed: ${hostile}`);
+  });
+
+  it("an approval with changes shows the approved input beside the requested one, redacted alike", () => {
+    const { text, blocks } = slackMessage(describeApproval(approvedWithChanges(), refundCapability(), { now: NOW }));
+    expect(text).toMatch(/^Approved with changes: Refund an order/);
+    const inputs = blocks.filter((block): block is SectionBlock => block.type === "section" && /^\*(Input|Approved input)\*$/.test((block as SectionBlock).text?.text ?? ""));
+    expect(inputs.map((section) => [section.text!.text, texts(section)])).toEqual([
+      ["*Input*", ["*Order*\nord_42", "*Amount (cents)*\n32000"]],
+      ["*Approved input*", ["*Order*\nord_42", "*Amount (cents)*\n8000"]],
+    ]);
+    expect(JSON.stringify(blocks)).not.toContain("tok_secret");
   });
 
   it("long texts are cut to Block Kit's limits, never inside an escaped character", () => {

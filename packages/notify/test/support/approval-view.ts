@@ -47,6 +47,13 @@ export function refundView(record: Partial<ApprovalRecord> = {}, capability: App
   return describeApproval(refundRecord(record), capability, { now: NOW });
 }
 
+/** Priya approved with a smaller amount (approve with changes: one approver, no quorum). */
+export function approvedWithChanges(): ApprovalRecord {
+  const priya = { id: "user_priya", kind: "user" as const, displayName: "Priya" };
+  const input = { orderId: "ord_42", amountCents: 8000, cardToken: "tok_secret" };
+  return refundRecord({ status: "approved", quorum: undefined, approvals: undefined, decision: { status: "approved", approver: priya, decidedAt: NOW, input, inputHash: "1".repeat(64) } });
+}
+
 /** The notification core raises for a view. */
 export function requested(view: ApprovalView): ApprovalNotification {
   return { type: "approval.requested", approvalId: view.id, capabilityId: view.capabilityId, at: NOW, view, types: view.types, progress: view.progress };
