@@ -4,6 +4,7 @@ import type { AgentAuditEvent } from "../../audit/types.js";
 import { isWellFormedActor, type Actor } from "../../vocabulary/types.js";
 import type { ApprovalSealer } from "../../approvals/seal/sealer.js";
 import type { ApprovalCoordinator, ApprovalRecord, ApprovalRequest } from "../../approvals/types.js";
+import type { RuntimeNotifications } from "./notifications.js";
 
 export type ReRequestApprovalOptions = {
   /** Who re-requests; recorded in the audit event, never the requester of the fresh approval. */
@@ -17,13 +18,13 @@ export type ReRequestApprovalOptions = {
  * and the `capability.started` write): a fresh pending approval for the same capability, requester, surface and
  * input, which an approver must decide again. The consumed record is never re-used or released. The fresh id is
  * derived from the consumed one (`<id>.r`), so a second re-request of the same record fails instead of minting
- * another approval.
+ * another approval. Approvers are notified (`approval.requested`) as for an invocation's request.
  */
 export async function reRequestApproval(
   coordinator: ApprovalCoordinator,
   id: string,
   options: ReRequestApprovalOptions,
-  deps: { audit: AuditEmitter; now: () => Date; sealer?: ApprovalSealer | undefined },
+  deps: { audit: AuditEmitter; now: () => Date; sealer?: ApprovalSealer | undefined; notifications?: RuntimeNotifications | undefined },
 ): Promise<ApprovalRecord> {
   if (!isWellFormedActor(options?.operator)) throw new TypeError("reRequest: operator must be a well-formed actor");
   if (typeof options.reason !== "string" || options.reason.trim() === "") throw new TypeError("reRequest: reason must be a non-empty string");
@@ -58,6 +59,9 @@ export async function reRequestApproval(
     ...(record.manifestDigest === undefined ? {} : { manifestDigest: record.manifestDigest }),
   };
   const created = await coordinator.create(request);
+  // Approvers hear of the fresh request as of any other, before the audit write a strict sink may refuse: the record
+  // exists pending either way. Only queued; nothing the notifier does changes this answer.
+  deps.notifications?.requested(created);
   if (deps.audit.enabled) {
     const event = reRequestEvent(created, record, options, requestedAt);
     // In strict mode the operator learns of a failed audit write; the fresh record then exists, still pending.
