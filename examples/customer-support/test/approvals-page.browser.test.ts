@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSupportRuntime } from "../src/agent/runtime.js";
+import { priya } from "../src/agent/people.js";
+import { createSupportRuntime, type SupportRuntime } from "../src/agent/runtime.js";
 import { openStorage, type Storage } from "../src/agent/storage.js";
 import { createStore } from "../src/domain/store.js";
 import { createApprovalsApp } from "../src/web/approvals-app.js";
@@ -30,13 +31,14 @@ const clearOf = (title: Box, links: Box, gap: number): boolean =>
 describe("approvals page in headless Chromium", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "orpc-agent-web-"));
   let storage: Storage;
+  let runtime: SupportRuntime["runtime"];
   let server: Server;
   let browser: Browser;
   let base = "";
 
   beforeAll(async () => {
     storage = await openStorage({ dataDir, databaseUrl: "" });
-    const { runtime } = createSupportRuntime(storage);
+    ({ runtime } = createSupportRuntime(storage));
     server = createServer(createApprovalsApp(runtime, createStore()));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -71,10 +73,17 @@ describe("approvals page in headless Chromium", () => {
     await expect(card.count()).resolves.toBe(1);
     const approvalId = await card.getAttribute("data-approval");
     await expect(card.locator("h3").textContent()).resolves.toContain("requested by Dana (support)");
-    // The manager sees only what redact.approvalInput shows: order and amount, not the model-written reason.
-    await expect(card.locator("pre").textContent()).resolves.toContain('"amountCents": 32000');
-    await expect(card.locator("pre").textContent()).resolves.not.toContain("Keyboard arrived broken");
+    // Core's approval view: a high-risk write, when it was asked and when it expires, and only what
+    // redact.approvalInput shows, labelled: order and amount, not the model-written reason.
+    await expect(card.locator("[data-marker]").textContent()).resolves.toBe("High-risk write");
+    await expect(card.locator(".risk").textContent()).resolves.toBe("High-risk write write · high risk");
+    await expect(card.locator(".when").textContent()).resolves.toMatch(/^asked just now · expires in 23 h 59 min$/);
+    await expect(card.locator("[data-field=orderId]").textContent()).resolves.toBe("orderIdo_1002");
+    await expect(card.locator("[data-field=amountCents] dd").textContent()).resolves.toBe("32000");
+    await expect(card.textContent()).resolves.not.toContain("Keyboard arrived broken");
+    await expect(card.locator("[data-progress]").textContent()).resolves.toBe("0 of 1 approval");
 
+    await card.locator("textarea[name=comment]").fill("Broken on arrival.");
     await card.locator("button[value=approved]").click();
     await page.locator(`[data-outcome="${approvalId}"]`).waitFor();
     await expect(page.locator("#notice").textContent()).resolves.toBe("Approved and resumed.");
@@ -87,16 +96,19 @@ describe("approvals page in headless Chromium", () => {
     await page.screenshot({ path: join(screenshots, "approvals-page.png"), fullPage: true });
   }, 60_000);
 
-  it("signed in as Dana, her own request's approval is refused (SI-4) and it stays pending", async () => {
+  it("signed in as Dana, her own request offers her no buttons; posting an approval anyway is refused (SI-4) and it stays pending", async () => {
     const page = await browser.newPage();
     await page.goto(`${base}/?as=u_dana`);
     await page.click("#ask");
     const card = page.locator("[data-approval]", { hasText: "(you)" });
     await card.first().waitFor();
     await expect(card.count()).resolves.toBe(1);
-    const approvalId = await card.getAttribute("data-approval");
-    await card.locator("button[value=approved]").click();
-    await page.locator("#notice", { hasText: "The approver must differ from the requesting actor" }).waitFor();
+    const approvalId = (await card.getAttribute("data-approval"))!;
+    await expect(card.locator("button").count()).resolves.toBe(0);
+    await expect(card.locator(".who").textContent()).resolves.toBe("Your own request: another person decides it.");
+    const posted = await fetch(`${base}/approvals/${approvalId}/decide?as=u_dana`, { method: "POST", body: new URLSearchParams({ decision: "approved" }) }).then((r) => r.text());
+    expect(posted).toContain("The approver must differ from the requesting actor");
+    await page.reload();
     await expect(page.locator(`[data-approval="${approvalId}"]`).count()).resolves.toBe(1);
   }, 60_000);
 
@@ -110,25 +122,35 @@ describe("approvals page in headless Chromium", () => {
     const progress = page.locator(`[data-progress="${approvalId}"]`);
     await expect(progress.textContent()).resolves.toBe("0 of 2 approvals");
 
+    // A destructive capability: marked, and approving it asks to confirm before anything is decided.
+    await expect(card.locator("[data-marker]").textContent()).resolves.toBe("Destructive");
     await card.locator("button[value=approved]").click();
+    await page.locator(`#confirm[data-confirm="${approvalId}"]`).waitFor();
+    await expect(progress.textContent()).resolves.toBe("0 of 2 approvals");
+    await page.locator("#confirm-approve").click();
     await page.locator("#notice", { hasText: "Approval recorded: 1 of 2 approvals." }).waitFor();
     await expect(progress.textContent()).resolves.toBe("1 of 2 approvals · approved by Priya (support manager)");
     mkdirSync(screenshots, { recursive: true });
     await page.screenshot({ path: join(screenshots, "approvals-page-quorum.png"), fullPage: true });
 
-    // The same approver again: refused, still one approval.
-    await card.locator("button[value=approved]").click();
-    await page.locator("#notice", { hasText: "You have already approved this request" }).waitFor();
+    // The same approver again: no Approve button (she may still reject), and a posted approval is refused.
+    await expect(card.locator("button[value=approved]").count()).resolves.toBe(0);
+    await expect(card.locator("button[value=rejected]").count()).resolves.toBe(1);
+    await expect(card.locator(".who").textContent()).resolves.toBe("You have approved (1 of 2 approvals); another approver must approve it.");
+    const post = (as: string) =>
+      fetch(`${base}/approvals/${approvalId}/decide?as=${as}`, { method: "POST", body: new URLSearchParams({ decision: "approved", confirmed: "yes" }) }).then((r) => r.text());
+    await expect(post("u_priya")).resolves.toContain("You have already approved this request");
     await expect(progress.textContent()).resolves.toBe("1 of 2 approvals · approved by Priya (support manager)");
 
-    // The requester cannot be the second pair of eyes.
+    // The requester cannot be the second pair of eyes: no buttons, and a posted approval is refused.
     await page.goto(`${base}/?as=u_root`);
-    await page.locator(`[data-approval="${approvalId}"] button[value=approved]`).click();
-    await page.locator("#notice", { hasText: "The approver must differ from the requesting actor" }).waitFor();
+    await expect(page.locator(`[data-approval="${approvalId}"] button`).count()).resolves.toBe(0);
+    await expect(post("u_root")).resolves.toContain("The approver must differ from the requesting actor");
     await expect(page.locator(`[data-progress="${approvalId}"]`).textContent()).resolves.toBe("1 of 2 approvals · approved by Priya (support manager)");
 
     await page.goto(`${base}/?as=u_sam`);
     await page.locator(`[data-approval="${approvalId}"] button[value=approved]`).click();
+    await page.locator("#confirm-approve").click();
     await page.locator(`[data-outcome="${approvalId}"]`).waitFor();
     const outcome = await page.locator(`[data-outcome="${approvalId}"]`).textContent();
     expect(outcome).toContain("approved by Sam (data protection); resumed: completed");
@@ -191,5 +213,44 @@ describe("approvals page in headless Chromium", () => {
     await page.click("#ask");
     await page.locator("#notice", { hasText: "The agent asked for approval." }).waitFor();
     expect((await ids()).length).toBe(pendingBefore + 1);
+  }, 60_000);
+
+  it("a decision link: the page shows the request and one button; pressing it decides as Priya with her comment and resumes; the link then decides nothing", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${base}/?as=u_dana`);
+    const ids = async () => page.locator("[data-approval]").evaluateAll((cards) => cards.map((c) => c.getAttribute("data-approval")!));
+    const before = new Set(await ids());
+    await page.click("#ask");
+    await page.locator("#notice", { hasText: "The agent asked for approval." }).waitFor();
+    const approvalId = (await ids()).find((id) => !before.has(id))!;
+
+    // What the notifier puts in Priya's Slack message: the approve link, minted for her.
+    const { token } = await runtime.approvals.decisionLink(approvalId, { approver: priya, action: "approve", ttlMs: 60_000 });
+    const link = `${base}/approvals/decide?${new URLSearchParams({ approval: approvalId, action: "approve", token })}`;
+    await page.goto(link);
+    const card = page.locator(`[data-approval="${approvalId}"]`);
+    await expect(card.locator("h3").textContent()).resolves.toBe("orders.refund requested by Dana (support)");
+    await expect(card.locator("[data-field=amountCents] dd").textContent()).resolves.toBe("32000");
+    await expect(card.locator("[data-marker]").textContent()).resolves.toBe("High-risk write");
+    // Opening the link decided nothing: one button, still pending.
+    await expect(card.locator("button").count()).resolves.toBe(1);
+    await expect(card.locator("#link-decide").textContent()).resolves.toBe("Approve");
+    expect((await runtime.approvals.get(approvalId))?.status).toBe("pending");
+
+    await card.locator("textarea[name=comment]").fill("Approved from my phone.");
+    await card.locator("#link-decide").click();
+    await page.locator("#notice", { hasText: "Approved and resumed." }).waitFor();
+    await expect(page.locator(`[data-approval="${approvalId}"] .decision`).textContent()).resolves.toBe("Decided by Priya (support manager): approved Approved from my phone.");
+    await expect(page.locator(`[data-approval="${approvalId}"] button`).count()).resolves.toBe(0);
+    const decided = await runtime.approvals.get(approvalId);
+    expect(decided?.decision).toMatchObject({ status: "approved", approver: { id: "u_priya" }, comment: "Approved from my phone." });
+    mkdirSync(screenshots, { recursive: true });
+    await page.screenshot({ path: join(screenshots, "approvals-page-link.png"), fullPage: true });
+
+    // The same link again: the page offers no button, and posting the token is refused.
+    await page.goto(link);
+    await expect(page.locator(`[data-approval="${approvalId}"] button`).count()).resolves.toBe(0);
+    const replay = await fetch(`${base}/approvals/decide`, { method: "POST", body: new URLSearchParams({ token, approval: approvalId, action: "approve" }) }).then((r) => r.text());
+    expect(replay).toMatch(/id="notice">Refused: /);
   }, 60_000);
 });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStorage, type Storage } from "../src/agent/storage.js";
 import { runDemo, type DemoResult } from "../src/demo/flow.js";
+import { printableSlackMessage } from "../src/notify/receiver.js";
 
 const dataDir = mkdtempSync(join(tmpdir(), "orpc-agent-demo-"));
 let storage: Storage;
@@ -44,13 +45,19 @@ describe("the customer-support demo on embedded PGlite", () => {
       ["MCP tools/call orders_list as Dana", "ok"],
       ["MCP tools/list as Root (administrator)", "6 tools"],
       ["model calls orders_export (streaming)", "ok"],
+      ["approvals receiver verifies the webhooks", "4 verified"],
+      ["Priya approves the 250 refund by link", "approved"],
+      ["the same link, opened again", "refused APPROVAL_CONSUMED"],
+      ["model calls orders_refund (320) again", "approval-required"],
+      ["Priya approves it with 80 instead of 320", "approved"],
+      ["resume the edited refund", "completed"],
     ]);
   }, 60_000);
 
   it("keeps the self-approved request pending, then runs the refund exactly once, approved by the manager", () => {
     expect(result.steps[3]!.detail).toBe("the request is still pending");
-    // The approved refund and the three its grant covered.
-    expect(result.effects).toEqual({ refunds: 4, deletions: 1 });
+    // The approved refund, the three its grant covered, the one approved by link and the one approved with changes.
+    expect(result.effects).toEqual({ refunds: 6, deletions: 1 });
     expect(JSON.parse(result.steps[5]!.detail)).toMatchObject({ orderId: "o_1002", amountCents: 32_000, approvedBy: "u_priya" });
   });
 
@@ -71,6 +78,41 @@ describe("the customer-support demo on embedded PGlite", () => {
       ["grant.issued", "u_priya", "2 uses, actor scope"],
       ["grant.revoked", "u_priya", "reason Grace's case is closed."],
     ]);
+  });
+
+  it("notifies the approvers: each refund that waits reaches the receiver as a verified webhook with the Slack message and Priya's decision links", () => {
+    const detail = (title: string) => result.steps.find((s) => s.title === title)!.detail;
+    expect(detail("approvals receiver verifies the webhooks")).toBe("0 refused; first: Approval needed: orders.refund (requested by Dana (support) (u_dana); 0 of 1 approval)");
+    // Dana's refund (320), the 250 and 105 ones, Grace's, and the one approved with changes: one webhook each.
+    expect(result.notifications.map((n) => [n.type, n.webhookId])).toEqual(
+      result.notifications.map((n) => ["approval.requested", `${n.approvalId}.requested`]),
+    );
+    expect(result.notifications).toHaveLength(5);
+    const first = result.notifications[0]!;
+    expect(first.approvalId).toBe(result.approvalId);
+    expect(printableSlackMessage(first.slack)).toContain("  orderId o_1002 | amountCents 32000");
+    // The redacted view only: the model-written reason never leaves the app.
+    expect(JSON.stringify(result.notifications)).not.toContain("Keyboard arrived broken");
+    for (const action of ["approve", "reject"] as const) {
+      const url = new URL(first.links[action]!);
+      expect([url.pathname, url.searchParams.get("approval"), url.searchParams.get("action")]).toEqual(["/approvals/decide", result.approvalId, action]);
+      expect(url.searchParams.get("token")).toMatch(/^dl1\.demo-links\./);
+    }
+    const buttons = first.slack.blocks.flatMap((block) => (block.type === "actions" ? block.elements : [])).map((e) => (e as { url?: string }).url);
+    expect(buttons).toEqual([first.links.approve, first.links.reject]);
+  });
+
+  it("Priya approves by link: the page shows the request, the button decides as her with her comment, the refund runs, the link works once", () => {
+    const detail = (title: string) => result.steps.find((s) => s.title === title)!.detail;
+    expect(detail("Priya approves the 250 refund by link")).toBe('the link page showed the request; Approved and resumed. (decided by u_priya, "Approved from Slack.")');
+    expect(result.audit.filter((row) => row.capability === "orders.refund" && row.type === "capability.approved" && row.detail === "by u_priya")).toHaveLength(3);
+  });
+
+  it("approve with changes: Priya approves 80 instead of 320; the refund that runs is 80 and the model is told where it changed", () => {
+    const detail = (title: string) => result.steps.find((s) => s.title === title)!.detail;
+    expect(detail("Priya approves it with 80 instead of 320")).toBe("Partial refund: 80, the cable was fine.");
+    const told = JSON.parse(detail("resume the edited refund").replace(/^the model is told /, ""));
+    expect(told).toEqual({ status: "ok", data: { refundId: "r_6", orderId: "o_1002", amountCents: 8_000, approvedBy: "u_priya" }, approvedWithChanges: { changed: ["/amountCents"] } });
   });
 
   it("a revoked grant covers nothing: Grace's refund asks a manager", () => {
@@ -155,6 +197,12 @@ describe("the customer-support demo on embedded PGlite", () => {
       ["grant.issued", "u_priya"],
       ["grant.revoked", "u_priya"],
       ...asks,
+      // Section 9: the 250 refund approved by link and resumed, then a request approved with changes.
+      ["capability.approved", "u_priya"],
+      ["capability.started", "u_dana"],
+      ["capability.completed", "u_dana"],
+      ...asks,
+      ...covered.slice(1),
     ]);
     expect(result.audit.find((row) => row.capability === "customers.delete" && row.type === "capability.denied")?.detail).toBe("reason policy-denied");
     expect(result.audit.some((row) => row.type === "capability.rejected")).toBe(false);

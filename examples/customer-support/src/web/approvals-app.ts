@@ -1,33 +1,45 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { approvalProgress, type AgentRuntime, type ApprovalRecord, type ExecutionResult } from "@orpc-agent/core";
+import { approvalProgress, describeApproval, mayDecide, type Actor, type AgentRuntime, type ApprovalRecord, type ApprovalView, type ExecutionResult } from "@orpc-agent/core";
 import type { AppContext } from "../api/context.js";
 import type { Store } from "../domain/store.js";
 import { dana, people, roles, root } from "../agent/people.js";
+import { approvalCardHtml } from "./approval-card.js";
 import { grantFields, grantFromForm, grantRow } from "./grant-form.js";
 import { escapeHtml, page } from "./html.js";
 
 type Outcome = { approvalId: string; text: string; ok: boolean };
+type Notice = { text: string; ok: boolean };
+/** An approval of a destructive call waits for a second click: the form as posted, sent again with `confirmed=yes`. */
+type Confirmation = { approvalId: string; form: URLSearchParams };
 
 /**
- * The approvals page: pending requests shown through each capability's `redact.approvalInput` view, decided by
- * the signed-in person through `runtime.approvals.decide` (which refuses the requester, SI-4), then resumed.
- * "Signing in" is a query parameter here; a real app uses its own session.
+ * The approvals page: pending requests as core's approval view describes them (`describeApproval`: the input only
+ * through each capability's `redact.approvalInput`), decided by the signed-in person through
+ * `runtime.approvals.decide` (which refuses the requester, SI-4), then resumed; and the page a decision link opens
+ * (`runtime.approvals.decideWithLink`). "Signing in" is a query parameter here; a real app uses its own session.
  */
 export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Store) {
   const outcomes = new Map<string, Outcome>();
 
   const contextFor = (actorId: string): AppContext => ({ store, user: { id: actorId, role: roles[actorId] ?? "support" } });
 
-  async function render(as: string, notice?: { text: string; ok: boolean }): Promise<string> {
+  const nameOf = (actor: { id: string; displayName?: string }): string => people[actor.id]?.displayName ?? actor.displayName ?? actor.id;
+
+  function viewOf(record: ApprovalRecord, now: Date): ApprovalView {
+    return describeApproval(record, runtime.registry.get(record.capabilityId), { now });
+  }
+
+  async function render(as: string, notice?: Notice, confirmation?: Confirmation): Promise<string> {
     const me = people[as];
     const pending = await runtime.approvals.list!({ status: "pending" });
     const done = [...outcomes.values()];
-    const nameOf = (id: string) => people[id]?.displayName ?? id;
-    const grants = (await runtime.grants.list({ active: true })).map((grant) => grantRow(grant, as, nameOf)).join("") || `<p class="muted" id="no-grants">No active grants.</p>`;
+    const grants =
+      (await runtime.grants.list({ active: true })).map((grant) => grantRow(grant, as, (id) => nameOf({ id }))).join("") || `<p class="muted" id="no-grants">No active grants.</p>`;
     const nav = Object.values(people)
       .map((p) => `<a href="/?as=${p.id}" class="${p.id === as ? "current" : ""}">${escapeHtml(p.displayName)}</a>`)
       .join("");
-    const cards = pending.map((record) => card(record, as)).join("") || `<p class="muted" id="empty">No pending approvals.</p>`;
+    const now = new Date();
+    const cards = pending.map((record) => card(viewOf(record, now), as, now)).join("") || `<p class="muted" id="empty">No pending approvals.</p>`;
     const results = done
       .map((o) => `<div class="notice ${o.ok ? "done" : "refused"}" data-outcome="${escapeHtml(o.approvalId)}">${escapeHtml(o.text)}</div>`)
       .join("");
@@ -35,6 +47,7 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
       "Approvals",
       `<header><h1>Approvals</h1><nav>Signed in as <strong id="me">${escapeHtml(me?.displayName ?? "nobody")}</strong>${nav}</nav></header>
       ${notice ? `<div class="notice ${notice.ok ? "done" : "refused"}" id="notice">${escapeHtml(notice.text)}</div>` : ""}
+      ${confirmation ? confirmationHtml(confirmation, as) : ""}
       <section id="pending">${cards}</section>
       <form method="post" action="/ask?as=${escapeHtml(as)}"><button id="ask">Ask the agent (working for Dana) for another large refund</button></form>
       <form method="post" action="/ask-deletion?as=${escapeHtml(as)}"><button id="ask-deletion">Root asks to delete Grace's account (two approvers)</button></form>
@@ -43,38 +56,60 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
     );
   }
 
-  function card(record: ApprovalRecord, as: string): string {
-    const view = runtime.registry.get(record.capabilityId)?.meta.redact?.approvalInput;
-    // The display hook decides what a human sees; the runtime always executes the stored, hashed input.
-    const shown = view ? view(record.input) : record.input;
-    const own = record.actor.id === as;
-    // A quorum request shows its progress and who approved so far; it runs only once the quorum is met.
-    const progress = approvalProgress(record);
-    const approvedBy = (record.approvals ?? []).map((vote) => people[vote.approver.id]?.displayName ?? vote.approver.id);
-    const progressLine =
-      progress.quorum > 1
-        ? `<p class="progress" data-progress="${escapeHtml(record.id)}">${escapeHtml(progress.label)}${approvedBy.length > 0 ? ` · approved by ${escapeHtml(approvedBy.join(", "))}` : ""}</p>`
-        : "";
-    return `<div class="card" data-approval="${escapeHtml(record.id)}">
-      <h3>${escapeHtml(record.capabilityId)} <span class="muted">requested by ${escapeHtml(people[record.actor.id]?.displayName ?? record.actor.id)}${own ? " (you)" : ""}</span></h3>
-      <p>${record.reasons.map(escapeHtml).join("<br>")}</p>${progressLine}
-      <pre>${escapeHtml(JSON.stringify(shown, null, 2))}</pre>
-      <p class="muted">Expires ${escapeHtml(record.expiresAt.toISOString())}</p>
-      <form method="post" action="/approvals/${encodeURIComponent(record.id)}/decide?as=${escapeHtml(as)}">
-        ${grantFields(runtime.registry.get(record.capabilityId)?.meta.approval?.grants)}
-        <button name="decision" value="approved">Approve</button><button name="decision" value="rejected">Reject</button>
-      </form></div>`;
+  /** A pending request as core's view describes it; the buttons only for someone the runtime would let decide. */
+  function card(view: ApprovalView, as: string, now: Date): string {
+    const me = people[as];
+    const canApprove = me !== undefined && mayDecide(view, me, "approve");
+    const canReject = me !== undefined && mayDecide(view, me, "reject");
+    let controls: string;
+    if (canApprove || canReject) {
+      controls = `<form method="post" action="/approvals/${encodeURIComponent(view.id)}/decide?as=${escapeHtml(as)}">
+        <textarea name="comment" maxlength="500" placeholder="Comment (kept with your decision)"></textarea>
+        ${canApprove ? grantFields(runtime.registry.get(view.capabilityId)?.meta.approval?.grants) : ""}
+        ${canApprove ? `<button name="decision" value="approved">Approve</button>` : ""}<button name="decision" value="rejected">Reject</button>
+      </form>`;
+    } else {
+      controls = `<p class="muted who">${escapeHtml(whyNoButtons(view, me))}</p>`;
+    }
+    if (canReject && !canApprove) controls = `<p class="muted who">${escapeHtml(whyNoButtons(view, me))}</p>${controls}`;
+    return approvalCardHtml(view, { as, nameOf, controls, now });
   }
 
-  async function decide(id: string, as: string, decision: "approved" | "rejected", form: URLSearchParams): Promise<{ text: string; ok: boolean }> {
+  /** Why the signed-in person is offered no Approve button on a pending request. */
+  function whyNoButtons(view: ApprovalView, me: Actor | undefined): string {
+    if (me === undefined) return "Sign in to decide.";
+    if (view.requester.id === me.id) return "Your own request: another person decides it.";
+    if (view.decidableBy.counted.includes(me.id)) return `You have approved (${view.progress.label}); another approver must approve it.`;
+    return "You may not decide this request.";
+  }
+
+  /** The second click a destructive approval asks for: the same form, confirmed. */
+  function confirmationHtml({ approvalId, form }: Confirmation, as: string): string {
+    const hidden = [...form.entries()]
+      .filter(([name]) => name !== "confirmed")
+      .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+      .join("");
+    return `<section class="card confirm" id="confirm" data-confirm="${escapeHtml(approvalId)}">
+      <p><strong class="marker destructive">Destructive</strong> Approving ${escapeHtml(approvalId)} lets an operation run that cannot be undone. Approve it?</p>
+      <form method="post" action="/approvals/${encodeURIComponent(approvalId)}/decide?as=${escapeHtml(as)}">${hidden}<input type="hidden" name="confirmed" value="yes">
+        <button id="confirm-approve" name="decision" value="approved">Yes, approve</button><a href="/?as=${escapeHtml(as)}">Cancel</a>
+      </form></section>`;
+  }
+
+  async function decide(id: string, as: string, decision: "approved" | "rejected", form: URLSearchParams): Promise<Notice | Confirmation> {
     const approver = people[as];
     if (!approver) return { text: "Sign in first.", ok: false };
+    const comment = commentOf(form);
     // A grant only with an approval; the runtime refuses one beyond the caps or one this approver may not issue.
     const grant = decision === "approved" ? grantFromForm(form) : undefined;
     if (grant !== undefined && "error" in grant) return { text: `Refused: ${grant.error} The request is still pending.`, ok: false };
+    const current = await runtime.approvals.get(id);
+    // A destructive call is approved only on a second, explicit click.
+    if (decision === "approved" && current !== null && viewOf(current, new Date()).destructive && form.get("confirmed") !== "yes") return { approvalId: id, form };
     let decided: ApprovalRecord;
     try {
-      decided = await runtime.approvals.decide(id, grant === undefined ? { status: decision, approver } : { status: "approved", approver, grant });
+      const base = { approver, ...(comment === undefined ? {} : { comment }) };
+      decided = await runtime.approvals.decide(id, grant === undefined ? { status: decision, ...base } : { status: "approved", ...base, grant });
     } catch (error) {
       // Every refusal of decide is a typed CapabilityError; a repeat vote is the one that leaves the request waiting.
       const refusal = error as { code?: string; publicMessage?: string };
@@ -82,26 +117,82 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
       const message = repeatVote ? "You have already approved this request; another approver must approve it." : (refusal.publicMessage ?? (error as Error).message);
       return { text: `Refused: ${message} The request is still pending.`, ok: false };
     }
-    // An approval short of the quorum is recorded; the request waits for the next approver.
+    const settled = await afterDecision(decided, approver.displayName ?? approver.id);
+    return grant !== undefined && settled.ok && decided.status !== "pending" ? { text: `Approved and resumed; the grant covers ${grant.uses} more.`, ok: true } : settled;
+  }
+
+  /**
+   * What follows a decision, on the page or by link: an approval short of the quorum waits; a rejection is listed; an
+   * approval of a call an MCP client made is left to that client; any other approval runs now, as its requester.
+   */
+  async function afterDecision(decided: ApprovalRecord, approverName: string): Promise<Notice> {
+    const id = decided.id;
     if (decided.status === "pending") return { text: `Approval recorded: ${approvalProgress(decided).label}. Another approver must approve it.`, ok: true };
-    if (decision === "rejected") {
-      outcomes.set(id, { approvalId: id, text: `${id}: rejected by ${approver.displayName}.`, ok: false });
+    if (decided.status === "rejected") {
+      outcomes.set(id, { approvalId: id, text: `${id}: rejected by ${approverName}.`, ok: false });
       return { text: "Rejected.", ok: true };
     }
-    const record = await runtime.approvals.get(id);
     // A call an MCP client made is completed by that client (it retries the call, or calls approvals_resume).
-    if (record?.surface === "mcp") {
-      outcomes.set(id, { approvalId: id, text: `${id}: approved by ${approver.displayName}; the MCP client that asked completes it.`, ok: true });
+    if (decided.surface === "mcp") {
+      outcomes.set(id, { approvalId: id, text: `${id}: approved by ${approverName}; the MCP client that asked completes it.`, ok: true });
       return { text: "Approved; the MCP client completes the call.", ok: true };
     }
     // Approved: the operation runs now, as its requester, with exactly the approved input.
-    const result: ExecutionResult = await runtime.resume(id, { context: contextFor(record!.actor.id) });
+    const result: ExecutionResult = await runtime.resume(id, { context: contextFor(decided.actor.id) });
     const text =
       result.status === "completed"
-        ? `${id}: approved by ${approver.displayName}; resumed: completed ${JSON.stringify(result.output)}`
-        : `${id}: approved by ${approver.displayName}; resumed: ${result.status} ${"error" in result ? result.error.code : ""}`;
+        ? `${id}: approved by ${approverName}; resumed: completed ${JSON.stringify(result.output)}`
+        : `${id}: approved by ${approverName}; resumed: ${result.status} ${"error" in result ? result.error.code : ""}`;
     outcomes.set(id, { approvalId: id, text, ok: result.status === "completed" });
-    return { text: grant === undefined ? "Approved and resumed." : `Approved and resumed; the grant covers ${grant.uses} more.`, ok: true };
+    return { text: "Approved and resumed.", ok: true };
+  }
+
+  /**
+   * The page a decision link opens (`/approvals/decide?approval=…&action=…&token=…`, sent in the Slack message): the
+   * approval as core's view describes it and one button. Opening the URL decides nothing (a mail scanner may fetch
+   * it); the button posts the token to `decideWithLink`, which checks everything `decide` checks, as the link's
+   * approver. The approval id and action in the URL only choose what to show: the token alone decides.
+   */
+  async function linkPage(params: URLSearchParams, notice?: Notice): Promise<string> {
+    const token = params.get("token") ?? "";
+    const approvalId = params.get("approval") ?? "";
+    const action = params.get("action") === "reject" ? "reject" : "approve";
+    const record = approvalId ? await runtime.approvals.get(approvalId) : null;
+    const now = new Date();
+    const view = record ? viewOf(record, now) : undefined;
+    let body: string;
+    if (view === undefined) body = `<p class="muted" id="empty">No such approval.</p>`;
+    else {
+      const open = view.status === "pending" && notice === undefined;
+      const controls = open
+        ? `<form method="post" action="/approvals/decide" id="link-form">
+            <input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="approval" value="${escapeHtml(approvalId)}"><input type="hidden" name="action" value="${action}">
+            <textarea name="comment" maxlength="500" placeholder="Comment (kept with your decision)"></textarea>
+            ${view.destructive && action === "approve" ? `<label class="confirm"><input type="checkbox" name="confirmed" value="yes" required> I understand this cannot be undone</label>` : ""}
+            <button id="link-decide" name="decision" value="${action === "approve" ? "approved" : "rejected"}">${action === "approve" ? "Approve" : "Reject"}</button>
+          </form>`
+        : "";
+      body = approvalCardHtml(view, { nameOf, controls, now });
+    }
+    return page(
+      "Decide by link",
+      `<header><h1>Decide by link</h1></header>
+      ${notice ? `<div class="notice ${notice.ok ? "done" : "refused"}" id="notice">${escapeHtml(notice.text)}</div>` : ""}
+      ${body}`,
+    );
+  }
+
+  async function decideByLink(form: URLSearchParams): Promise<Notice> {
+    const comment = commentOf(form);
+    let decided: ApprovalRecord;
+    try {
+      decided = await runtime.approvals.decideWithLink(form.get("token") ?? "", comment === undefined ? {} : { comment });
+    } catch (error) {
+      const refusal = error as { publicMessage?: string };
+      return { text: `Refused: ${refusal.publicMessage ?? (error as Error).message}`, ok: false };
+    }
+    const by = decided.decision?.approver ?? decided.approvals?.at(-1)?.approver;
+    return afterDecision(decided, by ? nameOf(by) : "the link's approver");
   }
 
   /**
@@ -143,11 +234,17 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
     };
     try {
       if (req.method === "GET" && url.pathname === "/") return send(200, await render(as));
+      if (req.method === "GET" && url.pathname === "/approvals/decide") return send(200, await linkPage(url.searchParams));
+      if (req.method === "POST" && url.pathname === "/approvals/decide") {
+        const form = new URLSearchParams(await readBody(req));
+        return send(200, await linkPage(form, await decideByLink(form)));
+      }
       const decideMatch = /^\/approvals\/([^/]+)\/decide$/.exec(url.pathname);
       if (req.method === "POST" && decideMatch) {
         const form = new URLSearchParams(await readBody(req));
         const decision = form.get("decision") === "rejected" ? "rejected" : "approved";
-        return send(200, await render(as, await decide(decodeURIComponent(decideMatch[1]!), as, decision, form)));
+        const answer = await decide(decodeURIComponent(decideMatch[1]!), as, decision, form);
+        return send(200, "form" in answer ? await render(as, undefined, answer) : await render(as, answer));
       }
       const revokeMatch = /^\/grants\/([^/]+)\/revoke$/.exec(url.pathname);
       if (req.method === "POST" && revokeMatch) return send(200, await render(as, await revoke(decodeURIComponent(revokeMatch[1]!), as)));
@@ -162,6 +259,12 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
       send(500, page("Error", "<p>Something went wrong.</p>"));
     }
   };
+}
+
+/** The approver's comment, trimmed; none when empty. */
+function commentOf(form: URLSearchParams): string | undefined {
+  const text = (form.get("comment") ?? "").trim().slice(0, 500);
+  return text.length > 0 ? text : undefined;
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {

@@ -17,5 +17,10 @@ export function page(title: string, body: string): string {
   pre { background: #f5f6f9; padding: .6rem; border-radius: 6px; overflow-x: auto; }
   button { font: inherit; padding: .35rem .9rem; margin-right: .5rem; cursor: pointer; }
   nav a { white-space: nowrap; } nav a.current { font-weight: 600; }
+  .marker { color: #fff; background: #b3261e; border-radius: 4px; padding: 0 .4rem; font-size: .8rem; text-transform: uppercase; }
+  .marker.high-risk { background: #a85a00; }
+  dl.fields { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; background: #f5f6f9; padding: .6rem; border-radius: 6px; }
+  dl.fields div { display: contents; } dl.fields dt { color: #5b6475; } dl.fields dd { margin: 0; }
+  textarea { display: block; width: 100%; box-sizing: border-box; font: inherit; margin: .4rem 0; }
 </style></head><body>${body}</body></html>`;
 }
