@@ -175,7 +175,8 @@ export type RuntimeApprovals = Omit<ApprovalCoordinator, "decide" | "claimNotice
    * sends it, at most once: a notifier that fails does not get it again. Never changes a status or a decision; an
    * expired approval gets nothing. Schedule it (every minute, say) on any instance. Resolves to what this call sent;
    * without `approvals.notify` it claims and sends nothing. A coordinator without `list` or `claimNotice` is refused
-   * with `APPROVAL_SWEEP_UNSUPPORTED`. docs/guides/notifying-approvers.md#escalation-and-expiry-warnings
+   * with `APPROVAL_SWEEP_UNSUPPORTED`; a store failure rejects with `INTERNAL_ERROR` (notices claimed before it stay
+   * sent). docs/guides/notifying-approvers.md#escalation-and-expiry-warnings
    */
   sweep(options?: ApprovalSweepOptions): Promise<ApprovalSweepResult>;
 };

@@ -24,6 +24,15 @@ export function createApprovalSweep(deps: {
 }): (options?: ApprovalSweepOptions) => Promise<ApprovalSweepResult> {
   const { coordinator, list, registry, notifications, audit } = deps;
   return async function sweep(options?: ApprovalSweepOptions): Promise<ApprovalSweepResult> {
+    try {
+      return await sweepOnce(options);
+    } catch (error) {
+      // As `decide`: every refusal is typed; anything else the store threw (a table without `notices`) is its failure.
+      throw CapabilityError.isInstance(error) ? error : new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause: error });
+    }
+  };
+
+  async function sweepOnce(options: ApprovalSweepOptions | undefined): Promise<ApprovalSweepResult> {
     if (list === undefined || typeof coordinator.claimNotice !== "function") {
       throw new CapabilityError({
         code: "APPROVAL_SWEEP_UNSUPPORTED",
@@ -44,7 +53,7 @@ export function createApprovalSweep(deps: {
       }
     }
     return sent;
-  };
+  }
 
   function send(record: ApprovalRecord, notice: DueNotice, at: Date, sent: ApprovalSweepResult): void {
     if (notice.kind === "expiring") {
