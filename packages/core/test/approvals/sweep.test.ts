@@ -133,6 +133,7 @@ describe("runtime.approvals.sweep", () => {
     expect(await inner.claimNotice(good, "expiring", at)).toBe(false);
     expect(await inner.claimNotice(bad, "expiring", at)).toBe(true);
   });
+
   it("a store that fails while claiming rejects the sweep with INTERNAL_ERROR and changes nothing", async () => {
     const inner = createInMemoryApprovalCoordinator({ now: () => new Date(Date.parse("2031-01-01T00:00:00.000Z")) });
     const store = { ...inner, claimNotice: async () => Promise.reject(new Error('column "notices" does not exist')) };
