@@ -78,7 +78,7 @@ describe("approvals page in headless Chromium", () => {
     await expect(card.locator("[data-marker]").textContent()).resolves.toBe("High-risk write");
     await expect(card.locator(".risk").textContent()).resolves.toBe("High-risk write write · high risk");
     await expect(card.locator(".when").textContent()).resolves.toMatch(/^asked just now · expires in 23 h 59 min$/);
-    await expect(card.locator("[data-field=orderId]").textContent()).resolves.toBe("orderIdo_1002");
+    await expect(card.locator("[data-field=orderId]").textContent()).resolves.toBe("Ordero_1002");
     await expect(card.locator("[data-field=amountCents] dd").textContent()).resolves.toBe("32000");
     await expect(card.textContent()).resolves.not.toContain("Keyboard arrived broken");
     await expect(card.locator("[data-progress]").textContent()).resolves.toBe("0 of 1 approval");

@@ -90,7 +90,7 @@ describe("the customer-support demo on embedded PGlite", () => {
     expect(result.notifications).toHaveLength(5);
     const first = result.notifications[0]!;
     expect(first.approvalId).toBe(result.approvalId);
-    expect(printableSlackMessage(first.slack)).toContain("  orderId o_1002 | amountCents 32000");
+    expect(printableSlackMessage(first.slack)).toContain("  Order o_1002 | Amount (cents) 32000");
     // The redacted view only: the model-written reason never leaves the app.
     expect(JSON.stringify(result.notifications)).not.toContain("Keyboard arrived broken");
     for (const action of ["approve", "reject"] as const) {

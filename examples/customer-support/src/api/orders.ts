@@ -19,8 +19,9 @@ export const listOrders = base
 export const refundOrder = base
   .input(
     z.object({
-      orderId: z.string(),
-      amountCents: z.number().int().positive().describe("Amount to refund, in cents"),
+      // Titles label the fields wherever an approval is shown (the approvals page, Slack, email).
+      orderId: z.string().meta({ title: "Order" }),
+      amountCents: z.number().int().positive().meta({ title: "Amount (cents)", description: "Amount to refund, in cents" }),
       reason: z.string().min(3).max(200),
       customerId: z.string().optional().describe("The order's customer; a refund naming another customer is refused"),
     }),
