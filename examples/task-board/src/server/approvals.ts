@@ -45,7 +45,7 @@ export function createApprovalDesk(runtime: AgentRuntime<AppContext>, store: Sto
     if (!approver || !record) return { ok: false, text: "No such request for you." };
     const decider = deciderOf(record);
     // The requester is left to the runtime, whose own rule refuses them; anyone else must be the board's owner.
-    if (actorId !== record.actor.id && decider !== actorId) return { ok: false, text: `Refused: only ${decider ? nameOf(decider) : "the board's owner"} may decide this request.` };
+    if (actorId !== record.actor.id && decider !== actorId) return { ok: false, text: `Refused: only ${decider ? nameOf(decider) : "the board's owner"} decides this request.` };
     try {
       await runtime.approvals.decide(id, { status, approver, ...(comment ? { comment } : {}) });
     } catch (error) {
