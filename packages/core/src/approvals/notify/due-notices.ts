@@ -7,10 +7,10 @@ export type DueNotice =
   | { readonly kind: "expiring"; readonly key: string; readonly expiresInMs: number };
 
 /** The claim key of the expiry warning: one per approval, whatever `expiryWarningMs` is. */
-export const EXPIRING_NOTICE = "expiring";
+const EXPIRING_NOTICE = "expiring";
 
 /** The claim key of an escalation step; `afterMs` names the step (steps are strictly increasing). */
-export function escalationNotice(afterMs: number): string {
+function escalationNotice(afterMs: number): string {
   return `escalate:${afterMs}`;
 }
 

@@ -14,7 +14,7 @@ export type ApprovalEscalationStep = {
 };
 
 /** The most steps one capability may declare: escalation is a short chain of people, not a schedule. */
-export const MAX_ESCALATION_STEPS = 10;
+const MAX_ESCALATION_STEPS = 10;
 
 /**
  * What is wrong with `meta.agent.approval.escalate`, one message per problem, each starting where `approval.escalate`

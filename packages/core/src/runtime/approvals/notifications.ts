@@ -130,7 +130,7 @@ function readNotifyOptions(config: ApprovalNotifyOptions) {
 }
 
 /** Ten minutes: long enough to act on, short enough not to read as a second request. */
-export const DEFAULT_EXPIRY_WARNING_MS = 10 * 60_000;
+const DEFAULT_EXPIRY_WARNING_MS = 10 * 60_000;
 
 function readExpiryWarningMs(value: unknown): number | false {
   if (value === undefined) return DEFAULT_EXPIRY_WARNING_MS;
