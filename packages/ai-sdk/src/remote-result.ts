@@ -1,4 +1,4 @@
-import type { RemoteExecutionResult } from "@orpc-agent/core/client";
+import { readApprovedWithChanges, type RemoteExecutionResult } from "@orpc-agent/core/client";
 import { approvalMessage, CONCEALED_MESSAGE } from "@orpc-agent/core/adapter";
 import type { RemoteAISDKToolResult } from "./types.js";
 
@@ -24,9 +24,14 @@ export function outcomeUnknownResult(invocationId: string): RemoteAISDKToolResul
 export function toRemoteToolResult(result: RemoteExecutionResult, invocationId: string): RemoteAISDKToolResult {
   if (typeof result !== "object" || result === null) return outcomeUnknownResult(invocationId);
   switch (result.status) {
-    case "completed":
-      // Already redacted by the server's runtime; never reshaped.
-      return { status: "ok", data: result.output };
+    case "completed": {
+      // Already redacted by the server's runtime; never reshaped. What an approver changed is told as the local tool
+      // tells it; a malformed claim is refused, never passed on or dropped, since the model must not take the
+      // input it sent for the one that ran.
+      const changes = readApprovedWithChanges((result as { approvedWithChanges?: unknown }).approvedWithChanges);
+      if (changes === null) return outcomeUnknownResult(invocationId);
+      return changes === undefined ? { status: "ok", data: result.output } : { status: "ok", data: result.output, approvedWithChanges: changes };
+    }
     case "approval-required": {
       const approval = result.approval as Partial<typeof result.approval> | undefined;
       if (typeof approval?.id !== "string" || !Array.isArray(approval.reasons)) return outcomeUnknownResult(invocationId);

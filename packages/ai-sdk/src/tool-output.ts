@@ -11,7 +11,20 @@ const MODEL_ERROR = {
   additionalProperties: false,
 } as const;
 
-const OK = { type: "object", properties: { status: { const: "ok" }, data: {} }, required: ["status"], additionalProperties: false } as const;
+/** On a resume approved with changes: RFC 6901 pointers to where what ran differs, never the values. */
+const APPROVED_WITH_CHANGES = {
+  type: "object",
+  properties: { changed: { type: "array", items: { type: "string" } } },
+  required: ["changed"],
+  additionalProperties: false,
+} as const;
+
+const OK = {
+  type: "object",
+  properties: { status: { const: "ok" }, data: {}, approvedWithChanges: APPROVED_WITH_CHANGES },
+  required: ["status"],
+  additionalProperties: false,
+} as const;
 const ERROR = { type: "object", properties: { status: { const: "error" }, error: MODEL_ERROR }, required: ["status", "error"], additionalProperties: false } as const;
 
 /** JSON Schema of `AISDKToolResult` (docs/architecture/spec/adapters.md#adapters-1-5). */

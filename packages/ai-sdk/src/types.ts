@@ -17,7 +17,8 @@ export type AISDKToolResult =
  * invocation before any further write.
  */
 export type RemoteAISDKToolResult =
-  | { status: "ok"; data: unknown }
+  /** `approvedWithChanges`: as on the local result, from the server's answer to a resume approved with changes. */
+  | { status: "ok"; data: unknown; approvedWithChanges?: { changed: string[] } }
   | { status: "approval-required"; approvalId: string; message: string; invocationId: string }
   | { status: "error"; error: { code: string; message: string; retryable: boolean; details?: unknown } }
   | { status: "outcome-unknown"; invocationId: string; message: string };

@@ -1,6 +1,7 @@
 // @orpc-agent/core/client — the browser-safe remote capability contract (docs/architecture/spec/distributed.md#distributed-1).
 // Imports nothing at run time; scripts/check-boundaries.mjs enforces it.
 export { REMOTE_PROTOCOL, isOutcomeUnknown, isSettled } from "./protocol.js";
+export { readApprovedWithChanges } from "./approved-with-changes.js";
 export type {
   ApprovalStatus,
   CapabilityClient,

@@ -145,7 +145,16 @@ type Envelope = {
 };
 
 export type RemoteExecutionResult<O = unknown> =
-  | (Envelope & { status: "completed"; output: O; outputWithheld?: true })
+  | (Envelope & {
+      status: "completed";
+      output: O;
+      outputWithheld?: true;
+      /**
+       * A resume an approver approved with changes: RFC 6901 pointers to where the input that ran differs from the one
+       * requested, never the values (docs/guides/approvals.md#approve-with-changes). Absent otherwise.
+       */
+      approvedWithChanges?: { changed: string[] };
+    })
   | (Envelope & { status: "approval-required"; approval: RemoteApproval })
   | (Envelope & { status: "failed" | "cancelled"; error: RemoteError; effectStatus?: "unknown" })
   | OutcomeUnknown;

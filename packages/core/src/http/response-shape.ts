@@ -1,3 +1,4 @@
+import { readApprovedWithChanges } from "../client/approved-with-changes.js";
 import type { DescribeResponse, ReconcileResult, RemoteExecutionResult } from "../client/types.js";
 
 // A 200 is trusted only when it is this protocol's answer to this request; anything else is unreadable.
@@ -21,6 +22,8 @@ export function isExecutionResult(v: unknown, invocationId: string): v is Remote
   if (!isObject(v) || v.protocol !== 1 || v.invocationId !== invocationId) return false;
   if (v.status === "outcome-unknown") return typeof v.message === "string" && UNKNOWN_REASONS.has(v.reason as string);
   if (!EXECUTION_STATUSES.has(v.status as string) || typeof v.executionId !== "string" || typeof v.replayed !== "boolean") return false;
+  // Only a completed resume says what an approver changed, and only as pointers: anything else is not this protocol.
+  if (v.approvedWithChanges !== undefined && (v.status !== "completed" || readApprovedWithChanges(v.approvedWithChanges) === null)) return false;
   if (v.status === "approval-required") return isObject(v.approval) && typeof v.approval.id === "string";
   if (v.status === "failed" || v.status === "cancelled") {
     return isObject(v.error) && typeof v.error.code === "string" && typeof v.error.message === "string" && typeof v.error.retryable === "boolean";

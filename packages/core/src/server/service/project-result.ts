@@ -33,7 +33,10 @@ export function projectResult<O>(result: ExecutionResult<O>, invocationId: strin
   const base = { protocol: REMOTE_PROTOCOL, invocationId, executionId: result.executionId, replayed: false };
   switch (result.status) {
     case "completed":
-      return { ...base, status: "completed", output: result.output };
+      // What the approver changed travels as the local result carries it (pointers only), and is journaled with it.
+      return result.approvedWithChanges === undefined
+        ? { ...base, status: "completed", output: result.output }
+        : { ...base, status: "completed", output: result.output, approvedWithChanges: { changed: [...result.approvedWithChanges.changed] } };
     case "approval-required":
       return { ...base, status: "approval-required", approval: toRemoteApproval(result.approval) };
     default: {
