@@ -91,6 +91,8 @@ describe("approvals page in headless Chromium", () => {
     expect(outcome).toContain("resumed: completed");
     expect(outcome).toContain('"approvedBy":"u_priya"');
     await expect(page.locator("[data-approval]").count()).resolves.toBe(0);
+    // The comment went with the decision.
+    expect((await runtime.approvals.get(approvalId!))?.decision).toMatchObject({ approver: { id: "u_priya" }, comment: "Broken on arrival." });
 
     mkdirSync(screenshots, { recursive: true });
     await page.screenshot({ path: join(screenshots, "approvals-page.png"), fullPage: true });
@@ -252,5 +254,24 @@ describe("approvals page in headless Chromium", () => {
     await expect(page.locator(`[data-approval="${approvalId}"] button`).count()).resolves.toBe(0);
     const replay = await fetch(`${base}/approvals/decide`, { method: "POST", body: new URLSearchParams({ token, approval: approvalId, action: "approve" }) }).then((r) => r.text());
     expect(replay).toMatch(/id="notice">Refused: /);
+  }, 60_000);
+
+  it("a decision link to approve a destructive call asks to confirm: without the box ticked nothing is decided", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${base}/?as=u_priya`);
+    await page.click("#ask-deletion");
+    const approvalId = (await page.locator("[data-approval]", { hasText: "customers.delete" }).first().getAttribute("data-approval"))!;
+    const { token } = await runtime.approvals.decisionLink(approvalId, { approver: priya, action: "approve", ttlMs: 60_000 });
+    await page.goto(`${base}/approvals/decide?${new URLSearchParams({ approval: approvalId, action: "approve", token })}`);
+    const card = page.locator(`[data-approval="${approvalId}"]`);
+    await expect(card.locator("[data-marker]").textContent()).resolves.toBe("Destructive");
+    await card.locator("#link-decide").click();
+    // The browser keeps the form until the box is ticked: still pending, no vote.
+    await expect(card.locator("input[name=confirmed]:invalid").count()).resolves.toBe(1);
+    expect((await runtime.approvals.get(approvalId))?.approvals ?? []).toHaveLength(0);
+    await card.locator("input[name=confirmed]").check();
+    await card.locator("#link-decide").click();
+    await page.locator("#notice", { hasText: "Approval recorded: 1 of 2 approvals." }).waitFor();
+    await expect(page.locator(`[data-progress="${approvalId}"]`).textContent()).resolves.toBe("1 of 2 approvals · approved by Priya (support manager)");
   }, 60_000);
 });
