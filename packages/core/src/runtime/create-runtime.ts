@@ -137,7 +137,14 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
   const coordinator = sealer === undefined ? stored : sealingCoordinator(stored, sealer, now);
   const rejectSelfApproval = approvals.rejectSelfApproval !== false;
   const requesterConfirmable = requesterConfirmableTypes(approvals.requesterConfirmable);
-  const notifications = createRuntimeNotifications(approvals, { audit, now, registry: governance.registry, selfApproval: { rejectSelfApproval, requesterConfirmable } });
+  const notifications = createRuntimeNotifications(approvals, {
+    audit,
+    now,
+    registry: governance.registry,
+    selfApproval: { rejectSelfApproval, requesterConfirmable },
+    // Bound late: notifications are raised only once the runtime exists.
+    decisionLink: links === undefined ? undefined : (id, request) => runtime.approvals.decisionLink(id, request),
+  });
 
   const plans = new Map<string, CapabilityPlan>();
   const exposedBySurface = Object.fromEntries(EXPOSURE_SURFACES.map((s) => [s, [] as CapabilityPlan[]])) as Record<ExposureSurface, CapabilityPlan[]>;

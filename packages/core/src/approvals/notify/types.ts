@@ -1,5 +1,7 @@
 import type { ApprovalProgress } from "../quorum.js";
 import type { ApprovalView, ApprovalViewActor } from "../view/types.js";
+import type { DecisionLink, DecisionLinkAction } from "../links/types.js";
+import type { Actor } from "../../vocabulary/types.js";
 
 /** What every approval notification carries: the approval as approvers may see it, never its stored input. */
 type ApprovalNotificationBase = {
@@ -15,8 +17,19 @@ type ApprovalNotificationBase = {
   readonly progress: ApprovalProgress;
 };
 
+/**
+ * Mints a signed decision link for this approval (`runtime.approvals.decisionLink`, under the same guards): for the
+ * approver the notifier routes the message to, valid `ttlMs` or, by default, until the approval expires. Present on
+ * the notifications of a pending approval when the runtime has `approvals.links`; a function, so it never travels in
+ * a serialized payload. docs/guides/notifying-approvers.md
+ */
+export type MintDecisionLink = (approver: Actor, action: DecisionLinkAction, ttlMs?: number) => Promise<DecisionLink>;
+
+/** What the notification of a pending approval adds: a way to put decision links in the message. */
+type PendingApprovalNotification = ApprovalNotificationBase & { readonly decisionLink?: MintDecisionLink };
+
 /** An invocation stored a pending approval. */
-export type ApprovalRequestedNotification = ApprovalNotificationBase & { readonly type: "approval.requested" };
+export type ApprovalRequestedNotification = PendingApprovalNotification & { readonly type: "approval.requested" };
 
 /**
  * `runtime.approvals.decide` succeeded: `vote` is the decision just taken. On a quorum request an approval short of
@@ -28,10 +41,10 @@ export type ApprovalDecidedNotification = ApprovalNotificationBase & {
 };
 
 /** A pending approval nears its expiry (raised by a sweep the app schedules). */
-export type ApprovalExpiringNotification = ApprovalNotificationBase & { readonly type: "approval.expiring"; readonly expiresInMs: number };
+export type ApprovalExpiringNotification = PendingApprovalNotification & { readonly type: "approval.expiring"; readonly expiresInMs: number };
 
 /** A pending approval waited past an escalation step of its capability (raised by a sweep the app schedules). */
-export type ApprovalEscalatedNotification = ApprovalNotificationBase & {
+export type ApprovalEscalatedNotification = PendingApprovalNotification & {
   readonly type: "approval.escalated";
   /** Which step, from 0. */
   readonly step: number;

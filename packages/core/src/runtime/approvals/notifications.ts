@@ -2,7 +2,8 @@ import { toAuditActorRef } from "../../audit/actor-ref.js";
 import type { AgentAuditEvent, AuditActorRef } from "../../audit/types.js";
 import type { AuditEmitter } from "../../audit/emitter.js";
 import { createNotificationQueue, DEFAULT_NOTIFY_QUEUE_LIMIT, DEFAULT_NOTIFY_TIMEOUT_MS } from "../../approvals/notify/queue.js";
-import type { ApprovalNotification, ApprovalNotificationFailure, ApprovalNotificationType, ApprovalNotifyOptions } from "../../approvals/notify/types.js";
+import type { ApprovalNotification, ApprovalNotificationFailure, ApprovalNotificationType, ApprovalNotifyOptions, MintDecisionLink } from "../../approvals/notify/types.js";
+import type { DecisionLink, DecisionLinkRequest } from "../../approvals/links/types.js";
 import type { ApprovalDecision, ApprovalRecord } from "../../approvals/types.js";
 import { describeApproval } from "../../approvals/view/describe-approval.js";
 import type { ApprovalView } from "../../approvals/view/types.js";
@@ -34,6 +35,8 @@ export function createRuntimeNotifications(
     now: () => Date;
     registry: CapabilityRegistry;
     selfApproval: { rejectSelfApproval: boolean; requesterConfirmable: ReadonlySet<string> };
+    /** `runtime.approvals.decisionLink` when the runtime has `approvals.links`; called only after startup. */
+    decisionLink?: ((approvalId: string, request: DecisionLinkRequest) => Promise<DecisionLink>) | undefined;
   },
 ): RuntimeNotifications | undefined {
   const { notify, timeoutMs, limit, expiryWarningMs } = readNotifyOptions(config);
@@ -50,6 +53,14 @@ export function createRuntimeNotifications(
       if (audit.enabled) audit.emit(failedEvent(notification, reason, now()));
     },
   });
+
+  // A pending approval's notifications mint links through the runtime's own guarded path; until it expires by default.
+  const mintFor = (approvalId: string): { decisionLink?: MintDecisionLink } => {
+    const mint = deps.decisionLink;
+    if (mint === undefined) return {};
+    const decisionLink: MintDecisionLink = (approver, action, ttlMs) => mint(approvalId, { approver, action, ttlMs: ttlMs ?? Number.MAX_SAFE_INTEGER });
+    return { decisionLink };
+  };
 
   const viewOf = (record: ApprovalRecord, at: Date): ApprovalView => describeApproval(record, registry.get(record.capabilityId), { now: at, selfApproval });
 
@@ -73,7 +84,7 @@ export function createRuntimeNotifications(
     requested(record: ApprovalRecord) {
       raise("approval.requested", record, (at) => {
         const view = viewOf(record, at);
-        return Object.freeze({ type: "approval.requested", approvalId: view.id, capabilityId: view.capabilityId, at, view, types: view.types, progress: view.progress });
+        return Object.freeze({ type: "approval.requested", approvalId: view.id, capabilityId: view.capabilityId, at, view, types: view.types, progress: view.progress, ...mintFor(view.id) });
       });
     },
     decided(record: ApprovalRecord, decision: ApprovalDecision) {
@@ -95,7 +106,7 @@ export function createRuntimeNotifications(
         (at) => {
           const view = viewOf(record, at);
           const expiresInMs = Math.max(0, record.expiresAt.getTime() - at.getTime());
-          return Object.freeze({ type: "approval.expiring", approvalId: view.id, capabilityId: view.capabilityId, at, view, types: view.types, progress: view.progress, expiresInMs });
+          return Object.freeze({ type: "approval.expiring", approvalId: view.id, capabilityId: view.capabilityId, at, view, types: view.types, progress: view.progress, expiresInMs, ...mintFor(view.id) });
         },
         sweptAt,
       );
@@ -107,7 +118,7 @@ export function createRuntimeNotifications(
         (at) => {
           const view = viewOf(record, at);
           const to = Object.freeze([...step.to]);
-          return Object.freeze({ type: "approval.escalated", approvalId: view.id, capabilityId: view.capabilityId, at, view, types: view.types, progress: view.progress, step: step.index, afterMs: step.afterMs, to });
+          return Object.freeze({ type: "approval.escalated", approvalId: view.id, capabilityId: view.capabilityId, at, view, types: view.types, progress: view.progress, step: step.index, afterMs: step.afterMs, to, ...mintFor(view.id) });
         },
         sweptAt,
       );
