@@ -69,7 +69,8 @@ export function createRuntimeNotifications(
     let at: Date | undefined;
     try {
       at = given ?? now();
-      queue.enqueue(build(at));
+      // Its own Date: a Date cannot be frozen, and the sweep's instant is also the audit's timestamp and the app's own.
+      queue.enqueue(build(new Date(at.getTime())));
     } catch {
       if (!audit.enabled) return;
       try {
