@@ -100,11 +100,14 @@ returning ${PROJECTION}`,
      * Compare-and-set on the `notices` column (escalation and expiry warnings): $1 id, $2 the notice key, $3 the
      * sweep's instant (the expiry guard, strict), $4 the same instant as text, kept as the claim's. Only a pending, unexpired record that has not got the key
      * yet matches, so of concurrent claimers exactly one gets a row back (under READ COMMITTED the waiting update
-     * re-checks its WHERE on the committed row). Touches no other column.
+     * re-checks its WHERE on the committed row). Touches no other column. A value that is not an object (a row edited to
+     * an array or a scalar) counts as no claims and is replaced: `||` would append to it and `?` never find the key, so
+     * every sweep would send the notice again (SI-4).
      */
     claimNotice: `update ${table}
-set notices = coalesce(notices, '{}'::jsonb) || jsonb_build_object($2::text, $4::text)
-where id = $1 and status = 'pending' and expires_at >= $3::timestamptz and not (coalesce(notices, '{}'::jsonb) ? $2::text)
+set notices = (case when jsonb_typeof(notices) = 'object' then notices else '{}'::jsonb end) || jsonb_build_object($2::text, $4::text)
+where id = $1 and status = 'pending' and expires_at >= $3::timestamptz
+  and not ((case when jsonb_typeof(notices) = 'object' then notices else '{}'::jsonb end) ? $2::text)
 returning id`,
   };
 }
