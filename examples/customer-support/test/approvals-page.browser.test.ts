@@ -228,7 +228,7 @@ describe("approvals page in headless Chromium", () => {
 
     // What the notifier puts in Priya's Slack message: the approve link, minted for her.
     const { token } = await runtime.approvals.decisionLink(approvalId, { approver: priya, action: "approve", ttlMs: 60_000 });
-    const link = `${base}/approvals/decide?${new URLSearchParams({ approval: approvalId, action: "approve", token })}`;
+    const link = `${base}/approvals/decide?${new URLSearchParams({ token })}`;
     await page.goto(link);
     const card = page.locator(`[data-approval="${approvalId}"]`);
     await expect(card.locator("h3").textContent()).resolves.toBe("orders.refund requested by Dana (support)");
@@ -252,8 +252,14 @@ describe("approvals page in headless Chromium", () => {
     // The same link again: the page offers no button, and posting the token is refused.
     await page.goto(link);
     await expect(page.locator(`[data-approval="${approvalId}"] button`).count()).resolves.toBe(0);
-    const replay = await fetch(`${base}/approvals/decide`, { method: "POST", body: new URLSearchParams({ token, approval: approvalId, action: "approve" }) }).then((r) => r.text());
+    const replay = await fetch(`${base}/approvals/decide`, { method: "POST", body: new URLSearchParams({ token }) }).then((r) => r.text());
     expect(replay).toMatch(/id="notice">Refused: /);
+
+    // A token changed by one character shows nothing to decide: the page reads the approval from the token alone.
+    const tampered = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
+    await page.goto(`${base}/approvals/decide?${new URLSearchParams({ token: tampered })}`);
+    await expect(page.locator("#empty").textContent()).resolves.toMatch(/^This link cannot be used/);
+    await expect(page.locator("button").count()).resolves.toBe(0);
   }, 60_000);
 
   it("a decision link to approve a destructive call asks to confirm: without the box ticked nothing is decided", async () => {
@@ -262,7 +268,7 @@ describe("approvals page in headless Chromium", () => {
     await page.click("#ask-deletion");
     const approvalId = (await page.locator("[data-approval]", { hasText: "customers.delete" }).first().getAttribute("data-approval"))!;
     const { token } = await runtime.approvals.decisionLink(approvalId, { approver: priya, action: "approve", ttlMs: 60_000 });
-    await page.goto(`${base}/approvals/decide?${new URLSearchParams({ approval: approvalId, action: "approve", token })}`);
+    await page.goto(`${base}/approvals/decide?${new URLSearchParams({ token })}`);
     const card = page.locator(`[data-approval="${approvalId}"]`);
     await expect(card.locator("[data-marker]").textContent()).resolves.toBe("Destructive");
     await card.locator("#link-decide").click();

@@ -117,7 +117,7 @@ export type {
 export type { ApprovalSealKey, ApprovalSealOptions } from "./approvals/seal/keys.js";
 export { createKeyedMac } from "./approvals/seal/keyed-mac.js";
 export type { DecisionLinkKey, DecisionLinkOptions } from "./approvals/links/keys.js";
-export type { DecideWithLinkOptions, DecisionLink, DecisionLinkAction, DecisionLinkRequest } from "./approvals/links/types.js";
+export type { DecideWithLinkOptions, DecisionLink, DecisionLinkAction, DecisionLinkContents, DecisionLinkRequest } from "./approvals/links/types.js";
 export type { KeyedMac } from "./approvals/seal/keyed-mac.js";
 export { canonicalInputHash } from "./approvals/hash.js";
 

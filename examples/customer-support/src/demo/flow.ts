@@ -260,7 +260,7 @@ export async function runDemo(storage: Storage, onStep: (step: DemoStep) => void
     const linked = pendingRefunds.get(25_000)!;
     const approveUrl = forRefund(linked)?.links.approve ?? "";
     const shown = await (await fetch(approveUrl)).text();
-    const form = new URLSearchParams({ token: new URL(approveUrl).searchParams.get("token")!, approval: linked, action: "approve", comment: "Approved from Slack." });
+    const form = new URLSearchParams({ token: new URL(approveUrl).searchParams.get("token")!, comment: "Approved from Slack." });
     const answered = await (await fetch(new URL("/approvals/decide", pageUrl), { method: "POST", body: form })).text();
     const linkNotice = /id="notice">([^<]*)</.exec(answered)?.[1] ?? "";
     const linkedRecord = await runtime.approvals.get(linked);

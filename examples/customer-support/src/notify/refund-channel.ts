@@ -25,9 +25,10 @@ const LINK_TTL_MS = 60 * 60 * 1000;
  */
 export function createRefundChannel(options: { url: string; secret: string; approver: Actor; page: URL; runtime: () => AgentRuntime<AppContext> }): RefundChannel {
   const webhook = createWebhookNotifier({ url: options.url, secret: options.secret });
-  const linkUrl = (approvalId: string, action: "approve" | "reject", token: string): string => {
+  // The token says which approval and action: the page reads them from it.
+  const linkUrl = (token: string): string => {
     const url = new URL("/approvals/decide", options.page);
-    url.search = new URLSearchParams({ approval: approvalId, action, token }).toString();
+    url.search = new URLSearchParams({ token }).toString();
     return url.toString();
   };
 
@@ -39,7 +40,7 @@ export function createRefundChannel(options: { url: string; secret: string; appr
       const runtime = options.runtime();
       for (const action of ["approve", "reject"] as const) {
         const link = await runtime.approvals.decisionLink(notification.approvalId, { approver: options.approver, action, ttlMs: LINK_TTL_MS });
-        links[action] = linkUrl(notification.approvalId, action, link.token);
+        links[action] = linkUrl(link.token);
       }
     }
     const event: RefundChannelEvent = { ...notification, links, slack: slackMessage(notification.view, { kind: notification.type, links }) };

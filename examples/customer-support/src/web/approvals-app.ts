@@ -148,25 +148,32 @@ export function createApprovalsApp(runtime: AgentRuntime<AppContext>, store: Sto
   }
 
   /**
-   * The page a decision link opens (`/approvals/decide?approval=…&action=…&token=…`, sent in the Slack message): the
-   * approval as core's view describes it and one button. Opening the URL decides nothing (a mail scanner may fetch
-   * it); the button posts the token to `decideWithLink`, which checks everything `decide` checks, as the link's
-   * approver. The approval id and action in the URL only choose what to show: the token alone decides.
+   * The page a decision link opens (`/approvals/decide?token=…`, sent in the Slack message): the approval the token
+   * names, as core's view describes it, and one button for the token's action. Opening the URL decides nothing (a mail
+   * scanner may fetch it); what to show comes from the token itself (`readDecisionLink`), never from parameters a
+   * sender could change, and the button posts the token to `decideWithLink`, which checks everything `decide` checks.
    */
   async function linkPage(params: URLSearchParams, notice?: Notice): Promise<string> {
     const token = params.get("token") ?? "";
-    const approvalId = params.get("approval") ?? "";
-    const action = params.get("action") === "reject" ? "reject" : "approve";
-    const record = approvalId ? await runtime.approvals.get(approvalId) : null;
+    let contents: { approvalId: string; action: "approve" | "reject" } | undefined;
+    let refusal: string | undefined;
+    try {
+      contents = await runtime.approvals.readDecisionLink(token);
+    } catch (error) {
+      refusal = (error as { publicMessage?: string }).publicMessage ?? (error as Error).message;
+    }
+    const record = contents ? await runtime.approvals.get(contents.approvalId) : null;
     const now = new Date();
     const view = record ? viewOf(record, now) : undefined;
     let body: string;
-    if (view === undefined) body = `<p class="muted" id="empty">No such approval.</p>`;
+    if (contents === undefined) body = `<p class="muted" id="empty">This link cannot be used: ${escapeHtml(refusal ?? "")}</p>`;
+    else if (view === undefined) body = `<p class="muted" id="empty">No such approval.</p>`;
     else {
+      const { action } = contents;
       const open = view.status === "pending" && notice === undefined;
       const controls = open
         ? `<form method="post" action="/approvals/decide" id="link-form">
-            <input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="approval" value="${escapeHtml(approvalId)}"><input type="hidden" name="action" value="${action}">
+            <input type="hidden" name="token" value="${escapeHtml(token)}">
             <textarea name="comment" maxlength="500" placeholder="Comment (kept with your decision)"></textarea>
             ${view.destructive && action === "approve" ? `<label class="confirm"><input type="checkbox" name="confirmed" value="yes" required> I understand this cannot be undone</label>` : ""}
             <button id="link-decide" name="decision" value="${action === "approve" ? "approved" : "rejected"}">${action === "approve" ? "Approve" : "Reject"}</button>

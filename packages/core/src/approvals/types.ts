@@ -1,7 +1,7 @@
 import type { Actor, ExposureSurface, RiskLevel, SideEffect } from "../vocabulary/types.js";
 import type { ApprovalSealOptions } from "./seal/keys.js";
 import type { DecisionLinkOptions } from "./links/keys.js";
-import type { DecideWithLinkOptions, DecisionLink, DecisionLinkRequest } from "./links/types.js";
+import type { DecideWithLinkOptions, DecisionLink, DecisionLinkContents, DecisionLinkRequest } from "./links/types.js";
 import type { GrantListFilter, GrantRecord, GrantRequest, GrantRevocation, GrantTerms, GrantUse } from "./grants/types.js";
 
 export type ApprovalStatus = "pending" | "approved" | "rejected" | "expired" | "cancelled" | "consumed";
@@ -168,6 +168,13 @@ export type RuntimeApprovals = Omit<ApprovalCoordinator, "decide" | "claimNotice
    * coordinator's compare-and-set (`APPROVAL_ALREADY_DECIDED`, or `APPROVAL_REJECTED` once rejected), on any instance.
    */
   decideWithLink(token: string, options?: DecideWithLinkOptions): Promise<ApprovalRecord & { grant?: GrantRecord }>;
+  /**
+   * What a link says (approval id, approver, action, expiry), checked as `decideWithLink` checks it
+   * (`APPROVAL_LINK_INVALID`, `APPROVAL_LINK_EXPIRED`, `APPROVAL_LINKS_DISABLED`) but deciding nothing: a link page
+   * shows the approval from the token itself, never from URL parameters a sender could change. Whether the approver may
+   * still decide is `decideWithLink`'s to say.
+   */
+  readDecisionLink(token: string): Promise<DecisionLinkContents>;
   /**
    * Sends the notices due now for every pending approval: `approval.escalated` for each step of the capability's
    * `approval.escalate` whose moment passed, `approval.expiring` once `approvals.expiryWarningMs` before expiry. Each

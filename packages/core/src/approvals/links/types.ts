@@ -22,3 +22,15 @@ export type DecisionLink = {
 
 /** `runtime.approvals.decideWithLink`'s options: the approver's comment, kept with the decision as `decide` keeps it. */
 export type DecideWithLinkOptions = { comment?: string };
+
+/**
+ * What a signed, unexpired decision link says, as `runtime.approvals.readDecisionLink` reads it: for a page that shows
+ * the approval and its one button before anyone decides. Reading decides nothing and spends nothing.
+ */
+export type DecisionLinkContents = {
+  approvalId: string;
+  /** The approver the link decides as (its JSON copy). */
+  approver: Actor;
+  action: DecisionLinkAction;
+  expiresAt: Date;
+};

@@ -1,7 +1,8 @@
 import { CapabilityError } from "../../errors/capability-error.js";
 import { approvalNotFoundError, approvalNotPendingError, readApprovalDecision } from "../../approvals/decide-refusals.js";
 import { linkIdOf, MAX_TOKEN_LENGTH, newLinkNonce, signDecisionLink, verifyDecisionLink } from "../../approvals/links/token.js";
-import type { DecideWithLinkOptions, DecisionLink, DecisionLinkAction, DecisionLinkRequest } from "../../approvals/links/types.js";
+import type { DecideWithLinkOptions, DecisionLink, DecisionLinkAction, DecisionLinkContents, DecisionLinkRequest } from "../../approvals/links/types.js";
+import type { DecisionLinkClaims } from "../../approvals/links/token.js";
 import { assertMayDecide } from "../../approvals/may-decide.js";
 import type { MacKeys } from "../../approvals/seal/mac.js";
 import type { SelfApprovalRule } from "../../approvals/self-approval.js";
@@ -38,7 +39,8 @@ export function createDecisionLinks(deps: {
         const approvalEnds = new Date(record.expiresAt).getTime();
         if (!(nowMs < approvalEnds)) throw approvalNotPendingError(id, "expired");
         assertMayDecide(record, decision, deps.selfApproval);
-        const expiresAtMs = Math.min(nowMs + ttlMs, approvalEnds);
+        // Whole milliseconds: a fractional ttlMs would sign an expiry the verifier refuses as malformed.
+        const expiresAtMs = Math.min(Math.floor(nowMs + ttlMs), approvalEnds);
         const token = await signDecisionLink(mac, {
           approvalId: record.id,
           inputHash: record.inputHash,
@@ -56,14 +58,27 @@ export function createDecisionLinks(deps: {
       return typed(async () => {
         const mac = enabled(deps.mac);
         const comment = readComment(options);
-        const claims = await verifyDecisionLink(mac, token);
-        if (claims === undefined) throw linkInvalidError();
-        if (!(deps.now().getTime() < claims.expiresAtMs)) throw new CapabilityError({ code: "APPROVAL_LINK_EXPIRED", cause: new Error("The decision link has expired") });
+        const claims = await liveClaims(mac, token, deps.now);
         const decision = readApprovalDecision({ status: statusOf(claims.action), approver: claims.approver, ...(comment === undefined ? {} : { comment }) });
         return deps.decide(claims.approvalId, decision, { inputHash: claims.inputHash, linkId: await linkIdOf(claims.nonce) });
       });
     },
+
+    async readDecisionLink(token: string): Promise<DecisionLinkContents> {
+      return typed(async () => {
+        const claims = await liveClaims(enabled(deps.mac), token, deps.now);
+        return { approvalId: claims.approvalId, approver: claims.approver, action: claims.action, expiresAt: new Date(claims.expiresAtMs) };
+      });
+    },
   };
+}
+
+/** The claims of a token these keys signed that has not expired on this runtime's clock; refused otherwise. */
+async function liveClaims(mac: MacKeys, token: unknown, now: () => Date): Promise<DecisionLinkClaims> {
+  const claims = await verifyDecisionLink(mac, token);
+  if (claims === undefined) throw linkInvalidError();
+  if (!(now().getTime() < claims.expiresAtMs)) throw new CapabilityError({ code: "APPROVAL_LINK_EXPIRED", cause: new Error("The decision link has expired") });
+  return claims;
 }
 
 /** Asked by the guarded `decide` on the record it read: a link minted for another input is no link for this one. */
