@@ -51,7 +51,9 @@ export function toBase64Url(bytes: Uint8Array): string {
 }
 
 function fromBase64Url(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(text)) return undefined; // exactly one SHA-256 MAC
+  // Exactly one SHA-256 MAC, in its one spelling: the last character's two low bits belong to no byte, and a decoder
+  // ignores them, so only the character with them clear is accepted (a token or seal has exactly one valid text).
+  if (!/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/.test(text)) return undefined;
   const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=");
   return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
 }
