@@ -2,6 +2,7 @@ import { isWellFormedActor } from "../vocabulary/types.js";
 import { CapabilityError } from "../errors/capability-error.js";
 import type { ErrorCode } from "../errors/codes.js";
 import type { ApprovalDecision, ApprovalStatus } from "./types.js";
+import { canonicalJson } from "./canonical-json.js";
 
 // The typed refusals of `decide`, shared by `runtime.approvals.decide` and every coordinator so that all stores answer
 // alike (docs/reference/errors.md). The store's own words stay in `cause`, for operators; callers read the code.
@@ -26,8 +27,8 @@ export function assertApprovalDecision(decision: unknown): asserts decision is A
 }
 
 /**
- * The decision to judge and keep, read once: `status`, `comment` and a string `seal` as given, the approver and an
- * edited `input` as their JSON copies (the form every store keeps), a string `inputHash` as given, then checked as {@link assertApprovalDecision} documents, on that copy. So a
+ * The decision to judge and keep, read once: `status`, `comment` and a string `seal` as given, the approver as its JSON
+ * copy and an edited `input` as its canonical JSON copy (the form every store keeps; NaN, a function, a Map refused), a string `inputHash` as given, then checked as {@link assertApprovalDecision} documents, on that copy. So a
  * getter cannot show the check one approver or status and the store another (SI-4). A field no read can get (a
  * throwing getter, a revoked Proxy) and an approver without a JSON form (a cycle, a `bigint`) are refused like a
  * malformed one: `INPUT_INVALID` for the decision's own fields, `UNAUTHENTICATED` for the approver.
@@ -69,16 +70,19 @@ export function readApprovalDecision(decision: unknown): ApprovalDecision {
   return copy;
 }
 
-/** The edited input as every store keeps it; absent stays absent, and a value without a JSON form is refused. */
+/**
+ * The edited input as every store keeps it; absent stays absent, and a value without a canonical JSON form is refused.
+ * Canonical, not JSON.stringify: that one turns NaN into null, drops function-valued properties and makes a Map `{}`,
+ * so the schema would judge, and the approval bind, a value the approver never sent (SI-5, SI-6).
+ */
 function inputCopy(input: unknown, refusal: () => CapabilityError): unknown {
   if (input === undefined) return undefined;
-  let text: string | undefined;
+  let text: string;
   try {
-    text = JSON.stringify(input);
+    text = canonicalJson(input);
   } catch {
     throw refusal();
   }
-  if (text === undefined) throw refusal();
   return JSON.parse(text);
 }
 
