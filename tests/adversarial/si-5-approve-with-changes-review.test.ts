@@ -110,3 +110,24 @@ describe("approve with changes review: an edit has no JSON form it did not have 
     expect(ran).toEqual([]);
   });
 });
+
+describe("approve with changes review: evidence and the requester's view (SI-10, SI-9)", () => {
+  it("SI-10: an edited input's sentinel appears in no audit event across decide and resume; the model is told paths, never values", async () => {
+    const SENTINEL = "sentinel-edit-7f3a";
+    const ran: unknown[] = [];
+    const refund = base
+      .input(z.object({ customerId: z.string(), amount: z.number(), note: z.string().optional() }))
+      .meta({ agent: meta({ approval: { required: true, type: "manager" } }) })
+      .handler(({ input }) => (ran.push(input), "refunded"));
+    const { runtime, events } = build({ defs: { refund } });
+    const approval = approvalOf(await runtime.invoke("refund", { customerId: "c_ada", amount: 320 }, { actor: dana, context: {} }));
+    await runtime.approvals.decide(approval.id, { status: "approved", approver: priya, input: { customerId: "c_ada", amount: 80, note: SENTINEL } });
+    const result = await runtime.resume(approval.id, { context: {}, expectedActor: dana });
+    await runtime.drainAudit();
+    expect(result).toMatchObject({ status: "completed", approvedWithChanges: { changed: ["/amount", "/note"] } });
+    expect(JSON.stringify((result as { approvedWithChanges?: unknown }).approvedWithChanges)).not.toContain(SENTINEL);
+    expect(ran).toEqual([{ customerId: "c_ada", amount: 80, note: SENTINEL }]);
+    expect(JSON.stringify(events)).not.toContain(SENTINEL);
+  });
+});
+
