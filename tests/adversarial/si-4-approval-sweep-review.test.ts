@@ -55,6 +55,33 @@ describe("approval sweep over edited rows (SI-4)", () => {
     for (const row of kept as { size: number }[]) expect(row.size).toBeLessThan(1024);
   });
 
+  it("SI-4: one row whose votes were edited into garbage does not stop the sweep telling anyone of the other approvals", async () => {
+    let at = Date.parse("2035-05-05T05:00:00.000Z");
+    const clock = { now: () => new Date(at) };
+    const a = instance(clock);
+    const healthy = approvalOf(await a.runtime.invoke("refund", { amount: 1 }, { actor: dana, context: {} })).id;
+    const broken: string[] = [];
+    for (const votes of ["{}", "[null]", '"junk"', "[1]"]) {
+      const id = approvalOf(await a.runtime.invoke("refund", { amount: 2 }, { actor: dana, context: {} })).id;
+      await db.pool().query(`update ${APPROVALS_TABLE} set quorum = 2, approvals = $2::jsonb where id = $1`, [id, votes]);
+      broken.push(id);
+    }
+    at += 20 * MIN;
+    const swept = await a.runtime.approvals.sweep();
+    expect(swept.escalated).toBeGreaterThanOrEqual(1);
+    expect(noticesOf(a.sent)).toContain(`${healthy} escalate:0`);
+    // The edited rows are never counted as approved by it.
+    const { rows } = await db.pool().query(`select status from ${APPROVALS_TABLE} where id = any($1)`, [broken]);
+    expect(rows.map((r: { status: string }) => r.status)).toEqual(broken.map(() => "pending"));
+    // Nor can anyone decide one through the runtime.
+    const refused = await a.runtime.approvals.decide(broken[0]!, { status: "approved", approver: { id: "mo", kind: "user" } }).then(
+      () => undefined,
+      (e: unknown) => (e as { code?: string }).code,
+    );
+    expect(refused).toBe("INTERNAL_ERROR");
+    await db.pool().query(`delete from ${APPROVALS_TABLE} where id = any($1)`, [broken]);
+  });
+
   it("SI-4: a sweep handed an invalid Date, or no Date, is INPUT_INVALID and claims nothing", async () => {
     const at = Date.parse("2034-04-04T04:00:00.000Z");
     const clock = { now: () => new Date(at + 20 * MIN) };

@@ -172,7 +172,16 @@ export function createPgApprovalCoordinator(
       const at = now();
       const statement = sql.list(filter, instantParam(at));
       const { rows } = await query(statement.sql, statement.params);
-      return rows.map((row) => recordFromRow(row, at));
+      // A row edited into something no record can be read from (votes that are not a list) is left out, not thrown:
+      // one such row must not hide every other approval from the page and the sweep. `get` still refuses it, so
+      // nobody can decide or resume it (SI-4).
+      return rows.flatMap((row) => {
+        try {
+          return [recordFromRow(row, at)];
+        } catch {
+          return [];
+        }
+      });
     },
 
     async claimNotice(id, notice, at) {
