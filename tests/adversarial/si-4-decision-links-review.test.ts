@@ -5,8 +5,10 @@
 import { CapabilityError, createInMemoryApprovalCoordinator, type Actor, type ErrorCode } from "@orpc-agent/core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createPgApprovalCoordinator } from "@orpc-agent/postgres";
 import { clockAt } from "./support/approval-stores.js";
-import { approvalOf, base, build, dana, meta, mo } from "./support/runtime.js";
+import { useApprovalsSchema } from "./support/approvals-schema.js";
+import { approvalOf, base, build, dana, errorOf, meta, mo } from "./support/runtime.js";
 
 const ben: Actor = Object.freeze({ id: "ben", kind: "user" });
 const K1 = { id: "k1", secret: "links-key-one-that-is-at-least-32-bytes!" };
@@ -122,5 +124,43 @@ describe("signed decision links, reviewed (SI-4)", () => {
       expect(await codeOf(a.runtime.approvals.decideWithLink(tiny.token))).toBe("APPROVAL_LINK_EXPIRED");
     }
     expect((await a.coordinator.get(id))!.status).toBe("pending");
+  });
+});
+
+describe("signed decision links across PostgreSQL instances, reviewed (SI-4)", () => {
+  const db = useApprovalsSchema("orpc_adv_links_review");
+  const LINKS = { keys: [K1] };
+
+  function instance(ran: number[]) {
+    const refund = base
+      .meta({ agent: meta({ approval: { required: true, quorum: 2 } }) })
+      .input(z.object({ amount: z.number() }))
+      .handler(({ input }) => (ran.push(input.amount), "refunded"));
+    const coordinator = createPgApprovalCoordinator({ query: db.query });
+    return build({ defs: { refund }, approvals: { coordinator, seal: { keys: [SEAL] }, links: LINKS } }).runtime;
+  }
+
+  it("SI-4: links for two spellings of one approver, opened at once on two instances, never let one person run a quorum-of-2 call", async () => {
+    const ran: number[] = [];
+    const a = instance(ran);
+    const b = instance(ran);
+    for (let round = 0; round < 6; round++) {
+      const id = approvalOf(await a.invoke("refund", { amount: round }, { actor: dana, context: {} })).id;
+      const one = await a.approvals.decisionLink(id, { approver: mo, action: "approve", ttlMs: 60_000 });
+      const other = await b.approvals.decisionLink(id, { approver: { id: round % 2 === 0 ? "MO" : "ｍｏ\u200B", kind: "user" }, action: "approve", ttlMs: 60_000 });
+      await Promise.allSettled([a.approvals.decideWithLink(one.token), b.approvals.decideWithLink(other.token)]);
+      const record = (await a.approvals.get(id))!;
+      // As with decide (si-4-quorum-confusable-on-postgres): the store compares ids exactly, so both links may race past
+      // the pre-check and be counted; resume then refuses the record. Either way one person never runs the call.
+      const resumed = await a.resume(id, { context: {} });
+      if (record.status === "pending") {
+        expect(record.approvals).toHaveLength(1);
+        expect(errorOf(resumed).code).toBe("APPROVAL_PENDING");
+      } else {
+        expect(record.status).toBe("approved");
+        expect(errorOf(resumed).code).toBe("INTERNAL_ERROR");
+      }
+    }
+    expect(ran).toEqual([]);
   });
 });
