@@ -12,6 +12,7 @@ import type { MacKeys } from "../../approvals/seal/mac.js";
 import { assertLinkBinding, createDecisionLinks, type LinkDecision } from "./decision-links.js";
 import type { RuntimeNotifications } from "./notifications.js";
 import { createApprovalSweep } from "./sweep.js";
+import { newExecutionId } from "../../internal/ids.js";
 import type { CapabilityRegistry } from "../../registry/types.js";
 import { approvalProgress, quorumOf } from "../../approvals/quorum.js";
 import type { ApprovalCoordinator, ApprovalDecision, ApprovalRecord, ApprovalRequest, RuntimeApprovalDecision, RuntimeApprovals } from "../../approvals/types.js";
@@ -104,6 +105,7 @@ export function wrapCoordinator(
     const bound = decision.input !== undefined && record.status === "pending" ? await bindEditedInput(options.edits, record, decision) : decision;
     const decided = await coordinator.decide(id, bound);
     if (options.audit.enabled) options.audit.emit(decisionEvent(decided, bound, options.now(), link));
+    if (typeof bound.inputHash === "string") await assertEditKept(coordinator, decided, bound.inputHash);
     options.notifications?.decided(decided, bound);
     if (terms === undefined || decided.status !== "approved") return decided;
     // The decision stands whatever happens next; a store failing here surfaces as INTERNAL_ERROR with no grant issued.
@@ -128,6 +130,22 @@ export function wrapCoordinator(
     now: options.now,
   });
   return Object.freeze(wrapped);
+}
+
+/**
+ * A store that predates edits keeps the approval but drops `input` and `inputHash`: the record would then resume the
+ * request as asked, which the approver did not approve. Such an approval is voided (consumed by no execution that
+ * runs) and the decision refused, so neither the edit nor the original executes (SI-5).
+ */
+async function assertEditKept(coordinator: ApprovalCoordinator, decided: ApprovalRecord, inputHash: string): Promise<void> {
+  if (decided.status !== "approved" || decided.decision?.inputHash === inputHash) return;
+  const cause = new Error(`The approvals coordinator did not keep the edited input of approval "${decided.id}"; the approval was voided`);
+  try {
+    await coordinator.markConsumed(decided.id, newExecutionId());
+  } catch (error) {
+    throw new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause: new AggregateError([cause, error], cause.message) });
+  }
+  throw new CapabilityError({ code: "INTERNAL_ERROR", stage: "approval", cause });
 }
 
 /** The decision's `grant`, read once and checked; only an approval carries one. */

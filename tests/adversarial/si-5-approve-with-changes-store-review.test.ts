@@ -1,0 +1,45 @@
+// SI-5: adversarial review of approve with changes against a coordinator that predates edits. Such a store keeps the
+// decision fields it knows (status, approver, comment) and silently drops `input` and `inputHash`: the record then
+// reads approved for the request as asked, and the requester's resume would run the amount the approver refused. The
+// runtime must notice the edit is missing from what the store returned and fail closed: the request as asked never runs.
+import { createInMemoryApprovalCoordinator, type Actor, type ApprovalCoordinator } from "@orpc-agent/core";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { captureStartupWarnings } from "./support/startup-warnings.js";
+import { approvalOf, base, build, dana, errorOf, meta } from "./support/runtime.js";
+
+// A custom store without a seal is warned about at startup, on purpose.
+captureStartupWarnings(["W4"]);
+
+const priya: Actor = { id: "priya", kind: "user" };
+
+/** A store written before approve with changes existed: it forwards only the decision fields it knows. */
+function storeWithoutEdits(): ApprovalCoordinator {
+  const inner = createInMemoryApprovalCoordinator();
+  return {
+    create: (request) => inner.create(request),
+    get: (id) => inner.get(id),
+    decide: (id, decision) =>
+      inner.decide(id, { status: decision.status, approver: decision.approver, ...(decision.comment === undefined ? {} : { comment: decision.comment }) }),
+    markConsumed: (id, executionId) => inner.markConsumed(id, executionId),
+  };
+}
+
+describe("approve with changes review: a store that drops the edit (SI-5)", () => {
+  it("SI-5: when the store keeps the approval but not the edit, the decision is refused and the request as asked never executes", async () => {
+    const ran: unknown[] = [];
+    const refund = base
+      .input(z.object({ customerId: z.string(), amount: z.number() }))
+      .meta({ agent: meta({ approval: { required: true, type: "manager" } }) })
+      .handler(({ input }) => (ran.push(input), "refunded"));
+    const { runtime } = build({ defs: { refund }, approvals: { coordinator: storeWithoutEdits() } });
+    const approval = approvalOf(await runtime.invoke("refund", { customerId: "c_ada", amount: 320 }, { actor: dana, context: {} }));
+    await expect(runtime.approvals.decide(approval.id, { status: "approved", approver: priya, input: { customerId: "c_ada", amount: 80 } })).rejects.toMatchObject({
+      code: "INTERNAL_ERROR",
+    });
+    const result = await runtime.resume(approval.id, { context: {}, expectedActor: dana });
+    expect(result.status).not.toBe("completed");
+    expect(errorOf(result).code).toBe("APPROVAL_CONSUMED");
+    expect(ran).toEqual([]);
+  });
+});
