@@ -42,4 +42,34 @@ describe("approve with changes review: a store that drops the edit (SI-5)", () =
     expect(errorOf(result).code).toBe("APPROVAL_CONSUMED");
     expect(ran).toEqual([]);
   });
+
+  it("SI-5: when the store returns the edit from decide but reads the record back without it, the request as asked never executes", async () => {
+    const ran: unknown[] = [];
+    const refund = base
+      .input(z.object({ customerId: z.string(), amount: z.number() }))
+      .meta({ agent: meta({ approval: { required: true, type: "manager" } }) })
+      .handler(({ input }) => (ran.push(input), "refunded"));
+    const inner = createInMemoryApprovalCoordinator();
+    // Echoes what it was given, but persists (and so reads back) only the decision fields it knows.
+    const store: ApprovalCoordinator = {
+      create: (request) => inner.create(request),
+      get: async (id) => {
+        const record = await inner.get(id);
+        if (record?.decision === undefined) return record;
+        const { input: _input, inputHash: _hash, ...decision } = record.decision;
+        return { ...record, decision };
+      },
+      decide: (id, decision) => inner.decide(id, decision),
+      markConsumed: (id, executionId) => inner.markConsumed(id, executionId),
+    };
+    const { runtime } = build({ defs: { refund }, approvals: { coordinator: store } });
+    const approval = approvalOf(await runtime.invoke("refund", { customerId: "c_ada", amount: 320 }, { actor: dana, context: {} }));
+    await expect(runtime.approvals.decide(approval.id, { status: "approved", approver: priya, input: { customerId: "c_ada", amount: 80 } })).rejects.toMatchObject({
+      code: "INTERNAL_ERROR",
+    });
+    const result = await runtime.resume(approval.id, { context: {}, expectedActor: dana });
+    expect(errorOf(result).code).toBe("APPROVAL_CONSUMED");
+    expect(ran).toEqual([]);
+  });
 });
+

@@ -133,12 +133,22 @@ export function wrapCoordinator(
 }
 
 /**
- * A store that predates edits keeps the approval but drops `input` and `inputHash`: the record would then resume the
- * request as asked, which the approver did not approve. Such an approval is voided (consumed by no execution that
- * runs) and the decision refused, so neither the edit nor the original executes (SI-5).
+ * A store that predates edits keeps the approval but drops `input` and `inputHash` (in what `decide` returns, or in
+ * what it reads back): the record would then resume the request as asked, which the approver did not approve. Such an
+ * approval is voided (consumed by no execution that runs) and the decision refused, so neither the edit nor the
+ * original executes (SI-5). Edits are rare; the read back costs one `get`.
  */
 async function assertEditKept(coordinator: ApprovalCoordinator, decided: ApprovalRecord, inputHash: string): Promise<void> {
-  if (decided.status !== "approved" || decided.decision?.inputHash === inputHash) return;
+  if (decided.status !== "approved") return;
+  if (decided.decision?.inputHash === inputHash) {
+    let stored: ApprovalRecord | null | undefined;
+    try {
+      stored = await coordinator.get(decided.id);
+    } catch {
+      stored = undefined;
+    }
+    if (stored?.decision?.inputHash === inputHash) return;
+  }
   const cause = new Error(`The approvals coordinator did not keep the edited input of approval "${decided.id}"; the approval was voided`);
   try {
     await coordinator.markConsumed(decided.id, newExecutionId());
