@@ -51,4 +51,21 @@ describe("notifier seam review (SI-4, SI-10)", () => {
     await runtime.drainAudit();
     expect(now.getTime()).toBe(given);
   });
+
+  it("SI-4: a notifier deciding re-entrantly with an edit changes nothing the call answered; the edit is bound as any other and runs on resume", async () => {
+    const priya = { id: "priya", kind: "user" } as const;
+    let runtimeRef: { approvals: { decide: (id: string, d: unknown) => Promise<unknown> } } | undefined;
+    const decided: unknown[] = [];
+    const { runtime, requestRefund } = app(async (notification) => {
+      if (notification.type !== "approval.requested") return;
+      decided.push(await runtimeRef!.approvals.decide(notification.approvalId, { status: "approved", approver: priya, input: { amount: 80 } }).catch((e: { code: string }) => e.code));
+    });
+    runtimeRef = runtime as never;
+    const approval = await requestRefund();
+    expect(approval.status).toBe("pending");
+    await runtime.drainAudit();
+    expect(decided).toHaveLength(1);
+    expect(await runtime.resume(approval.id, { context: {}, expectedActor: dana })).toMatchObject({ status: "completed", approvedWithChanges: { changed: ["/amount"] } });
+  });
 });
+
