@@ -31,16 +31,28 @@ const governance = defineGovernance({
 });
 const runtime = createAgentRuntime({ governance, audit: { sinks: [sink], chain: true } });
 
-// Writers start together once each is loaded: one process's start-up can otherwise outlast the other's whole run.
-if (barrier !== undefined) {
-  writeFileSync(join(barrier, String(process.pid)), "");
-  while (readdirSync(barrier).length < Number(writersText)) await sleep(10);
+/** Waits until every writer has reached `stage`: a file per writer and stage in the barrier directory. */
+async function meet(stage: string): Promise<void> {
+  if (barrier === undefined) return;
+  writeFileSync(join(barrier, `${stage}-${process.pid}`), "");
+  while (readdirSync(barrier).filter((name) => name.startsWith(`${stage}-`)).length < Number(writersText)) await sleep(10);
 }
 
+// Writers start together once each is loaded: one process's start-up can otherwise outlast the other's whole run.
+await meet("start");
+
 const calls = Number(callsText);
+const half = Math.floor(calls / 2);
 const receipts: string[] = [];
 for (let done = 0; done < calls; ) {
-  const group = Math.min(8, calls - done);
+  // Halfway, each writer's first half is stored before any writer goes on, so the chains interleave in the table
+  // however the scheduler runs the two processes.
+  if (done === half) {
+    await runtime.drainAudit({ timeoutMs: 30_000 });
+    await sink.flush();
+    await meet("half");
+  }
+  const group = Math.min(8, (done < half ? half : calls) - done);
   const results = await Promise.all(
     Array.from({ length: group }, (_, i) => runtime.invoke("orders.get", { orderId: `o_${done + i}` }, { actor: { id: `user_${process.pid}`, kind: "user" }, context: {} })),
   );
