@@ -1,7 +1,7 @@
 import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { agentProcedure, createCapabilityRegistry, describeApproval, type ApprovalRecord, type CapabilityDescriptor } from "../../src/index.js";
+import { agentMeta, agentProcedure, createCapabilityRegistry, describeApproval, type ApprovalRecord, type CapabilityDescriptor } from "../../src/index.js";
 
 // describeApproval (issue 50): one view of an approval that every channel renders alike, holding only the input as
 // `redact.approvalInput` shows it (SI-10), with labels from the input schema and who may still decide.
@@ -12,8 +12,8 @@ const SECRET = "sentinel-view-9d1";
 const registry = createCapabilityRegistry({
   orders: {
     refund: agentProcedure(os)
-      .meta({
-        agent: {
+      .meta(
+        agentMeta({
           description: "Refund an order, in full or in part.",
           expose: { direct: true, aiSdk: true },
           sideEffect: "write",
@@ -21,8 +21,8 @@ const registry = createCapabilityRegistry({
           approval: { required: true },
           redact: { approvalInput: (input) => ({ orderId: (input as { orderId: string }).orderId, amountCents: (input as { amountCents: number }).amountCents }) },
           adapters: { mcp: { annotations: { title: "Refund an order" } } },
-        },
-      })
+        }),
+      )
       .input(
         z.object({
           amountCents: z.number().meta({ title: "Amount (cents)", description: "What goes back to the customer." }),
@@ -32,7 +32,7 @@ const registry = createCapabilityRegistry({
       )
       .handler(() => "ok"),
     wipe: agentProcedure(os)
-      .meta({ agent: { description: "Delete an account.", expose: { direct: true }, sideEffect: "destructive", risk: "medium", approval: { required: true } } })
+      .meta(agentMeta({ description: "Delete an account.", expose: { direct: true }, sideEffect: "destructive", risk: "medium", approval: { required: true } }))
       .input(z.object({ customerId: z.string() }))
       .handler(() => "ok"),
   },

@@ -2,6 +2,7 @@ import { os } from "@orpc/server";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -31,15 +32,15 @@ const candidates: Actor[] = [
 function setup(options: { quorum?: number; type?: string; approvals?: Omit<ApprovalsConfig, "coordinator"> } = {}) {
   const registry = createCapabilityRegistry({
     send: agentProcedure(os)
-      .meta({
-        agent: {
+      .meta(
+        agentMeta({
           description: "Send a note.",
           expose: { direct: true },
           sideEffect: "write",
           risk: "low",
           approval: { required: true, ...(options.type === undefined ? {} : { type: options.type }), ...(options.quorum === undefined ? {} : { quorum: options.quorum }) },
-        },
-      })
+        }),
+      )
       .input(z.object({ to: z.string() }))
       .handler(() => "sent"),
   });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createNotificationQueue } from "../../src/approvals/notify/queue.js";
 import type { ApprovalNotification, ApprovalNotificationFailure } from "../../src/approvals/notify/types.js";
 import {
+  agentMeta,
   agentProcedure,
   createAgentRuntime,
   createCapabilityRegistry,
@@ -113,16 +114,16 @@ describe("approvals.notify on the runtime", () => {
   function setup(options: ApprovalNotifyOptions) {
     const registry = createCapabilityRegistry({
       send: agentProcedure(os)
-        .meta({
-          agent: {
+        .meta(
+          agentMeta({
             description: "Send money.",
             expose: { direct: true },
             sideEffect: "write",
             risk: "high",
             approval: { required: true, type: "finance" },
             redact: { approvalInput: (input) => ({ amount: (input as { amount: number }).amount }) },
-          },
-        })
+          }),
+        )
         .input(z.object({ amount: z.number().meta({ title: "Amount" }), iban: z.string() }))
         .handler(({ input }) => input.amount),
     });
