@@ -3,8 +3,12 @@ import { isExpired } from "../expiry.js";
 import { offerSyncGrants } from "./sync-grants.js";
 import type { GrantListFilter, GrantRecord, GrantRevocation, GrantStatus, GrantStore, GrantTerms, GrantUse } from "./types.js";
 
-/** Terms deeply frozen at creation (only the counters and `revoked` change), and the last frozen view of them. */
-type Stored = GrantTerms & { usesLeft: number; spent?: number; revoked?: GrantRevocation; view?: GrantRecord };
+/**
+ * A grant as the store keeps it: terms deeply frozen at creation; the counters, `revoked` and a `status` that says
+ * revoked or exhausted (never expired: that depends on whose clock reads it) change in place. The stage-9 lookup reads
+ * these very entries (`sync-grants.ts`); everything else gets copies with the status on the store's clock.
+ */
+type Stored = GrantRecord & { status: "active" | "exhausted" | "revoked" };
 
 /**
  * The grant operations of the in-memory coordinator. Every method checks and mutates synchronously, before any await,
@@ -13,7 +17,7 @@ type Stored = GrantTerms & { usesLeft: number; spent?: number; revoked?: GrantRe
  */
 export function createInMemoryGrantStore(now: () => Date): GrantStore {
   const grants = new Map<string, Stored>();
-  // capabilityId → principal id → grants in creation order: a lookup reads only that principal's grants.
+  // capabilityId → principal id → grants oldest first (issued at, then id): a lookup reads only that principal's.
   const index = new Map<string, Map<string, Stored[]>>();
 
   const listGrants = (filter: GrantListFilter = {}): GrantRecord[] => {
@@ -30,43 +34,29 @@ export function createInMemoryGrantStore(now: () => Date): GrantStore {
     return out.length > 1 ? out.sort(byIssuedAtThenId) : out;
   };
 
-  // The stage-9 lookup reads the frozen views: nothing to copy, since nothing can change them.
-  const activeGrants = (capabilityId: string, actorId: string): readonly GrantRecord[] => {
-    const list = index.get(capabilityId)?.get(actorId);
-    if (list === undefined) return [];
-    const at = now();
-    const out: GrantRecord[] = [];
-    for (const stored of list) {
-      const status = statusOf(stored, at);
-      if (status === "active") out.push(viewOf(stored, status));
-    }
-    return out.length > 1 ? out.sort(byIssuedAtThenId) : out;
-  };
-
-  const consume = (id: string, use: GrantUse): Stored | null => {
-    const stored = grants.get(id);
-    if (stored === undefined || !(use?.now instanceof Date)) return null;
-    if (statusOf(stored, use.now) !== "active") return null;
+  const consume = (stored: Stored | undefined, at: unknown, amount: unknown): stored is Stored => {
+    if (stored === undefined || !(at instanceof Date)) return false;
+    if (statusOf(stored, at) !== "active") return false;
     let spent: number | undefined;
     if (stored.budget !== undefined) {
-      const amount = use.amount;
-      if (typeof amount !== "number" || !Number.isFinite(amount) || amount < 0) return null;
+      if (typeof amount !== "number" || !Number.isFinite(amount) || amount < 0) return false;
       spent = stored.spent! + amount;
       // Double precision, as every store computes it: 0.1 + 0.2 does not fit under a max of 0.3 (fails closed).
-      if (!(spent <= stored.budget.max)) return null;
+      if (!(spent <= stored.budget.max)) return false;
     }
     stored.usesLeft -= 1;
     if (spent !== undefined) stored.spent = spent;
-    stored.view = undefined;
-    return stored;
+    stored.status = settledStatus(stored);
+    return true;
   };
 
   const store: GrantStore = {
     async createGrant(terms) {
       if (grants.has(terms.id)) throw new Error(`Grant "${terms.id}" already exists`);
       if (!Number.isSafeInteger(terms.uses) || terms.uses < 0) throw new Error(`Invalid uses ${String(terms.uses)} for grant "${terms.id}": an integer >= 0`);
-      const stored: Stored = { ...frozenTerms(storedTerms(terms)), usesLeft: terms.uses };
+      const stored = { ...frozenTerms(storedTerms(terms)), status: "active", usesLeft: terms.uses } as Stored;
       if (stored.budget !== undefined) stored.spent = 0;
+      stored.status = settledStatus(stored);
       grants.set(stored.id, stored);
       addToIndex(index, stored);
       return detach(stored, statusOf(stored, now()));
@@ -82,8 +72,8 @@ export function createInMemoryGrantStore(now: () => Date): GrantStore {
     },
 
     async useGrant(id, use: GrantUse) {
-      const stored = consume(id, use);
-      return stored === null ? null : detach(stored, statusOf(stored, use.now));
+      const stored = grants.get(id);
+      return consume(stored, use?.now, use?.amount) ? detach(stored, statusOf(stored, use.now)) : null;
     },
 
     async revokeGrant(id, revocation) {
@@ -91,27 +81,30 @@ export function createInMemoryGrantStore(now: () => Date): GrantStore {
       if (stored === undefined) return null;
       if (stored.revoked === undefined) {
         stored.revoked = copyRevocation(revocation);
-        stored.view = undefined;
+        stored.status = "revoked";
       }
       return detach(stored, statusOf(stored, now()));
     },
   };
   offerSyncGrants(store, {
-    activeGrants,
-    useGrant(id, use) {
-      const stored = consume(id, use);
-      return stored === null ? null : viewOf(stored, statusOf(stored, use.now));
-    },
+    grantsOf: (capabilityId, actorId) => index.get(capabilityId)?.get(actorId) ?? NONE,
+    // Only an entry this store holds under that id: anything else takes nothing.
+    use: (grant, at, amount) => grants.get(grant.id) === grant && consume(grant as Stored, at, amount),
   });
   return store;
 }
+
+const NONE: readonly GrantRecord[] = Object.freeze([]);
 
 function addToIndex(index: Map<string, Map<string, Stored[]>>, stored: Stored): void {
   let byActor = index.get(stored.capabilityId);
   if (byActor === undefined) index.set(stored.capabilityId, (byActor = new Map()));
   const list = byActor.get(stored.actor.id);
-  if (list === undefined) byActor.set(stored.actor.id, [stored]);
-  else list.push(stored);
+  if (list === undefined) return void byActor.set(stored.actor.id, [stored]);
+  // Grants are issued on a clock that mostly moves forward: one step back from the end finds the place.
+  let at = list.length;
+  while (at > 0 && byIssuedAtThenId(list[at - 1]!, stored) > 0) at--;
+  list.splice(at, 0, stored);
 }
 
 /** The grants a filter can match: one principal's on one capability from the index, else a wider scan. */
@@ -125,10 +118,17 @@ function candidates(index: Map<string, Map<string, Stored[]>>, grants: Map<strin
 
 /** Revoked, then exhausted (no use, or the whole budget spent), then expired (strictly after `expiresAt`). */
 function statusOf(stored: Stored, at: Date): Exclude<GrantStatus, "void"> {
+  const settled = settledStatus(stored);
+  if (settled !== "active") return settled;
+  return isExpired(stored.expiresAt, at) ? "expired" : "active";
+}
+
+/** The status whatever the clock says: revoked, exhausted, or else active until `expiresAt`. */
+function settledStatus(stored: Stored): Stored["status"] {
   if (stored.revoked !== undefined) return "revoked";
   if (stored.usesLeft <= 0) return "exhausted";
   if (stored.budget !== undefined && !(stored.spent! < stored.budget.max)) return "exhausted";
-  return isExpired(stored.expiresAt, at) ? "expired" : "active";
+  return "active";
 }
 
 /** The terms as a persistent store keeps them: JSON copies, fresh Dates, absent fields absent. */
@@ -159,38 +159,6 @@ function storedTerms(terms: GrantTerms): GrantTerms {
  * The stored terms are JSON already (`storedTerms`), so a structural copy equals a JSON round trip at a fraction of
  * its cost, which was most of a covered call's (issue 45's bench, bench/grant-covered.ts).
  */
-/**
- * The record as the stage-9 lookup reads it: frozen, sharing the frozen terms (its Dates are the store's own, and
- * the runtime never writes to them). Kept until a counter, the revocation or the status on the caller's clock changes.
- */
-function viewOf(stored: Stored, status: Exclude<GrantStatus, "void">): GrantRecord {
-  const kept = stored.view;
-  if (kept !== undefined && kept.status === status) return kept;
-  const view = {
-    id: stored.id,
-    capabilityId: stored.capabilityId,
-    definitionDigest: stored.definitionDigest,
-    actor: stored.actor,
-    surface: stored.surface,
-    scope: stored.scope,
-    types: stored.types,
-    conditions: stored.conditions,
-    uses: stored.uses,
-    issuers: stored.issuers,
-    issuedAt: stored.issuedAt,
-    expiresAt: stored.expiresAt,
-  } as GrantRecord;
-  if (stored.conversationId !== undefined) view.conversationId = stored.conversationId;
-  if (stored.budget !== undefined) view.budget = stored.budget;
-  if (stored.approvalId !== undefined) view.approvalId = stored.approvalId;
-  if (stored.seal !== undefined) view.seal = stored.seal;
-  view.status = status;
-  view.usesLeft = stored.usesLeft;
-  if (stored.spent !== undefined) view.spent = stored.spent;
-  if (stored.revoked !== undefined) view.revoked = Object.freeze(copyRevocation(stored.revoked));
-  return (stored.view = Object.freeze(view));
-}
-
 function detach(stored: Stored, status: Exclude<GrantStatus, "void">): GrantRecord {
   const record = {
     id: stored.id,

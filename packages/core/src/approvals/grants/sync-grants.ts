@@ -1,15 +1,19 @@
-import type { GrantRecord, GrantStore, GrantUse } from "./types.js";
+import type { GrantRecord, GrantStore } from "./types.js";
 
 /**
  * The lookup and the use of a store that answers in the same tick (the in-memory one), so a covered call waits on no
- * promise (issue 45's in-memory budget). They answer as `listGrants({ capabilityId, actorId, active: true })` and
- * `useGrant` would, with deeply frozen records the store may share between calls instead of fresh copies: for the
- * stage-9 lookup only, which reads them and never hands them on. Internal: never exported from the package, and found
- * only through the store's own functions (below).
+ * promise and copies nothing (issue 45's in-memory budget). Internal: never exported from the package, found only
+ * through the store's own functions (below), and for the stage-9 lookup alone.
+ *
+ * The records are the store's own live entries: terms deeply frozen, counters and `status` updated in place by the
+ * store. The lookup reads them in the tick it got them and never keeps or hands one on. `status` says only `revoked`
+ * or `exhausted`; expiry is the caller's to judge on its own clock reading, as `useGrant` judges it on `now`.
  */
 export type SyncGrantOperations = {
-  activeGrants(capabilityId: string, actorId: string): readonly GrantRecord[];
-  useGrant(id: string, use: GrantUse): GrantRecord | null;
+  /** This principal's grants on this capability, oldest first (issued at, then id), whatever their status. */
+  grantsOf(capabilityId: string, actorId: string): readonly GrantRecord[];
+  /** Takes one use, and `amount` from the budget, from an entry `grantsOf` returned, as `useGrant` would: false when it cannot. */
+  use(grant: GrantRecord, now: Date, amount: number | undefined): boolean;
 };
 
 const offered = new WeakMap<object, SyncGrantOperations>();

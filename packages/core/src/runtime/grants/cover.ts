@@ -16,8 +16,11 @@ import { isGrantPrincipal } from "./principal.js";
 import { sameTickGrants } from "./store.js";
 import { stillBinds, stillBindsNow } from "./view.js";
 
-/** A call covered by a grant: the grant after its use, the issuer named as approver, the quorum it holds (R10). */
-export type GrantCover = { grant: GrantRecord; approver: Actor; quorum: number };
+/**
+ * A call covered by a grant: the grant (read in this tick only: the in-memory store's is its live entry), the uses it
+ * has left after this one, the issuer named as approver, the quorum it holds (R10).
+ */
+export type GrantCover = { grant: GrantRecord; usesLeft: number; approver: Actor; quorum: number };
 
 type Init = { actor: Actor; input: unknown; demands: readonly ApprovalDemand[] };
 
@@ -39,50 +42,46 @@ export function coverWithGrant(exec: Execution, init: Init): GrantCover | undefi
   return sync === undefined ? coverLater(exec, init) : coverNow(exec, init, sync);
 }
 
-/** No await anywhere: the lookup, every check and the use happen in one tick. */
+/** No await anywhere: the lookup, every check and the use happen in one tick, on one clock reading. */
 function coverNow(exec: Execution, init: Init, sync: SyncGrantOperations): GrantCover | undefined | Promise<GrantCover | undefined> {
   const { rt } = exec;
-  let candidates: readonly GrantRecord[];
+  let grants: readonly GrantRecord[];
   try {
-    candidates = sync.activeGrants(exec.plan!.id, init.actor.id);
+    grants = sync.grantsOf(exec.plan!.id, init.actor.id);
   } catch {
     return undefined;
   }
-  if (candidates.length === 0) return undefined;
+  if (grants.length === 0) return undefined;
   const demand = demandOf(exec, init.demands);
-  for (let i = 0; i < candidates.length; i++) {
-    const grant = candidates[i]!;
-    const now = rt.now();
+  const now = rt.now();
+  for (let i = 0; i < grants.length; i++) {
+    const grant = grants[i]!;
     const amount = coverableAmount(rt, exec, grant, init, demand, now, true);
     if (amount === NOT_COVERED) continue;
     const binds = stillBindsNow(rt, grant);
-    // The digest is not known yet: this runtime's first covered call awaits it, from this candidate on.
-    if (binds === undefined) return coverLater(exec, init, candidates.slice(i));
+    // The digest is not known yet: this runtime's first covered call awaits it, through the store's own functions.
+    if (binds === undefined) return coverLater(exec, init);
     if (!binds) continue;
-    let used: GrantRecord | null;
+    let used: boolean;
     try {
-      used = sync.useGrant(grant.id, amount === undefined ? { now } : { now, amount });
+      used = sync.use(grant, now, amount);
     } catch {
       continue;
     }
-    const cover = coverFrom(grant, used, demand, true);
-    if (cover !== undefined) return cover;
+    // The entry is live: what it says now is the use just taken.
+    if (used) return { grant, usesLeft: grant.usesLeft, approver: grant.issuers[0]!, quorum: Math.max(demand.quorum, issuerFacts(grant, true).counted) };
   }
   return undefined;
 }
 
-async function coverLater(exec: Execution, init: Init, listed?: readonly GrantRecord[]): Promise<GrantCover | undefined> {
+async function coverLater(exec: Execution, init: Init): Promise<GrantCover | undefined> {
   const { rt } = exec;
   const store = rt.grantStore!;
   let candidates: readonly GrantRecord[];
-  if (listed !== undefined) {
-    candidates = listed;
-  } else {
-    try {
-      candidates = await store.listGrants({ capabilityId: exec.plan!.id, actorId: init.actor.id, active: true });
-    } catch {
-      return undefined;
-    }
+  try {
+    candidates = await store.listGrants({ capabilityId: exec.plan!.id, actorId: init.actor.id, active: true });
+  } catch {
+    return undefined;
   }
   if (!Array.isArray(candidates) || candidates.length === 0) return undefined;
   const demand = demandOf(exec, init.demands);
@@ -100,7 +99,7 @@ async function coverLater(exec: Execution, init: Init, listed?: readonly GrantRe
     } catch {
       continue;
     }
-    const cover = coverFrom(grant, used, demand, false);
+    const cover = coverFrom(grant, used, demand);
     if (cover !== undefined) return cover;
   }
   return undefined;
@@ -110,7 +109,7 @@ const NOT_COVERED = Symbol("not covered");
 
 /**
  * The budget amount the call would spend (`undefined` without a budget), or `NOT_COVERED` when a binding fails.
- * `shared`: the record is one of the in-memory store's deeply frozen views, whose issuer facts may be kept.
+ * `shared`: the record is one of the in-memory store's live entries, whose frozen issuer facts may be kept.
  */
 function coverableAmount(rt: RuntimeState, exec: Execution, grant: GrantRecord, init: Init, demand: Demand, now: Date, shared: boolean): number | undefined | typeof NOT_COVERED {
   if (!covers(rt, exec, grant, init.actor, demand, now, shared) || !conditionsHold(grant.conditions, init.input)) return NOT_COVERED;
@@ -119,9 +118,9 @@ function coverableAmount(rt: RuntimeState, exec: Execution, grant: GrantRecord, 
 }
 
 /** The use is the one checked: the same grant, the same sealed terms. */
-function coverFrom(grant: GrantRecord, used: GrantRecord | null, demand: Demand, shared: boolean): GrantCover | undefined {
+function coverFrom(grant: GrantRecord, used: GrantRecord | null, demand: Demand): GrantCover | undefined {
   if (used === null || typeof used !== "object" || used.id !== grant.id || used.seal !== grant.seal) return undefined;
-  return { grant: used, approver: grant.issuers[0]!, quorum: Math.max(demand.quorum, issuerFacts(grant, shared).counted) };
+  return { grant: used, usesLeft: used.usesLeft, approver: grant.issuers[0]!, quorum: Math.max(demand.quorum, issuerFacts(grant, false).counted) };
 }
 
 // With no policy demand, what a call demands is fixed by its plan, fixed for the runtime's life: built once (issue 45).
@@ -191,7 +190,7 @@ function issuersStand(rt: RuntimeState, grant: GrantRecord, quorum: number, shar
  */
 type IssuerFacts = { accountable: boolean; includesPrincipal: boolean; relayConflict: boolean; distinct: number; counted: number };
 
-// Kept per frozen issuers array of the in-memory store's views (and the principal they were judged against): the
+// Kept per frozen issuers array of the in-memory store's entries (and the principal they were judged against): the
 // terms can never change under them, so neither can these facts.
 const keptFacts = new WeakMap<object, { actor: unknown; facts: IssuerFacts }>();
 

@@ -106,7 +106,7 @@ function approvedByGrant(exec: Execution, covered: GrantCover): GateOutcome {
   exec.approvalId = grant.id;
   if (rt.audit.enabled) {
     const approver = toAuditActorRef(covered.approver);
-    const event = auditEvent(exec, "capability.approved", { approvalId: grant.id, approver, grant: { id: grant.id, usesLeft: grant.usesLeft } });
+    const event = auditEvent(exec, "capability.approved", { approvalId: grant.id, approver, grant: { id: grant.id, usesLeft: covered.usesLeft } });
     // The issuer is the decision's actor, as for every approval (docs/architecture/spec/core.md#core-10).
     rt.audit.emit(Object.freeze({ ...event, actor: approver }));
   }
