@@ -4,9 +4,18 @@
  * `expiresAt` an approval is still live.
  */
 export function isExpired(expiresAt: unknown, now: unknown): boolean {
-  if (!(expiresAt instanceof Date) || !(now instanceof Date)) return true;
+  return isExpiredAt(expiresAt, clockReading(now));
+}
+
+/** `isExpired` against a clock reading in milliseconds (`clockReading`), for paths that read the clock without a Date. */
+export function isExpiredAt(expiresAt: unknown, at: number): boolean {
+  if (!(expiresAt instanceof Date)) return true;
   const end = expiresAt.getTime();
-  const at = now.getTime();
   if (!Number.isFinite(end) || !Number.isFinite(at)) return true;
   return at > end;
+}
+
+/** A clock's reading in milliseconds: NaN, which every expiry check counts as expired, for anything but a Date. */
+export function clockReading(now: unknown): number {
+  return now instanceof Date ? now.getTime() : Number.NaN;
 }

@@ -7,7 +7,7 @@ import { sealingCoordinator } from "../approvals/seal/sealing-coordinator.js";
 import { decisionEdits } from "./approvals/approve-with-changes.js";
 import { registerRuntimeState } from "./visibility.js";
 import { wrapCoordinator } from "./approvals/runtime-approvals.js";
-import { grantStoreOf } from "./grants/store.js";
+import { grantStoreOf, sameTickGrants } from "./grants/store.js";
 import { createRuntimeGrants } from "./grants/runtime-grants.js";
 import { decisionGrants } from "./grants/with-decision.js";
 import { requesterConfirmableTypes } from "../approvals/self-approval.js";
@@ -28,6 +28,7 @@ import type { TracingAdapter } from "../tracing/types.js";
 import { containTracing } from "../tracing/contained.js";
 import type { AgentRuntime } from "./types.js";
 import { emitStartupWarnings } from "./warnings.js";
+import { clockReading } from "../approvals/expiry.js";
 
 const DEFAULTS: ResolvedDefaults = Object.freeze({
   timeoutMs: 30_000,
@@ -162,12 +163,14 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
     hasSink: normalizeAuditConfig(options.audit).sinks.length > 0,
   });
 
+  const grantStore = grantStoreOf(stored);
   const state: RuntimeState = {
     governance,
     plans,
     exposedBySurface,
     defaults,
     now,
+    clockMs: options.now === undefined ? Date.now : () => clockReading(now()),
     audit,
     tracing,
     coordinator,
@@ -175,7 +178,8 @@ export function createAgentRuntime<TContext = unknown>(options: AgentRuntimeOpti
     approvalHandler: approvals.handler,
     rejectSelfApproval,
     requesterConfirmable,
-    grantStore: grantStoreOf(stored),
+    grantStore,
+    grantsNow: grantStore === undefined || sealer !== undefined ? undefined : sameTickGrants(grantStore),
     notifications,
   };
 

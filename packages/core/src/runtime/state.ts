@@ -1,6 +1,7 @@
 import type { ApprovalSealer } from "../approvals/seal/sealer.js";
 import type { ApprovalCoordinator, ApprovalDecision, ApprovalRequest } from "../approvals/types.js";
 import type { GrantStore } from "../approvals/grants/types.js";
+import type { SyncGrantOperations } from "../approvals/grants/sync-grants.js";
 import type { AuditEmitter } from "../audit/emitter.js";
 import type { ExposureSurface } from "../vocabulary/types.js";
 import type { AgentGovernance } from "../governance/types.js";
@@ -27,6 +28,8 @@ export type RuntimeState = {
   readonly exposedBySurface: Readonly<Record<ExposureSurface, readonly CapabilityPlan[]>>;
   readonly defaults: ResolvedDefaults;
   readonly now: () => Date;
+  /** The same clock in milliseconds (`clockReading`): `Date.now` itself under the default clock, so a hot path makes no Date. */
+  readonly clockMs: () => number;
   readonly audit: AuditEmitter;
   readonly tracing: TracingAdapter | undefined;
   /** The app's coordinator, behind the sealing wrapper when `approvals.seal` is set. */
@@ -39,6 +42,8 @@ export type RuntimeState = {
   readonly requesterConfirmable: ReadonlySet<string>;
   /** The app's coordinator's grant operations (SI-13); absent when it lacks any of them, and then no grant exists. */
   readonly grantStore: GrantStore | undefined;
+  /** Its same-tick lookup and use (the in-memory coordinator's), read once here; absent when a seal must be verified. */
+  readonly grantsNow: SyncGrantOperations | undefined;
   /** `approvals.notify`, behind its bounded queue; absent without a notifier. */
   readonly notifications?: RuntimeNotifications | undefined;
 };

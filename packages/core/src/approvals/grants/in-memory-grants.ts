@@ -1,5 +1,5 @@
 import type { Actor } from "../../vocabulary/types.js";
-import { isExpired } from "../expiry.js";
+import { clockReading, isExpiredAt } from "../expiry.js";
 import { offerSyncGrants } from "./sync-grants.js";
 import type { GrantListFilter, GrantRecord, GrantRevocation, GrantStatus, GrantStore, GrantTerms, GrantUse } from "./types.js";
 
@@ -21,7 +21,7 @@ export function createInMemoryGrantStore(now: () => Date): GrantStore {
   const index = new Map<string, Map<string, Stored[]>>();
 
   const listGrants = (filter: GrantListFilter = {}): GrantRecord[] => {
-    const at = now();
+    const at = clockReading(now());
     const out: GrantRecord[] = [];
     for (const stored of candidates(index, grants, filter)) {
       if (filter.capabilityId !== undefined && stored.capabilityId !== filter.capabilityId) continue;
@@ -34,9 +34,8 @@ export function createInMemoryGrantStore(now: () => Date): GrantStore {
     return out.length > 1 ? out.sort(byIssuedAtThenId) : out;
   };
 
-  const consume = (stored: Stored | undefined, at: unknown, amount: unknown): stored is Stored => {
-    if (stored === undefined || !(at instanceof Date)) return false;
-    if (statusOf(stored, at) !== "active") return false;
+  const consume = (stored: Stored | undefined, at: number, amount: unknown): stored is Stored => {
+    if (stored === undefined || statusOf(stored, at) !== "active") return false;
     let spent: number | undefined;
     if (stored.budget !== undefined) {
       if (typeof amount !== "number" || !Number.isFinite(amount) || amount < 0) return false;
@@ -59,12 +58,12 @@ export function createInMemoryGrantStore(now: () => Date): GrantStore {
       stored.status = settledStatus(stored);
       grants.set(stored.id, stored);
       addToIndex(index, stored);
-      return detach(stored, statusOf(stored, now()));
+      return detach(stored, statusOf(stored, clockReading(now())));
     },
 
     async getGrant(id) {
       const stored = grants.get(id);
-      return stored === undefined ? null : detach(stored, statusOf(stored, now()));
+      return stored === undefined ? null : detach(stored, statusOf(stored, clockReading(now())));
     },
 
     async listGrants(filter?: GrantListFilter) {
@@ -73,7 +72,8 @@ export function createInMemoryGrantStore(now: () => Date): GrantStore {
 
     async useGrant(id, use: GrantUse) {
       const stored = grants.get(id);
-      return consume(stored, use?.now, use?.amount) ? detach(stored, statusOf(stored, use.now)) : null;
+      const at = clockReading(use?.now);
+      return consume(stored, at, use?.amount) ? detach(stored, statusOf(stored, at)) : null;
     },
 
     async revokeGrant(id, revocation) {
@@ -83,7 +83,7 @@ export function createInMemoryGrantStore(now: () => Date): GrantStore {
         stored.revoked = copyRevocation(revocation);
         stored.status = "revoked";
       }
-      return detach(stored, statusOf(stored, now()));
+      return detach(stored, statusOf(stored, clockReading(now())));
     },
   };
   offerSyncGrants(store, {
@@ -117,10 +117,10 @@ function candidates(index: Map<string, Map<string, Stored[]>>, grants: Map<strin
 }
 
 /** Revoked, then exhausted (no use, or the whole budget spent), then expired (strictly after `expiresAt`). */
-function statusOf(stored: Stored, at: Date): Exclude<GrantStatus, "void"> {
+function statusOf(stored: Stored, at: number): Exclude<GrantStatus, "void"> {
   const settled = settledStatus(stored);
   if (settled !== "active") return settled;
-  return isExpired(stored.expiresAt, at) ? "expired" : "active";
+  return isExpiredAt(stored.expiresAt, at) ? "expired" : "active";
 }
 
 /** The status whatever the clock says: revoked, exhausted, or else active until `expiresAt`. */

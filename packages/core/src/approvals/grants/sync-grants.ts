@@ -12,8 +12,11 @@ import type { GrantRecord, GrantStore } from "./types.js";
 export type SyncGrantOperations = {
   /** This principal's grants on this capability, oldest first (issued at, then id), whatever their status. */
   grantsOf(capabilityId: string, actorId: string): readonly GrantRecord[];
-  /** Takes one use, and `amount` from the budget, from an entry `grantsOf` returned, as `useGrant` would: false when it cannot. */
-  use(grant: GrantRecord, now: Date, amount: number | undefined): boolean;
+  /**
+   * Takes one use, and `amount` from the budget, from an entry `grantsOf` returned, as `useGrant` would with `now` in
+   * milliseconds (`clockReading`): false when it cannot.
+   */
+  use(grant: GrantRecord, now: number, amount: number | undefined): boolean;
 };
 
 const offered = new WeakMap<object, SyncGrantOperations>();

@@ -1,7 +1,7 @@
 import { approverKey, sameApprover } from "../../approvals/approver-identity.js";
 import { isAcceptableApprover } from "../../approvals/approver.js";
 import { refusesActingAgent } from "../../approvals/acting-agent.js";
-import { isExpired } from "../../approvals/expiry.js";
+import { clockReading, isExpired, isExpiredAt } from "../../approvals/expiry.js";
 import { refusesSelfApproval } from "../../approvals/self-approval.js";
 import { budgetAmount, conditionsHold } from "../../approvals/grants/conditions.js";
 import type { GrantRecord } from "../../approvals/grants/types.js";
@@ -13,7 +13,6 @@ import type { CapabilityPlan } from "../plan.js";
 import type { RuntimeState } from "../state.js";
 import type { SyncGrantOperations } from "../../approvals/grants/sync-grants.js";
 import { isGrantPrincipal } from "./principal.js";
-import { sameTickGrants } from "./store.js";
 import { stillBinds, stillBindsNow } from "./view.js";
 
 /**
@@ -38,7 +37,7 @@ type Demand = { types: readonly string[]; quorum: number };
  * (no seal to verify, the definition digest known): the same checks in the same order, with no await between them.
  */
 export function coverWithGrant(exec: Execution, init: Init): GrantCover | undefined | Promise<GrantCover | undefined> {
-  const sync = exec.rt.sealer === undefined ? sameTickGrants(exec.rt.grantStore!) : undefined;
+  const sync = exec.rt.grantsNow;
   return sync === undefined ? coverLater(exec, init) : coverNow(exec, init, sync);
 }
 
@@ -53,7 +52,7 @@ function coverNow(exec: Execution, init: Init, sync: SyncGrantOperations): Grant
   }
   if (grants.length === 0) return undefined;
   const demand = demandOf(exec, init.demands);
-  const now = rt.now();
+  const now = rt.clockMs();
   for (let i = 0; i < grants.length; i++) {
     const grant = grants[i]!;
     const amount = coverableAmount(rt, exec, grant, init, demand, now, true);
@@ -86,7 +85,7 @@ async function coverLater(exec: Execution, init: Init): Promise<GrantCover | und
   if (!Array.isArray(candidates) || candidates.length === 0) return undefined;
   const demand = demandOf(exec, init.demands);
   for (const grant of candidates) {
-    const amount = coverableAmount(rt, exec, grant, init, demand, rt.now(), false);
+    const amount = coverableAmount(rt, exec, grant, init, demand, clockReading(rt.now()), false);
     if (amount === NOT_COVERED) continue;
     if (!(await stillBinds(rt, grant)) || (rt.sealer !== undefined && !(await sealHolds(rt.sealer, grant)))) continue;
     // The checks above awaited: the use is judged on the clock as it reads now, so a grant that expired meanwhile
@@ -111,7 +110,7 @@ const NOT_COVERED = Symbol("not covered");
  * The budget amount the call would spend (`undefined` without a budget), or `NOT_COVERED` when a binding fails.
  * `shared`: the record is one of the in-memory store's live entries, whose frozen issuer facts may be kept.
  */
-function coverableAmount(rt: RuntimeState, exec: Execution, grant: GrantRecord, init: Init, demand: Demand, now: Date, shared: boolean): number | undefined | typeof NOT_COVERED {
+function coverableAmount(rt: RuntimeState, exec: Execution, grant: GrantRecord, init: Init, demand: Demand, now: number, shared: boolean): number | undefined | typeof NOT_COVERED {
   if (!covers(rt, exec, grant, init.actor, demand, now, shared) || !conditionsHold(grant.conditions, init.input)) return NOT_COVERED;
   if (grant.budget === undefined) return undefined;
   return budgetAmount(grant.budget, init.input) ?? NOT_COVERED;
@@ -147,8 +146,8 @@ function demandFrom(plan: CapabilityPlan, demands: readonly ApprovalDemand[]): D
 }
 
 /** Every binding of the grant against this call, cheapest first; the store's counters bounded by the sealed terms. */
-function covers(rt: RuntimeState, exec: Execution, grant: GrantRecord, actor: Actor, demand: Demand, now: Date, shared: boolean): boolean {
-  if (grant?.status !== "active" || grant.revoked !== undefined || isExpired(grant.expiresAt, now)) return false;
+function covers(rt: RuntimeState, exec: Execution, grant: GrantRecord, actor: Actor, demand: Demand, now: number, shared: boolean): boolean {
+  if (grant?.status !== "active" || grant.revoked !== undefined || isExpiredAt(grant.expiresAt, now)) return false;
   if (grant.capabilityId !== exec.plan!.id || grant.surface !== exec.surface || !isGrantPrincipal(grant.actor, actor)) return false;
   if (grant.scope === "conversation") {
     if (typeof grant.conversationId !== "string" || grant.conversationId !== exec.conversationId) return false;
