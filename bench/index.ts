@@ -16,6 +16,7 @@ import { governanceWithDiscoveryPolicy, makeDefs, makeSchema, raw, rawBuilder, t
 import { otelCost } from "./otel.js";
 import { aiSdkCost } from "./ai-sdk.js";
 import { mcpCost } from "./mcp.js";
+import { mcpListServerWork } from "./mcp-list-server-work.js";
 import { mcpV2Cost } from "./mcp-v2.js";
 import { pgSinkCost } from "./pg-sink.js";
 import { auditChainCost } from "./audit-chain.js";
@@ -162,13 +163,18 @@ async function otherCosts() {
     aiSdkToolsOwnRatio: aiSdkOwn!.ratio,
   });
   const [mcpCall, mcpList] = await mcpCost({ rounds: ROUNDS, calls: quick ? 500 : 2_000, lists: quick ? 20 : 100 });
-  rows.push({ path: mcpCall!.path, subject: fmt(mcpCall!.subjectNs), baseline: fmt(mcpCall!.baselineNs), ratio: mcpCall!.ratio, budget: "≤ 1.2×" });
+  rows.push({ path: mcpCall!.path, subject: fmt(mcpCall!.subjectNs), baseline: fmt(mcpCall!.baselineNs), ratio: mcpCall!.ratio, budget: "≤ 1.25×" });
   rows.push({ path: mcpList!.path, subject: fmt(mcpList!.subjectNs), baseline: fmt(mcpList!.baselineNs), ratio: mcpList!.ratio, budget: "≤ 0.3×" });
   Object.assign(json, { mcpCallNs: mcpCall!.subjectNs, mcpHandWrittenCallNs: mcpCall!.baselineNs, mcpCallRatio: mcpCall!.ratio, mcpList100Ns: mcpList!.subjectNs, mcpHandWrittenList100Ns: mcpList!.baselineNs, mcpListRatio: mcpList!.ratio });
   // The v2 endpoint (issue 23) against a hand-written v2 McpServer, over loopback HTTP, in both protocol eras.
   for (const r of await mcpV2Cost({ rounds: ROUNDS, calls: quick ? 50 : 200, lists: quick ? 10 : 40 })) {
-    const budget = r.path === "tools/call" ? "≤ 1.25×" : r.path.includes("floor") ? "report" : "≤ 0.3×";
-    rows.push({ path: `mcp v2 ${r.path}, ${r.era}`, subject: fmt(r.subjectUs * 1e3), baseline: fmt(r.baselineUs * 1e3), ratio: r.ratio, budget });
+    const budget = r.path === "tools/call" ? "≤ 1.25×" : r.path === "tools/list vs floor" ? "≤ 1.1×" : r.path.includes("floor") ? "report" : "≤ 0.3×";
+    const spread = r.spread === undefined ? {} : { spread: `${r.spread[0].toFixed(2)}–${r.spread[1].toFixed(2)}` };
+    rows.push({ path: `mcp v2 ${r.path}, ${r.era}`, subject: fmt(r.subjectUs * 1e3), baseline: fmt(r.baselineUs * 1e3), ratio: r.ratio, budget, ...spread });
+  }
+  // The server's own share of those lists: ours against the floor, the client left out (issue 49); reported only.
+  for (const { era, stat: st } of await mcpListServerWork({ rounds: quick ? 6 : ROUNDS * 2, lists: quick ? 20 : 60 })) {
+    rows.push({ path: `mcp v2 tools/list server CPU vs floor, ${era}`, subject: fmt(st.subject), baseline: fmt(st.baseline), ratio: st.median, spread: `${st.min.toFixed(2)}–${st.max.toFixed(2)}`, budget: "report" });
   }
 
   // Postgres audit sink: events/s batched over written through (group commit); reported only.

@@ -15,6 +15,7 @@ import { createAgentRuntime } from "@orpc-agent/core";
 import { createMCPHandler } from "@orpc-agent/mcp";
 import { toNodeRequestListener } from "@orpc-agent/mcp/node";
 import { interleave, timeSequential } from "./harness.js";
+import { paired, stat } from "./invoke-path.js";
 import { benchGovernance, closeListening, handWrittenMcpHandler, listen, TOOLS as N, toolSchemas } from "./mcp-v2-servers.js";
 
 type AnyClient = { callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<unknown>; listTools(): Promise<{ tools: unknown[] }>; close(): Promise<void> };
@@ -45,7 +46,8 @@ export async function mcpV2Cost(options: { rounds: number; calls: number; lists:
   const oursHttp = await listen(toNodeRequestListener(ours));
   const handHttp = await listen(sdkToNodeHandler(hand));
   const floorHttp = await listen(sdkToNodeHandler(floor));
-  const rows: { era: string; path: string; subjectUs: number; baselineUs: number; ratio: number }[] = [];
+  // `spread`: the p25–p75 of the per-round ratios, where the ratio is their median.
+  const rows: { era: string; path: string; subjectUs: number; baselineUs: number; ratio: number; spread?: [number, number] }[] = [];
   try {
     for (const era of ["modern", "legacy"] as const) {
       const [oc, hc, fc] = [await connect(era, oursHttp.url), await connect(era, handHttp.url), await connect(era, floorHttp.url)];
@@ -60,15 +62,28 @@ export async function mcpV2Cost(options: { rounds: number; calls: number; lists:
           handCall: () => timeSequential(() => hc.callTool(call), options.calls),
           oursList: () => timeSequential(() => oc.listTools(), options.lists),
           handList: () => timeSequential(() => hc.listTools(), options.lists),
-          floorList: () => timeSequential(() => fc.listTools(), options.lists),
         },
         options.rounds,
+        // The hand-written 2025-era list leaves 20× the garbage of ours: collected before each subject.
+        { collect: true },
       );
+      // Ours against the floor: the two lists differ by a fraction of the client's own work, so they are paired
+      // back to back in alternating order, each block after a full GC, and judged by the median per-round ratio.
+      const collected = (fn: () => Promise<number>) => () => {
+        (globalThis as { gc?: () => void }).gc?.();
+        return fn();
+      };
+      const [oursLists, floorLists] = await paired(
+        collected(() => timeSequential(() => oc.listTools(), options.lists)),
+        collected(() => timeSequential(() => fc.listTools(), options.lists)),
+        options.rounds * 2,
+      );
+      const vsFloor = stat(oursLists, floorLists);
       const label = era === "modern" ? "2026-07-28 (v2 Client)" : "2025-11-25 (v1 Client)";
       rows.push({ era: label, path: "tools/call", subjectUs: m.oursCall! / 1e3, baselineUs: m.handCall! / 1e3, ratio: m.oursCall! / m.handCall! });
       rows.push({ era: label, path: `tools/list (${N} tools)`, subjectUs: m.oursList! / 1e3, baselineUs: m.handList! / 1e3, ratio: m.oursList! / m.handList! });
-      rows.push({ era: label, path: "tools/list floor", subjectUs: m.floorList! / 1e3, baselineUs: m.handList! / 1e3, ratio: m.floorList! / m.handList! });
-      rows.push({ era: label, path: "tools/list vs floor", subjectUs: m.oursList! / 1e3, baselineUs: m.floorList! / 1e3, ratio: m.oursList! / m.floorList! });
+      rows.push({ era: label, path: "tools/list floor", subjectUs: vsFloor.baseline / 1e3, baselineUs: m.handList! / 1e3, ratio: vsFloor.baseline / m.handList! });
+      rows.push({ era: label, path: "tools/list vs floor", subjectUs: vsFloor.subject / 1e3, baselineUs: vsFloor.baseline / 1e3, ratio: vsFloor.median, spread: [vsFloor.min, vsFloor.max] });
       for (const client of [oc, hc, fc]) await client.close();
     }
   } finally {
@@ -82,5 +97,8 @@ export async function mcpV2Cost(options: { rounds: number; calls: number; lists:
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = await mcpV2Cost({ rounds: 7, calls: 200, lists: 40 });
-  for (const row of rows) console.log(`${row.era.padEnd(24)} ${row.path.padEnd(22)} ours ${row.subjectUs.toFixed(0).padStart(6)} µs  hand-written ${row.baselineUs.toFixed(0).padStart(6)} µs  ratio ${row.ratio.toFixed(2)}`);
+  for (const row of rows) {
+    const spread = row.spread === undefined ? "" : ` (${row.spread[0].toFixed(2)}–${row.spread[1].toFixed(2)})`;
+    console.log(`${row.era.padEnd(24)} ${row.path.padEnd(22)} ours ${row.subjectUs.toFixed(0).padStart(6)} µs  hand-written ${row.baselineUs.toFixed(0).padStart(6)} µs  ratio ${row.ratio.toFixed(2)}${spread}`);
+  }
 }

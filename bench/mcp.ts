@@ -1,64 +1,77 @@
-// @orpc-agent/mcp against a hand-written McpServer exposing the same tools (same zod schemas, so the same
-// JSON schemas, and a trivial handler returning the same result), both driven by the SDK's Client over
-// InMemoryTransport: tools/call on one tool (budget ≤ 1.2×) and tools/list at 100 tools (budget ≤ 0.3×).
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { createAgentRuntime, createCapabilityRegistry, defineGovernance, definePolicy, allow } from "@orpc-agent/core";
-import { createMCPServer } from "@orpc-agent/mcp/v1";
-import { makeDefs, makeSchema } from "./fixtures.js";
+// @orpc-agent/mcp against a hand-written SDK v2 McpServer doing the same work: the same zod schemas (so the same
+// JSON schemas), the result envelope as every tool's outputSchema, the same annotations, and a trivial handler
+// returning the same result and structuredContent. Both are served by the SDK's own `serveStdio` on one end of its
+// InMemoryTransport pair and driven by the v2 Client on the other, so the rows measure the per-request server work
+// without HTTP: tools/call on one tool (budget ≤ 1.25×, issue 49) and tools/list at 100 tools (budget ≤ 0.3×).
+import { Client } from "@modelcontextprotocol/client";
+import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { createAgentRuntime } from "@orpc-agent/core";
+import { serveMCPStdio } from "@orpc-agent/mcp";
 import { interleave, timeSequential } from "./harness.js";
+import { benchGovernance, envelopeSchema, TOOLS as N, toolSchemas } from "./mcp-v2-servers.js";
 
 export type MCPBenchRow = { path: string; subjectNs: number; baselineNs: number; ratio: number };
 
-const N = 100;
+type Served = { client: Client; close(): Promise<void> };
 
-async function connectedClient(connect: (transport: InMemoryTransport) => Promise<void>): Promise<Client> {
+async function served(serve: (transport: InMemoryTransport) => { close(): Promise<void> }): Promise<Served> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await connect(serverSide);
-  const client = new Client({ name: "bench", version: "0.0.0" });
+  const handle = serve(serverSide);
+  const client = new Client({ name: "bench", version: "0.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
   await client.connect(clientSide);
-  return client;
+  return {
+    client,
+    async close() {
+      await client.close();
+      await handle.close();
+    },
+  };
 }
 
-export async function mcpCost(options: { rounds: number; calls: number; lists: number }): Promise<MCPBenchRow[]> {
-  const schemas = Array.from({ length: N }, (_, i) => makeSchema(i));
-  const registry = createCapabilityRegistry(makeDefs(N, schemas));
-  const governance = defineGovernance({ registry, policies: [definePolicy("visible", () => allow(), { phases: ["discovery"] })] });
-  const runtime = createAgentRuntime({ governance });
-  const actor = { id: "bench", kind: "service" as const };
-  const ours = createMCPServer(runtime, { createContext: () => ({ actor, context: {} }) });
-  const oursClient = await connectedClient((t) => ours.connect(t));
-
-  // makeDefs puts capability i in group g{i % 10} as c{i}; the default MCP naming maps "." to "_".
+/** The hand-written server: what a team would write by hand for the same 100 tools. */
+function handWrittenServer(schemas: ReturnType<typeof toolSchemas>): McpServer {
   // The hints our server derives for a `sideEffect: "read"` capability, so both lists carry the same fields.
   const annotations = { readOnlyHint: true, openWorldHint: false };
-  const handWritten = new McpServer({ name: "hand-written", version: "0.0.0" });
+  const outputSchema = envelopeSchema();
+  const server = new McpServer({ name: "hand-written", version: "0.0.0" });
   for (let i = 0; i < N; i++) {
-    handWritten.registerTool(`g${i % 10}_c${i}`, { description: `Capability ${i}.`, inputSchema: schemas[i]!.shape, annotations }, () => {
+    // makeDefs puts capability i in group g{i % 10} as c{i}; the default MCP naming maps "." to "_".
+    server.registerTool(`g${i % 10}_c${i}`, { description: `Capability ${i}.`, inputSchema: schemas[i]!, outputSchema, annotations }, () => {
       const text = JSON.stringify({ status: "ok", data: { ok: true } });
       return { content: [{ type: "text" as const, text }], structuredContent: JSON.parse(text) as Record<string, unknown>, isError: false };
     });
   }
-  const handClient = await connectedClient((t) => handWritten.connect(t));
+  return server;
+}
+
+export async function mcpCost(options: { rounds: number; calls: number; lists: number }): Promise<MCPBenchRow[]> {
+  const schemas = toolSchemas();
+  const runtime = createAgentRuntime({ governance: benchGovernance(schemas) });
+  const actor = { id: "bench", kind: "service" as const };
+  const ours = await served((transport) => serveMCPStdio(runtime, { transport, createContext: () => ({ actor, context: {} }) }));
+  const hand = await served((transport) => serveStdio(() => handWrittenServer(schemas), { transport }));
 
   try {
     const call = { name: "g0_c0", arguments: { id: "x" } };
-    const [a, b] = [await oursClient.callTool(call), await handClient.callTool(call)];
-    if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`bench: MCP results differ: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
-    const [la, lb] = [await oursClient.listTools(), await handClient.listTools()];
+    // Everything but `_meta`, which names each server, must match.
+    const answer = async (client: Client) => JSON.stringify({ ...(await client.callTool(call)), _meta: undefined });
+    const [a, b] = [await answer(ours.client), await answer(hand.client)];
+    if (a !== b) throw new Error(`bench: MCP results differ: ${a} vs ${b}`);
+    const [la, lb] = [await ours.client.listTools(), await hand.client.listTools()];
     if (la.tools.length !== N || lb.tools.length !== N) throw new Error(`bench: MCP lists have ${la.tools.length} and ${lb.tools.length} tools`);
-    // The SDK stamps draft-07 as `$schema`, core's descriptors 2020-12; everything else must match.
-    const body = ({ $schema: _dialect, ...rest }: Record<string, unknown>) => JSON.stringify(rest);
-    const theirs = new Map(lb.tools.map((t) => [t.name, body(t.inputSchema)]));
-    const differing = la.tools.find((t) => theirs.get(t.name) !== body(t.inputSchema));
-    if (differing !== undefined) console.warn(`bench: MCP input schema of ${differing.name} differs between servers`);
+    // The same input schemas and hints, and an output schema on every tool (ours is the envelope's JSON Schema, the
+    // hand-written one the zod envelope the SDK converts), so both servers do the same work per request.
+    const advertised = (t: (typeof la.tools)[number]) => JSON.stringify([{ ...t.inputSchema, $schema: undefined }, t.annotations, t.outputSchema !== undefined]);
+    const theirs = new Map(lb.tools.map((t) => [t.name, advertised(t)]));
+    const differing = la.tools.find((t) => theirs.get(t.name) !== advertised(t));
+    if (differing !== undefined) throw new Error(`bench: MCP tool ${differing.name} is advertised differently by the two servers`);
     const m = await interleave(
       {
-        oursCall: () => timeSequential(() => oursClient.callTool(call), options.calls),
-        handCall: () => timeSequential(() => handClient.callTool(call), options.calls),
-        oursList: () => timeSequential(() => oursClient.listTools(), options.lists),
-        handList: () => timeSequential(() => handClient.listTools(), options.lists),
+        oursCall: () => timeSequential(() => ours.client.callTool(call), options.calls),
+        handCall: () => timeSequential(() => hand.client.callTool(call), options.calls),
+        oursList: () => timeSequential(() => ours.client.listTools(), options.lists),
+        handList: () => timeSequential(() => hand.client.listTools(), options.lists),
       },
       options.rounds,
     );
@@ -67,7 +80,14 @@ export async function mcpCost(options: { rounds: number; calls: number; lists: n
       { path: `MCP tools/list at ${N}, InMemoryTransport`, subjectNs: m.oursList!, baselineNs: m.handList!, ratio: m.oursList! / m.handList! },
     ];
   } finally {
-    await oursClient.close();
-    await handClient.close();
+    await ours.close();
+    await hand.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const quick = process.argv.includes("--quick");
+  for (const row of await mcpCost({ rounds: quick ? 3 : 9, calls: quick ? 500 : 2_000, lists: quick ? 20 : 100 })) {
+    console.log(`${row.path}: ${(row.subjectNs / 1e3).toFixed(1)} µs vs ${(row.baselineNs / 1e3).toFixed(1)} µs, ${row.ratio.toFixed(2)}×`);
   }
 }
