@@ -4,8 +4,8 @@
 import { createInMemoryApprovalCoordinator, type ApprovalCoordinator, type GrantRecord } from "@orpc-agent/core";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { approvalOf, dana, errorOf, mo } from "./support/runtime.js";
-import { grant, grantRuntime, priya, refunds } from "./support/grants.js";
+import { approvalOf, base, dana, errorOf, meta, mo } from "./support/runtime.js";
+import { CAPS, grant, grantRuntime, priya, refunds } from "./support/grants.js";
 
 const context = {};
 
@@ -58,6 +58,38 @@ describe("the in-memory stage-9 lookup (SI-13)", () => {
     expect(stored).toMatchObject({ actor: { id: "dana" }, types: ["manager"], issuers: [{ id: "priya" }], usesLeft: 0, status: "exhausted", scope: "conversation" });
     expect(stored.conditions).toEqual([{ path: "/amount", op: "lte", value: 50 }]);
     expect(stored.expiresAt.getTime() - stored.issuedAt.getTime()).toBe(3_600_000);
+  });
+
+  it("SI-13: the approval a covered handler is shown is the store's own issuer, frozen: a handler that writes to it changes no grant", async () => {
+    const attempts: string[] = [];
+    const refund = base
+      .input(z.object({ customerId: z.string(), amount: z.number() }))
+      .meta({ agent: meta({ approval: { required: true, type: "manager", grants: { ...CAPS, scopes: [...CAPS.scopes] } } }) })
+      .handler(({ context }) => {
+        const approval = context.agent!.approval!;
+        for (const write of [() => ((approval.approver as { id: string }).id = "mo"), () => ((approval.approver as { kind: string }).kind = "service")]) {
+          try {
+            write();
+            attempts.push("written");
+          } catch {
+            attempts.push("refused");
+          }
+        }
+        return { approver: approval.approver.id };
+      });
+    const { runtime, events } = grantRuntime({ refund });
+    const issued = await runtime.grants.issue({ capabilityId: "refund", actor: dana, surface: "direct", issuers: [priya], grant: grant({ uses: 2 }) });
+
+    for (let i = 0; i < 2; i++) {
+      const result = await runtime.invoke("refund", { customerId: "c_ada", amount: 10 }, { actor: dana, context });
+      expect(result).toMatchObject({ status: "completed", output: { approver: "priya" } });
+    }
+    expect(attempts).toEqual(["refused", "refused", "refused", "refused"]);
+    const approvers = events.filter((e) => e.type === "capability.approved").map((e) => e.actor);
+    expect(approvers).toEqual([{ id: "priya", kind: "user" }, { id: "priya", kind: "user" }]);
+    expect((await runtime.grants.get(issued.id))!).toMatchObject({ issuers: [{ id: "priya", kind: "user" }], usesLeft: 0, status: "exhausted" });
+    // Spent: the next call asks, whatever the handler tried.
+    approvalOf(await runtime.invoke("refund", { customerId: "c_ada", amount: 10 }, { actor: dana, context }));
   });
 
   it("SI-13: a coordinator whose useGrant is wrapped is asked through the wrapper: a refusing wrapper covers nothing", async () => {

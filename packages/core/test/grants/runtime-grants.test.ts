@@ -229,6 +229,20 @@ describe("runtime.grants.list, get and revoke", () => {
     expect(await runtime.grants.get("")).toBeNull();
   });
 
+  it("a covered call takes its use from the oldest live grant, even one stored after a younger one (a clock set back)", async () => {
+    const { runtime, events, clock } = setup();
+    clock.advance(10);
+    const younger = await issueFor(runtime);
+    clock.advance(-5);
+    const older = await issueFor(runtime);
+    const approvedBy = () => events.filter((e) => e.type === "capability.approved").map((e) => (e.data as { grant: { id: string } }).grant.id);
+    const call = () => runtime.invoke("refund", { customerId: "c_1", amount: 1 }, { actor: DANA, context: ctx });
+    for (let i = 0; i < 3; i++) expect((await call()).status).toBe("completed");
+    expect(approvedBy()).toEqual([older.id, older.id, younger.id]);
+    expect((await runtime.grants.get(older.id))).toMatchObject({ status: "exhausted", usesLeft: 0 });
+    expect((await runtime.grants.get(younger.id))).toMatchObject({ status: "active", usesLeft: 1 });
+  });
+
   it("revoke records grant.revoked once, with who and why; the revoked grant covers nothing", async () => {
     const { runtime, events } = setup();
     const grant = await issueFor(runtime);
