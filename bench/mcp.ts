@@ -2,7 +2,7 @@
 // JSON schemas), the result envelope as every tool's outputSchema, the same annotations, and a trivial handler
 // returning the same result and structuredContent. Both are served by the SDK's own `serveStdio` on one end of its
 // InMemoryTransport pair and driven by the v2 Client on the other, so the rows measure the per-request server work
-// without HTTP: tools/call on one tool (budget ≤ 1.25×, issue 49) and tools/list at 100 tools (budget ≤ 0.3×).
+// without HTTP: tools/call on one tool (budget ≤ 1.25×, issue 49) and tools/list at 100 tools (reported).
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";

@@ -8,15 +8,20 @@
 //   JSON.stringify, which is canonical for this one-key input;
 // - three envelopes (`capability.requested`, `started`, `completed`), each frozen with its own Date and frozen data,
 //   handed to the async sink with one rejection handler each (docs/architecture/spec/core.md#core-11: a failing sink must not break the call);
-// - three policy calls and their verdict check (stage 7).
-// What it leaves out, though the runtime must do it: the timeout, the signal, the actor check, output redaction,
-// policy records and deadlines, the retry loop, the result's error envelope.
+// - three policy calls and their verdict check (stage 7);
+// - the handler's time bounded (docs/architecture/spec/core.md#core-16: one timer, one controller per attempt): an
+//   AbortController whose signal the call receives, and one unref'd timer armed before the call and cleared after.
+// What it leaves out, though the runtime must do it: the actor check, output redaction, policy records and
+// deadlines, the retry loop, the result's error envelope.
 import { call } from "@orpc/server";
 import { hash, randomUUID } from "node:crypto";
 import type { AgentAuditEvent } from "@orpc-agent/core";
 import { raw } from "./fixtures.js";
 
 type Policy = () => { kind: string };
+
+/** The runtime's default attempt timeout: the timer is armed as it would be, and never fires. */
+const TIMEOUT_MS = 30_000;
 
 export function sinkedFloor(sink: (event: AgentAuditEvent) => Promise<void>, policies: readonly Policy[]) {
   const actor = Object.freeze({ id: "bench", kind: "service" });
@@ -32,7 +37,15 @@ export function sinkedFloor(sink: (event: AgentAuditEvent) => Promise<void>, pol
     deliver(envelope("capability.requested", executionId, inputHash, { sideEffect: "read", risk: "low" }));
     for (const policy of policies) if (policy().kind !== "allow") throw new Error("denied");
     deliver(envelope("capability.started", executionId, inputHash, { attempt: 1 }));
-    const output = await call(raw, bound, { context: {} });
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
+    timer.unref();
+    let output: unknown;
+    try {
+      output = await call(raw, bound, { context: {}, signal: controller.signal });
+    } finally {
+      clearTimeout(timer);
+    }
     deliver(envelope("capability.completed", executionId, inputHash, { durationMs: 0, attempts: 1 }));
     return { status: "completed" as const, executionId, output };
   };
