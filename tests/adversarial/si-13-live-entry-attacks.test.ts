@@ -139,9 +139,6 @@ describe("SI-13 attacks on the live-entry lookup", () => {
     ["a number", () => Date.now()],
     ["a string", () => new Date().toISOString()],
     ["null", () => null],
-    ["a Date subclass whose getTime answers NaN", () => new (class extends Date { override getTime() { return Number.NaN; } })()],
-    ["a Date subclass whose getTime answers a string", () => new (class extends Date { override getTime() { return "0" as unknown as number; } })()],
-    ["a Date subclass whose getTime answers an object", () => new (class extends Date { override getTime() { return { valueOf: () => 0 } as unknown as number; } })()],
     ["a Proxy over a Date", () => new Proxy(new Date(), {})],
   ] as const) {
     for (const path of ["same-tick", "wrapped"] as const) {
@@ -365,4 +362,60 @@ describe("SI-13 attacks on the live-entry lookup", () => {
     expect(cap.ran).toHaveLength(1);
     expect((await coordinator.getGrant!("grt_zero"))!.usesLeft).toBe(0);
   });
+
+  // A Date subclass is judged by the instant it holds, never by what its own getTime answers: read at the lookup,
+  // one holding the present covers as the present does, one use per call (and past expiresAt, below, nothing).
+  for (const [name, lying] of [
+    ["NaN", () => new (class extends Date { override getTime() { return Number.NaN; } })()],
+    ["a string", () => new (class extends Date { override getTime() { return "0" as unknown as number; } })()],
+    ["an object", () => new (class extends Date { override getTime() { return { valueOf: () => 0 } as unknown as number; } })()],
+  ] as const) {
+    for (const path of ["same-tick", "wrapped"] as const) {
+      it(`SI-13: a Date subclass whose getTime answers ${name}, read at the lookup, is judged by the instant it holds (${path} store)`, async () => {
+        let served = 0;
+        const now = () => {
+          if (/cover(Now|Later)/.test(new Error().stack ?? "")) {
+            served++;
+            return lying() as Date;
+          }
+          return new Date();
+        };
+        const inner = createInMemoryApprovalCoordinator();
+        const coordinator: ApprovalCoordinator = path === "same-tick" ? inner : { ...inner, useGrant: (id, use) => inner.useGrant!(id, use) };
+        const cap = refunds();
+        const { runtime } = grantRuntime({ refund: cap.procedure }, { now, approvals: { coordinator, seal: false } });
+        const issued = await runtime.grants.issue({ capabilityId: "refund", actor: dana, surface: "direct", issuers: [priya], grant: grant({ uses: 2 }) });
+        for (let i = 0; i < 2; i++) expect((await runtime.invoke("refund", call, { actor: dana, context })).status).toBe("completed");
+        approvalOf(await runtime.invoke("refund", call, { actor: dana, context }));
+        expect(served).toBeGreaterThan(0);
+        expect(cap.ran).toHaveLength(2);
+        expect(await usesLeft(runtime, issued.id)).toBe(0);
+      });
+    }
+  }
+
+  for (const path of ["same-tick", "wrapped"] as const) {
+    it(`SI-13: a runtime clock whose Date is past expiresAt but whose getTime lies (answers the issue time) covers nothing (${path} store)`, async () => {
+      const issuedAt = Date.now();
+      class LyingDate extends Date {
+        override getTime() {
+          return issuedAt;
+        }
+      }
+      let reading: Date = new Date(issuedAt);
+      const inner = createInMemoryApprovalCoordinator();
+      const coordinator: ApprovalCoordinator = path === "same-tick" ? inner : { ...inner, useGrant: (id, use) => inner.useGrant!(id, use) };
+      const cap = refunds();
+      const { runtime } = grantRuntime({ refund: cap.procedure }, { now: () => reading, approvals: { coordinator, seal: false } });
+      const issued = await runtime.grants.issue({ capabilityId: "refund", actor: dana, surface: "direct", issuers: [priya], grant: grant({ uses: 3 }) });
+      expect((await runtime.invoke("refund", call, { actor: dana, context })).status).toBe("completed");
+      // Ten hours on: the Date itself (its time value, what toISOString and every audit timestamp show) is far past the
+      // grant's one-hour life; only its overridden getTime still answers the issue instant.
+      reading = new LyingDate(issuedAt + 10 * HOUR);
+      expect(reading.toISOString()).toBe(new Date(issuedAt + 10 * HOUR).toISOString());
+      approvalOf(await runtime.invoke("refund", call, { actor: dana, context }));
+      expect(cap.ran).toHaveLength(1);
+      expect(await usesLeft(runtime, issued.id)).toBe(2);
+    });
+  }
 });

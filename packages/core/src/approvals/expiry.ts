@@ -9,13 +9,22 @@ export function isExpired(expiresAt: unknown, now: unknown): boolean {
 
 /** `isExpired` against a clock reading in milliseconds (`clockReading`), for paths that read the clock without a Date. */
 export function isExpiredAt(expiresAt: unknown, at: number): boolean {
-  if (!(expiresAt instanceof Date)) return true;
-  const end = expiresAt.getTime();
+  const end = clockReading(expiresAt);
   if (!Number.isFinite(end) || !Number.isFinite(at)) return true;
   return at > end;
 }
 
-/** A clock's reading in milliseconds: NaN, which every expiry check counts as expired, for anything but a Date. */
+const timeValue = Date.prototype.getTime;
+
+/**
+ * A Date's own time value in milliseconds, read from the Date itself, so a subclass whose `getTime` answers another
+ * instant is judged by the instant it holds (SI-13 review). NaN, which every expiry check counts as expired, for
+ * anything that is not a Date (a Proxy over one included).
+ */
 export function clockReading(now: unknown): number {
-  return now instanceof Date ? now.getTime() : Number.NaN;
+  try {
+    return timeValue.call(now);
+  } catch {
+    return Number.NaN;
+  }
 }
