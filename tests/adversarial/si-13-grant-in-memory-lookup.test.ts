@@ -4,8 +4,8 @@
 import { createInMemoryApprovalCoordinator, type ApprovalCoordinator, type GrantRecord } from "@orpc-agent/core";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { approvalOf, base, dana, errorOf, meta, mo } from "./support/runtime.js";
-import { CAPS, grant, grantRuntime, priya, refunds } from "./support/grants.js";
+import { approvalOf, dana, errorOf, mo } from "./support/runtime.js";
+import { grant, grantRuntime, priya, refunds } from "./support/grants.js";
 
 const context = {};
 
@@ -62,10 +62,8 @@ describe("the in-memory stage-9 lookup (SI-13)", () => {
 
   it("SI-13: the approval a covered handler is shown is the store's own issuer, frozen: a handler that writes to it changes no grant", async () => {
     const attempts: string[] = [];
-    const refund = base
-      .input(z.object({ customerId: z.string(), amount: z.number() }))
-      .meta({ agent: meta({ approval: { required: true, type: "manager", grants: { ...CAPS, scopes: [...CAPS.scopes] } } }) })
-      .handler(({ context }) => {
+    const { procedure: refund } = refunds({
+      handler: ({ context }) => {
         const approval = context.agent!.approval!;
         for (const write of [() => ((approval.approver as { id: string }).id = "mo"), () => ((approval.approver as { kind: string }).kind = "service")]) {
           try {
@@ -76,7 +74,8 @@ describe("the in-memory stage-9 lookup (SI-13)", () => {
           }
         }
         return { approver: approval.approver.id };
-      });
+      },
+    });
     const { runtime, events } = grantRuntime({ refund });
     const issued = await runtime.grants.issue({ capabilityId: "refund", actor: dana, surface: "direct", issuers: [priya], grant: grant({ uses: 2 }) });
 

@@ -5,7 +5,7 @@
 import { createInMemoryApprovalCoordinator, type AgentAuditEvent, type AgentPolicy, type ApprovalCoordinator, type GrantRecord } from "@orpc-agent/core";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { approvalOf, base, build, dana, meta } from "./support/runtime.js";
+import { approvalOf, build, dana } from "./support/runtime.js";
 import { CAPS, HOUR, grant, grantRuntime, priya, refunds } from "./support/grants.js";
 
 const context = {};
@@ -19,6 +19,32 @@ function handClock(start = Date.now()) {
 
 async function usesLeft(runtime: { grants: { get(id: string): Promise<GrantRecord | null> } }, id: string): Promise<number> {
   return (await runtime.grants.get(id))!.usesLeft;
+}
+
+/**
+ * A refund runtime on `now` whose in-memory coordinator answers the lookup in the same tick, or through a wrapped
+ * `useGrant` (the awaited path), with one grant of `uses` issued to dana.
+ */
+async function grantOnPath(path: "same-tick" | "wrapped", now: () => Date, uses: number) {
+  const inner = createInMemoryApprovalCoordinator();
+  const coordinator: ApprovalCoordinator = path === "same-tick" ? inner : { ...inner, useGrant: (id, use) => inner.useGrant!(id, use) };
+  const cap = refunds();
+  const { runtime } = grantRuntime({ refund: cap.procedure }, { now, approvals: { coordinator, seal: false } });
+  const issued = await runtime.grants.issue({ capabilityId: "refund", actor: dana, surface: "direct", issuers: [priya], grant: grant({ uses }) });
+  return { runtime, cap, issued };
+}
+
+/** A clock that serves `reading()` only where stage 9 reads it (while `armed()`), and the present everywhere else. */
+function lookupClock(reading: () => unknown, armed: () => boolean = () => true) {
+  let served = 0;
+  const now = () => {
+    if (armed() && /cover(Now|Later)/.test(new Error().stack ?? "")) {
+      served++;
+      return reading() as Date;
+    }
+    return new Date();
+  };
+  return { now, served: () => served };
 }
 
 describe("SI-13 attacks on the live-entry lookup", () => {
@@ -59,10 +85,8 @@ describe("SI-13 attacks on the live-entry lookup", () => {
 
   it("SI-13: a handler that writes to, redefines or freezes-around the approval it is shown changes no grant", async () => {
     const outcomes: string[] = [];
-    const refund = base
-      .input(z.object({ customerId: z.string(), amount: z.number() }))
-      .meta({ agent: meta({ approval: { required: true, type: "manager", grants: { ...CAPS, scopes: [...CAPS.scopes] } } }) })
-      .handler(({ context }) => {
+    const { procedure: refund } = refunds({
+      handler: ({ context }) => {
         const approval = context.agent!.approval! as unknown as Record<string, any>;
         for (const write of [
           () => Reflect.set(approval.approver, "id", "mo"),
@@ -73,7 +97,8 @@ describe("SI-13 attacks on the live-entry lookup", () => {
           outcomes.push(write() ? "written" : "refused");
         }
         return { approver: approval.approver.id };
-      });
+      },
+    });
     const { runtime } = grantRuntime({ refund });
     const issued = await runtime.grants.issue({ capabilityId: "refund", actor: dana, surface: "direct", issuers: [priya], grant: grant({ uses: 2 }) });
     await runtime.invoke("refund", call, { actor: dana, context });
@@ -144,19 +169,8 @@ describe("SI-13 attacks on the live-entry lookup", () => {
     for (const path of ["same-tick", "wrapped"] as const) {
       it(`SI-13: a runtime clock that reads ${name} at the lookup covers nothing and takes no use (${path} store)`, async () => {
         let armed = false;
-        let served = 0;
-        const now = () => {
-          if (armed && /cover(Now|Later)/.test(new Error().stack ?? "")) {
-            served++;
-            return broken() as Date;
-          }
-          return new Date();
-        };
-        const inner = createInMemoryApprovalCoordinator();
-        const coordinator: ApprovalCoordinator = path === "same-tick" ? inner : { ...inner, useGrant: (id, use) => inner.useGrant!(id, use) };
-        const cap = refunds();
-        const { runtime } = grantRuntime({ refund: cap.procedure }, { now, approvals: { coordinator, seal: false } });
-        const issued = await runtime.grants.issue({ capabilityId: "refund", actor: dana, surface: "direct", issuers: [priya], grant: grant({ uses: 3 }) });
+        const clock = lookupClock(broken, () => armed);
+        const { runtime, cap, issued } = await grantOnPath(path, clock.now, 3);
         // A covered call first, so the digest is known and the same-tick path is the one attacked.
         expect((await runtime.invoke("refund", call, { actor: dana, context })).status).toBe("completed");
         armed = true;
@@ -170,7 +184,7 @@ describe("SI-13 attacks on the live-entry lookup", () => {
           expect(status).not.toBe("completed");
         }
         armed = false;
-        expect(served).toBeGreaterThan(0);
+        expect(clock.served()).toBeGreaterThan(0);
         expect(cap.ran).toHaveLength(1);
         expect(await usesLeft(runtime, issued.id)).toBe(2);
       });
@@ -372,22 +386,11 @@ describe("SI-13 attacks on the live-entry lookup", () => {
   ] as const) {
     for (const path of ["same-tick", "wrapped"] as const) {
       it(`SI-13: a Date subclass whose getTime answers ${name}, read at the lookup, is judged by the instant it holds (${path} store)`, async () => {
-        let served = 0;
-        const now = () => {
-          if (/cover(Now|Later)/.test(new Error().stack ?? "")) {
-            served++;
-            return lying() as Date;
-          }
-          return new Date();
-        };
-        const inner = createInMemoryApprovalCoordinator();
-        const coordinator: ApprovalCoordinator = path === "same-tick" ? inner : { ...inner, useGrant: (id, use) => inner.useGrant!(id, use) };
-        const cap = refunds();
-        const { runtime } = grantRuntime({ refund: cap.procedure }, { now, approvals: { coordinator, seal: false } });
-        const issued = await runtime.grants.issue({ capabilityId: "refund", actor: dana, surface: "direct", issuers: [priya], grant: grant({ uses: 2 }) });
+        const clock = lookupClock(lying);
+        const { runtime, cap, issued } = await grantOnPath(path, clock.now, 2);
         for (let i = 0; i < 2; i++) expect((await runtime.invoke("refund", call, { actor: dana, context })).status).toBe("completed");
         approvalOf(await runtime.invoke("refund", call, { actor: dana, context }));
-        expect(served).toBeGreaterThan(0);
+        expect(clock.served()).toBeGreaterThan(0);
         expect(cap.ran).toHaveLength(2);
         expect(await usesLeft(runtime, issued.id)).toBe(0);
       });
@@ -403,11 +406,7 @@ describe("SI-13 attacks on the live-entry lookup", () => {
         }
       }
       let reading: Date = new Date(issuedAt);
-      const inner = createInMemoryApprovalCoordinator();
-      const coordinator: ApprovalCoordinator = path === "same-tick" ? inner : { ...inner, useGrant: (id, use) => inner.useGrant!(id, use) };
-      const cap = refunds();
-      const { runtime } = grantRuntime({ refund: cap.procedure }, { now: () => reading, approvals: { coordinator, seal: false } });
-      const issued = await runtime.grants.issue({ capabilityId: "refund", actor: dana, surface: "direct", issuers: [priya], grant: grant({ uses: 3 }) });
+      const { runtime, cap, issued } = await grantOnPath(path, () => reading, 3);
       expect((await runtime.invoke("refund", call, { actor: dana, context })).status).toBe("completed");
       // Ten hours on: the Date itself (its time value, what toISOString and every audit timestamp show) is far past the
       // grant's one-hour life; only its overridden getTime still answers the issue instant.

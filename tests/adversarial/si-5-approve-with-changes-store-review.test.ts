@@ -2,16 +2,14 @@
 // decision fields it knows (status, approver, comment) and silently drops `input` and `inputHash`: the record then
 // reads approved for the request as asked, and the requester's resume would run the amount the approver refused. The
 // runtime must notice the edit is missing from what the store returned and fail closed: the request as asked never runs.
-import { createInMemoryApprovalCoordinator, type Actor, type ApprovalCoordinator } from "@orpc-agent/core";
+import { createInMemoryApprovalCoordinator, type ApprovalCoordinator } from "@orpc-agent/core";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { captureStartupWarnings } from "./support/startup-warnings.js";
-import { approvalOf, base, build, dana, errorOf, meta } from "./support/runtime.js";
+import { approvalOf, build, dana, errorOf } from "./support/runtime.js";
+import { priya, refunds } from "./support/grants.js";
 
 // A custom store without a seal is warned about at startup, on purpose.
 captureStartupWarnings(["W4"]);
-
-const priya: Actor = { id: "priya", kind: "user" };
 
 /** A store written before approve with changes existed: it forwards only the decision fields it knows. */
 function storeWithoutEdits(): ApprovalCoordinator {
@@ -27,11 +25,7 @@ function storeWithoutEdits(): ApprovalCoordinator {
 
 describe("approve with changes review: a store that drops the edit (SI-5)", () => {
   it("SI-5: when the store keeps the approval but not the edit, the decision is refused and the request as asked never executes", async () => {
-    const ran: unknown[] = [];
-    const refund = base
-      .input(z.object({ customerId: z.string(), amount: z.number() }))
-      .meta({ agent: meta({ approval: { required: true, type: "manager" } }) })
-      .handler(({ input }) => (ran.push(input), "refunded"));
+    const { procedure: refund, ran } = refunds({ approval: { required: true, type: "manager" } });
     const { runtime } = build({ defs: { refund }, approvals: { coordinator: storeWithoutEdits() } });
     const approval = approvalOf(await runtime.invoke("refund", { customerId: "c_ada", amount: 320 }, { actor: dana, context: {} }));
     await expect(runtime.approvals.decide(approval.id, { status: "approved", approver: priya, input: { customerId: "c_ada", amount: 80 } })).rejects.toMatchObject({
@@ -44,11 +38,7 @@ describe("approve with changes review: a store that drops the edit (SI-5)", () =
   });
 
   it("SI-5: when the store returns the edit from decide but reads the record back without it, the request as asked never executes", async () => {
-    const ran: unknown[] = [];
-    const refund = base
-      .input(z.object({ customerId: z.string(), amount: z.number() }))
-      .meta({ agent: meta({ approval: { required: true, type: "manager" } }) })
-      .handler(({ input }) => (ran.push(input), "refunded"));
+    const { procedure: refund, ran } = refunds({ approval: { required: true, type: "manager" } });
     const inner = createInMemoryApprovalCoordinator();
     // Echoes what it was given, but persists (and so reads back) only the decision fields it knows.
     const store: ApprovalCoordinator = {

@@ -1,6 +1,6 @@
 // Builders shared by the SI-13 attacks: a refund capability that opts into standing grants, a runtime over one
 // in-memory coordinator, and the people of the refund story (dana asks, priya manages).
-import { createInMemoryApprovalCoordinator, type Actor, type AgentMeta, type AgentPolicy, type ApprovalsConfig, type GrantRequest } from "@orpc-agent/core";
+import { createInMemoryApprovalCoordinator, type Actor, type AgentInvocationInfo, type AgentMeta, type AgentPolicy, type ApprovalsConfig, type GrantRequest } from "@orpc-agent/core";
 import { z } from "zod";
 import { base, build, meta } from "./runtime.js";
 
@@ -10,8 +10,16 @@ export const HOUR = 3_600_000;
 
 export const CAPS = Object.freeze({ maxUses: 50, maxTtlMs: HOUR, scopes: ["conversation", "actor"] as ("conversation" | "actor")[] });
 
-/** A refund of `amount` to `customerId`, approved by a manager, with grants capped at 50 uses and one hour. */
-export function refunds(options: { approval?: AgentMeta["approval"]; schema?: z.ZodType; policies?: AgentPolicy[]; expose?: AgentMeta["expose"] } = {}) {
+/** What a refund's handler is shown: its approval in `context.agent`, as any handler's. */
+type RefundCall = { input: unknown; context: { agent?: AgentInvocationInfo } };
+
+/**
+ * A refund of `amount` to `customerId`, approved by a manager, with grants capped at 50 uses and one hour. `handler`
+ * answers in place of the default (the refunded input); every call's input is recorded in `ran` either way.
+ */
+export function refunds(
+  options: { approval?: AgentMeta["approval"]; schema?: z.ZodType; policies?: AgentPolicy[]; expose?: AgentMeta["expose"]; handler?: (call: RefundCall) => unknown } = {},
+) {
   const ran: unknown[] = [];
   const procedure = base
     .input(options.schema ?? z.object({ customerId: z.string(), amount: z.number() }))
@@ -22,9 +30,9 @@ export function refunds(options: { approval?: AgentMeta["approval"]; schema?: z.
         ...(options.expose === undefined ? {} : { expose: options.expose }),
       }),
     })
-    .handler(({ input }) => {
-      ran.push(input);
-      return { refunded: input };
+    .handler((call) => {
+      ran.push(call.input);
+      return options.handler === undefined ? { refunded: call.input } : options.handler(call as RefundCall);
     });
   return { procedure, ran };
 }
