@@ -64,7 +64,8 @@ describe("SI-12: an ended attempt's progress never reaches the caller", () => {
     let attempts = 0;
     const feed = base
       .output(eventIterator(z.object({ n: z.number() })))
-      .meta({ agent: meta({ sideEffect: "read", risk: "low", retry: { maxAttempts: 1, backoffMs: 1 }, stream: { idleTimeoutMs: 30 } }) })
+      // The first attempt waits out its idle bound: a wide one, so the retry yields inside it even under load.
+      .meta({ agent: meta({ sideEffect: "read", risk: "low", retry: { maxAttempts: 1, backoffMs: 1 }, stream: { idleTimeoutMs: 500 } }) })
       .handler(async function* ({ context }) {
         const { agent } = context as Ctx;
         const attempt = ++attempts;
