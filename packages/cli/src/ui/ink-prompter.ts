@@ -27,8 +27,10 @@ export function createInkPrompter(
   };
   let cancel: (() => void) | undefined;
 
-  // Keys answer the question pending now, not the one a view was drawn for: React removes a view's input
-  // handler only after the next question is on screen, and a key typed in that gap must not answer twice.
+  // One input handler for the prompter's whole life, mounted with the first (empty) frame: the terminal is in raw
+  // mode before any question is drawn, so an Enter typed the moment a question appears arrives as a key (in cooked
+  // mode the line discipline turns it into a newline Ink does not read as Enter), and raw mode never drops between
+  // questions. Keys answer the question pending now; with none pending they are ignored.
   function answer(input: string, key: InkKey): void {
     const { pending, selected } = state;
     if (pending === undefined) return;
@@ -43,7 +45,6 @@ export function createInkPrompter(
   }
 
   function SelectView({ pending, selected }: { pending: Extract<Pending, { kind: "select" }>; selected: number }): Element {
-    ink.useInput(answer);
     return h(
       Box,
       { flexDirection: "column" },
@@ -53,11 +54,11 @@ export function createInkPrompter(
   }
 
   function ConfirmView({ pending }: { pending: Extract<Pending, { kind: "confirm" }> }): Element {
-    ink.useInput(answer);
     return h(Text, { bold: true }, `${pending.question} ${pending.defaultYes ? "(Y/n)" : "(y/N)"}`);
   }
 
   function App(): Element {
+    ink.useInput(answer);
     const [, setTick] = react.useState(0);
     react.useEffect(() => {
       const listener = () => setTick((tick) => tick + 1);

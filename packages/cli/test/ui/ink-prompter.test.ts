@@ -1,5 +1,5 @@
-// The Ink prompter on fake terminal streams. React removes a question's input handler only after the next question
-// is drawn; a key typed in that gap must answer the question on screen, not the one before it again.
+// The Ink prompter on fake terminal streams. Keys typed the instant a question is drawn answer that question: the
+// terminal is already in raw mode, and a key typed as one question replaces another answers only the one on screen.
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { loadUi } from "../../src/ui/bridge.js";
@@ -10,6 +10,10 @@ type FakeTerminal = {
   prompter: Prompter;
   /** Types `keys` synchronously with the first frame that shows `text`: as early as a person could. */
   typeWhenShown(text: string, keys: string): void;
+  /** Whether the terminal was in raw mode when a frame first showed `text` (undefined while not shown). */
+  rawWhenShown(text: string): boolean | undefined;
+  /** Every raw-mode switch Ink made, in order. */
+  rawSwitches: boolean[];
 };
 
 // Ink draws no frame before exit when CI or CONTINUOUS_INTEGRATION is set (it reads them once, when first imported),
@@ -21,13 +25,21 @@ async function fakeTerminal(): Promise<FakeTerminal> {
   const ui = await loadUi();
   if (!ui.available) throw new Error(ui.reason);
   // Ink reads a stdin that says it is a TTY and can switch raw mode; the keys are written by the test.
-  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined, ref: () => undefined, unref: () => undefined });
+  const rawSwitches: boolean[] = [];
+  let raw = false;
+  const setRawMode = (on: boolean) => {
+    raw = on;
+    rawSwitches.push(on);
+  };
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode, ref: () => undefined, unref: () => undefined });
   const triggers: { text: string; keys: string }[] = [];
+  const frames: { shown: string; raw: boolean }[] = [];
   let shown = "";
   const stdout = Object.assign(
     new Writable({
       write(chunk: Buffer, _encoding, done) {
         shown += chunk.toString();
+        frames.push({ shown, raw });
         for (const trigger of [...triggers]) {
           if (!shown.includes(trigger.text)) continue;
           triggers.splice(triggers.indexOf(trigger), 1);
@@ -41,6 +53,8 @@ async function fakeTerminal(): Promise<FakeTerminal> {
   return {
     prompter: createInkPrompter(ui.modules, { stdin, stdout }),
     typeWhenShown: (text, keys) => triggers.push({ text, keys }),
+    rawWhenShown: (text) => frames.find((frame) => frame.shown.includes(text))?.raw,
+    rawSwitches,
   };
 }
 
@@ -77,5 +91,23 @@ describe("Ink prompter (cli.md §8.5)", () => {
     } finally {
       await prompter.close();
     }
+  });
+
+  it("the terminal is in raw mode before the first question is drawn and stays so until close", async () => {
+    // In cooked mode the line discipline turns an Enter into a newline, which Ink does not read as Enter: a person
+    // (or a pty test) pressing Enter the moment the choices appear would be ignored (seen in CI as a stuck select).
+    const { prompter, typeWhenShown, rawWhenShown, rawSwitches } = await fakeTerminal();
+    typeWhenShown("❯ a", "\r");
+    typeWhenShown("Sure? (Y/n)", "y");
+    try {
+      expect(await answerOf(prompter.select("Pick one", [{ label: "a", value: "a" }]))).toBe("a");
+      expect(await answerOf(prompter.confirm("Sure?", true))).toBe(true);
+      expect(rawWhenShown("Pick one")).toBe(true);
+      expect(rawWhenShown("Sure? (Y/n)")).toBe(true);
+      expect(rawSwitches).toEqual([true]);
+    } finally {
+      await prompter.close();
+    }
+    expect(rawSwitches).toEqual([true, false]);
   });
 });
