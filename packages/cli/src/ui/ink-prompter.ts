@@ -10,7 +10,8 @@ type State = { lines: string[]; pending: Pending | undefined; selected: number }
 
 /**
  * A `Prompter` drawn with Ink: one question at a time under the lines said so far. Arrow keys and Enter
- * select; y/n/Enter confirm; Ctrl-C cancels (the pending question rejects with `PromptCancelled`).
+ * select; y/n/Enter confirm; Ctrl-C cancels (the pending question rejects with `PromptCancelled`; with none
+ * pending, the process is interrupted).
  */
 export function createInkPrompter(
   { ink, react }: UiModules,
@@ -32,6 +33,7 @@ export function createInkPrompter(
   // mode the line discipline turns it into a newline Ink does not read as Enter), and raw mode never drops between
   // questions. Keys answer the question pending now; with none pending they are ignored.
   function answer(input: string, key: InkKey): void {
+    if (key.ctrl && input === "c") return interrupt();
     const { pending, selected } = state;
     if (pending === undefined) return;
     if (pending.kind === "select") {
@@ -42,6 +44,19 @@ export function createInkPrompter(
     } else if (key.return) pending.resolve(pending.defaultYes);
     else if (input.toLowerCase() === "y") pending.resolve(true);
     else if (input.toLowerCase() === "n" || key.escape) pending.resolve(false);
+  }
+
+  // Ctrl-C at a question cancels it (the wizard says so and writes nothing more). Between questions, while an app
+  // loads, it does what a terminal in cooked mode would: SIGINT, once Ink has given the terminal back, so the
+  // loader's guard kills the app's process group and the process ends by the signal.
+  function interrupt(): void {
+    if (state.pending !== undefined) {
+      update({ ...state, pending: undefined });
+      cancel?.();
+      return;
+    }
+    instance.unmount();
+    void exited.catch(() => undefined).then(() => process.kill(process.pid, "SIGINT"));
   }
 
   function SelectView({ pending, selected }: { pending: Extract<Pending, { kind: "select" }>; selected: number }): Element {
@@ -80,7 +95,7 @@ export function createInkPrompter(
     );
   }
 
-  const instance = ink.render(h(App), { stdin: streams.stdin, stdout: streams.stdout, exitOnCtrlC: true, patchConsole: false });
+  const instance = ink.render(h(App), { stdin: streams.stdin, stdout: streams.stdout, exitOnCtrlC: false, patchConsole: false });
   const exited = instance.waitUntilExit().finally(() => cancel?.());
 
   function ask<T>(make: (id: number, resolve: (value: T) => void) => Pending): Promise<T> {

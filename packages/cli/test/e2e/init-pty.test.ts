@@ -5,6 +5,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync,
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BIN, BUILT, FIXTURES } from "../helpers/paths.js";
+import { waitUntilGone } from "../helpers/processes.js";
 import { tempDir } from "../helpers/run-cli.js";
 
 const ROOT_MODULES = join(FIXTURES, "../../node_modules");
@@ -39,25 +40,29 @@ type PtyRun = {
   waitFor(text: string, from?: number): Promise<number>;
   type(keys: string): void;
   exit: Promise<number | null>;
+  /** The signal that ended the process (node-pty reports it beside an exit code of 0), once it has exited. */
+  signal(): number | undefined;
 };
 
-function runInPty(args: readonly string[], cwd: string, deadline: number): PtyRun {
+function runInPty(args: readonly string[], cwd: string, deadline: number, extraEnv: Record<string, string> = {}): PtyRun {
   // The wizard refuses under CI or NO_COLOR (docs/architecture/spec/cli.md#cli-8-4); a person's terminal has neither.
-  const env: NodeJS.ProcessEnv = { ...process.env, TERM: "xterm-256color", COLUMNS: "120", LINES: "40" };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv, TERM: "xterm-256color", COLUMNS: "120", LINES: "40" };
   delete env.CI;
   delete env.NO_COLOR;
   delete env.FORCE_COLOR;
   const child = pty.spawn(process.execPath, [BIN, ...args], { name: "xterm-256color", cols: 120, rows: 40, cwd, env: env as Record<string, string> });
   let raw = "";
   let exitCode: number | null = null;
+  let exitSignal: number | undefined;
   const waiters = new Set<() => void>();
   child.onData((chunk) => {
     raw += chunk;
     for (const waiter of waiters) waiter();
   });
   const exit = new Promise<number | null>((resolve) => {
-    child.onExit(({ exitCode: code }) => {
+    child.onExit(({ exitCode: code, signal }) => {
       exitCode = code;
+      exitSignal = signal || undefined;
       exited.add(child);
       for (const waiter of waiters) waiter();
       resolve(code);
@@ -68,6 +73,7 @@ function runInPty(args: readonly string[], cwd: string, deadline: number): PtyRu
     child,
     screen,
     exit,
+    signal: () => exitSignal,
     type: (keys) => child.write(keys),
     waitFor(text, from = 0) {
       return new Promise((resolve, reject) => {
@@ -143,5 +149,50 @@ describe.skipIf(!BUILT)("init under a pseudo-terminal (cli.md §8.5)", () => {
     expect(await run.exit, run.screen()).toBe(0);
     expect(readFileSync(join(app, "package.json"), "utf8")).toBe(before);
     expect(existsSync(join(app, "capabilities.snapshot.json"))).toBe(false);
+  });
+
+  it("Ctrl-C at the save question cancels: it says so, writes nothing and exits 0", async () => {
+    const app = copyFixtureApp();
+    dirs.push(app);
+    const before = readFileSync(join(app, "package.json"), "utf8");
+    const run = runInPty(["init"], app, Date.now() + 30_000);
+    children.push(run.child);
+
+    const seen = await run.waitFor("src/app.ts (recommended)");
+    run.type("\r");
+    await run.waitFor('as "orpcAgent" in package.json? (Y/n)', seen);
+    run.type("\u0003");
+
+    expect(await run.exit, run.screen()).toBe(0);
+    expect(run.screen()).toContain("Cancelled.");
+    expect(readFileSync(join(app, "package.json"), "utf8")).toBe(before);
+    expect(existsSync(join(app, "capabilities.snapshot.json"))).toBe(false);
+  });
+
+  it("Ctrl-C while the chosen module loads interrupts init as a terminal would: SIGINT, nothing written, the loading processes gone", async () => {
+    // A module whose import never finishes, with a grandchild: the wizard is between questions, loading it.
+    const app = tempDir();
+    dirs.push(app);
+    mkdirSync(join(app, "dist"));
+    copyFileSync(join(FIXTURES, "hangs.js"), join(app, "dist", "app.js"));
+    const manifest = `${JSON.stringify({ name: "pty-hangs", private: true, type: "module" }, null, 2)}\n`;
+    writeFileSync(join(app, "package.json"), manifest);
+    const pidFile = join(app, "pids.json");
+    const run = runInPty(["init"], app, Date.now() + 30_000, { HANGS_PID_FILE: pidFile });
+    children.push(run.child);
+
+    const seen = await run.waitFor("dist/app.js (recommended)");
+    run.type("\r");
+    await run.waitFor("Loading dist/app.js", seen);
+    // The loader has started the module once it wrote its pids.
+    for (const deadline = Date.now() + 20_000; !existsSync(pidFile) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    run.type("\u0003");
+
+    await run.exit;
+    expect(run.signal(), run.screen()).toBe(2);
+    expect(readFileSync(join(app, "package.json"), "utf8")).toBe(manifest);
+    expect(existsSync(join(app, "capabilities.snapshot.json"))).toBe(false);
+    const pids = JSON.parse(readFileSync(pidFile, "utf8")) as { child: number; grandchild: number };
+    expect(await waitUntilGone([pids.child, pids.grandchild], 5_000)).toBe(true);
   });
 });

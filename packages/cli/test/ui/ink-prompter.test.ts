@@ -4,7 +4,7 @@ import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { loadUi } from "../../src/ui/bridge.js";
 import { createInkPrompter } from "../../src/ui/ink-prompter.js";
-import type { Prompter } from "../../src/init/prompter.js";
+import { PromptCancelled, type Prompter } from "../../src/init/prompter.js";
 
 type FakeTerminal = {
   prompter: Prompter;
@@ -109,5 +109,15 @@ describe("Ink prompter (cli.md §8.5)", () => {
       await prompter.close();
     }
     expect(rawSwitches).toEqual([true, false]);
+  });
+
+  it("Ctrl-C at a question rejects it with PromptCancelled, and the terminal stays usable for what the caller says", async () => {
+    const { prompter, typeWhenShown } = await fakeTerminal();
+    typeWhenShown("Sure? (Y/n)", "\u0003");
+    try {
+      await expect(answerOf(prompter.confirm("Sure?", true))).rejects.toBeInstanceOf(PromptCancelled);
+    } finally {
+      await prompter.close();
+    }
   });
 });
