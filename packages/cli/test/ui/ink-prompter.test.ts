@@ -111,7 +111,7 @@ describe("Ink prompter (cli.md §8.5)", () => {
     expect(rawSwitches).toEqual([true, false]);
   });
 
-  it("Ctrl-C at a question rejects it with PromptCancelled, and the terminal stays usable for what the caller says", async () => {
+  it("Ctrl-C at a question rejects it with PromptCancelled", async () => {
     const { prompter, typeWhenShown } = await fakeTerminal();
     typeWhenShown("Sure? (Y/n)", "\u0003");
     try {
