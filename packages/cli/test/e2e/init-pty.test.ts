@@ -134,7 +134,8 @@ describe.skipIf(!BUILT)("init under a pseudo-terminal (cli.md §8.5)", () => {
     expect(snapshot.capabilities.map((capability) => capability.id).sort()).toEqual(["orders.get", "orders.refund"]);
   });
 
-  it("declining the save writes nothing and still exits 0", async () => {
+  /** Runs `init` on the fixture app up to the save question, answers it with `keys`, and awaits the exit. */
+  async function answerSaveWith(keys: string): Promise<{ app: string; before: string; run: PtyRun; code: number | null }> {
     const app = copyFixtureApp();
     dirs.push(app);
     const before = readFileSync(join(app, "package.json"), "utf8");
@@ -144,26 +145,20 @@ describe.skipIf(!BUILT)("init under a pseudo-terminal (cli.md §8.5)", () => {
     const seen = await run.waitFor("src/app.ts (recommended)");
     run.type("\r");
     await run.waitFor('as "orpcAgent" in package.json? (Y/n)', seen);
-    run.type("n");
+    run.type(keys);
+    return { app, before, run, code: await run.exit };
+  }
 
-    expect(await run.exit, run.screen()).toBe(0);
+  it("declining the save writes nothing and still exits 0", async () => {
+    const { app, before, run, code } = await answerSaveWith("n");
+    expect(code, run.screen()).toBe(0);
     expect(readFileSync(join(app, "package.json"), "utf8")).toBe(before);
     expect(existsSync(join(app, "capabilities.snapshot.json"))).toBe(false);
   });
 
   it("Ctrl-C at the save question cancels: it says so, writes nothing and exits 0", async () => {
-    const app = copyFixtureApp();
-    dirs.push(app);
-    const before = readFileSync(join(app, "package.json"), "utf8");
-    const run = runInPty(["init"], app, Date.now() + 30_000);
-    children.push(run.child);
-
-    const seen = await run.waitFor("src/app.ts (recommended)");
-    run.type("\r");
-    await run.waitFor('as "orpcAgent" in package.json? (Y/n)', seen);
-    run.type("\u0003");
-
-    expect(await run.exit, run.screen()).toBe(0);
+    const { app, before, run, code } = await answerSaveWith("\u0003");
+    expect(code, run.screen()).toBe(0);
     expect(run.screen()).toContain("Cancelled.");
     expect(readFileSync(join(app, "package.json"), "utf8")).toBe(before);
     expect(existsSync(join(app, "capabilities.snapshot.json"))).toBe(false);
