@@ -78,6 +78,8 @@ describe("several instances, one PostgreSQL: MCP tasks", () => {
       // Aborted by the cancel (its code), not by a timeout.
       { instance: a!.name, capability: "exports.slow.CANCELLED" },
     ]);
+    // The handler records its effect before the runtime answers and the outcome is written: wait for that write.
+    expect((await pollUntil(cluster.mcpUrl, "tok-dana", taskId)).result).toMatchObject({ status: "cancelled", statusMessage: expect.stringMatching(/^Cancelled while running \(CANCELLED\)/) });
     for (let i = 0; i < 2; i++) expect((await raw(cluster.mcpUrl, "tok-dana", "tasks/get", { taskId })).result).toMatchObject({ status: "cancelled" });
   });
 
