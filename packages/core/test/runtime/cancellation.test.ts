@@ -185,9 +185,8 @@ describe("stage 10–11 bounded execution (SI-12)", () => {
         if (event.type === "capability.retried") setTimeout(() => controller.abort(), 5);
       },
     });
-    const t0 = performance.now();
+    // A backoff the abort did not cut short would outlast the test's timeout (60 s against 5 s).
     const result = await runtime.invoke("flaky", undefined, { actor: dana, context: {}, signal: controller.signal });
-    expect(performance.now() - t0).toBeLessThan(1_000);
     expect(result.status).toBe("cancelled");
     expect(result.status === "cancelled" && result.error.code).toBe("CANCELLED");
     expect(calls).toBe(1);

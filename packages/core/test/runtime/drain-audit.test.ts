@@ -132,9 +132,8 @@ describe("runtime.drainAudit (core.md §11)", () => {
     const held = heldSink();
     const runtime = runtimeWith({ sinks: [held.sink], onSinkError: () => {} });
     await invokePing(runtime);
-    const t0 = performance.now();
+    // The held writes never settle on their own: only the deadline can end this drain before the test's timeout.
     await expect(runtime.drainAudit({ timeoutMs: 20 })).rejects.toMatchObject({ code: "AUDIT_UNAVAILABLE" });
-    expect(performance.now() - t0).toBeLessThan(1_000);
     // Settling later is harmless, and a later drain succeeds.
     for (const { write } of held.writes) write.resolve();
     await expect(runtime.drainAudit({ timeoutMs: 1_000 })).resolves.toBeUndefined();
