@@ -58,17 +58,18 @@ function issue28Table() {
     const ratio = s[`${key}Ratio`];
     const spread = `${s[`${key}Min`].toFixed(2)}–${s[`${key}Max`].toFixed(2)}`;
     const size = key === "heapInFlight" ? `, ${(s[`${key}Subject`] / 1024).toFixed(2)} KB` : "";
-    // A reported row's budget is NaN, which the JSON summary carries as null: never over.
+    // null (a reported row) compares as NaN: never over.
     const over = ratio > (s[`${key}Budget`] ?? Number.NaN) ? " OVER" : "";
     return `${ratio.toFixed(2)}× (${spread}${size})${over}`;
   };
   console.log(`\nIssue 28: governed invoke against raw oRPC call — median of per-round ratios (p25–p75)\n`);
   console.log(`| path | ${heads.join(" | ")} | budget |`);
   console.log(`|---|${heads.map(() => "---").join("|")}|---|`);
+  // A reported row's budget is NaN, which the JSON summary carries as null.
+  const limit = (b) => (b === null || Number.isNaN(b) ? "report" : `≤ ${b.toFixed(1)}×`);
   for (const [key, path] of rows) {
-    const limit = (b) => (b === null || Number.isNaN(b) ? "report" : `≤ ${b.toFixed(1)}×`);
-    const budgets = summaries.map((s) => `${limit(s[`${key}Budget`])} on Node ${major(s.node)}`);
-    const budget = new Set(summaries.map((s) => limit(s[`${key}Budget`]))).size === 1 ? limit(summaries[0][`${key}Budget`]) : budgets.join(", ");
+    const limits = summaries.map((s) => limit(s[`${key}Budget`]));
+    const budget = new Set(limits).size === 1 ? limits[0] : limits.map((l, i) => `${l} on Node ${major(summaries[i].node)}`).join(", ");
     console.log(`| ${path} | ${summaries.map((s) => cell(s, key)).join(" | ")} | ${budget} |`);
   }
 }
